@@ -1,0 +1,58 @@
+// swift-tools-version:6.1
+// lprojd: a Linux localization daemon serving Apple .lproj tables.
+//
+// Targets are layered; dependencies point downward only:
+//   CLprojICU      C shim over the system ICU (no ICU types in its header)
+//   LprojFormat    pure: format strings (printf, positional, plural variables), placeholders
+//   LprojTables    pure: bytes -> .strings / .stringsdict tables, with diagnostics
+//   LprojLocales   pure: locale identifiers, CLDR fallback chains, negotiation, plural rules
+//   LprojEngine    bundles of .lproj folders -> immutable snapshots, per-key lookup
+//   LprojLint      what translators get wrong, on top of the engine's parsers
+//   lprojctl       the command-line client (offline lint/dump)
+import PackageDescription
+
+let strictSwift: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "lprojd",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "lprojctl", targets: ["lprojctl"]),
+        .library(name: "LprojEngine", targets: ["LprojEngine"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        .target(
+            name: "CLprojICU",
+            linkerSettings: [
+                .linkedLibrary("icui18n"),
+                .linkedLibrary("icuuc"),
+                .linkedLibrary("icudata"),
+            ]
+        ),
+        .target(name: "LprojFormat", swiftSettings: strictSwift),
+        .target(name: "LprojTables", dependencies: ["LprojFormat"], swiftSettings: strictSwift),
+        .target(name: "LprojLocales", dependencies: ["CLprojICU"], swiftSettings: strictSwift),
+        .target(name: "LprojEngine", dependencies: ["LprojTables", "LprojLocales", "LprojFormat"], swiftSettings: strictSwift),
+        .target(name: "LprojLint", dependencies: ["LprojEngine"], swiftSettings: strictSwift),
+        .executableTarget(
+            name: "lprojctl",
+            dependencies: [
+                "LprojEngine", "LprojLint",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(name: "LprojTablesTests", dependencies: ["LprojTables"], swiftSettings: strictSwift),
+        .testTarget(name: "LprojLocalesTests", dependencies: ["LprojLocales"], swiftSettings: strictSwift),
+        .testTarget(name: "LprojFormatTests", dependencies: ["LprojFormat"], swiftSettings: strictSwift),
+        .testTarget(name: "LprojEngineTests", dependencies: ["LprojEngine"], swiftSettings: strictSwift),
+        .testTarget(name: "LprojLintTests", dependencies: ["LprojLint"], swiftSettings: strictSwift),
+    ]
+)

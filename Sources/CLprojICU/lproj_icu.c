@@ -1,0 +1,271 @@
+// Implementation of lproj_icu.h. ICU headers are included only here.
+#include "lproj_icu.h"
+
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <unicode/uenum.h>
+#include <unicode/uloc.h>
+#include <unicode/unumberformatter.h>
+#include <unicode/upluralrules.h>
+#include <unicode/uregion.h>
+#include <unicode/ures.h>
+#include <unicode/ustring.h>
+
+#define LPROJ_ID_CAPACITY 160
+
+// Copies a NUL-terminated string into `out`; -1 if it does not fit.
+static int32_t copy_out(const char *value, char *out, int32_t capacity) {
+    size_t length = strlen(value);
+    if (capacity <= 0 || length >= (size_t)capacity) return -1;
+    memcpy(out, value, length + 1);
+    return (int32_t)length;
+}
+
+// BCP 47 tag -> ICU locale ID ("zh-Hant-TW" -> "zh_Hant_TW"). The whole tag
+// must parse: a partial parse means ICU ignored part of what the caller wrote.
+static int32_t tag_to_icu_id(const char *tag, char *id, int32_t capacity) {
+    UErrorCode status = U_ZERO_ERROR;
+    int32_t parsed = 0;
+    int32_t length = uloc_forLanguageTag(tag, id, capacity, &parsed, &status);
+    if (U_FAILURE(status) || status == U_STRING_NOT_TERMINATED_WARNING) return -1;
+    if ((size_t)parsed != strlen(tag)) return -1;
+    return length;
+}
+
+// ICU locale ID -> BCP 47 tag.
+static int32_t icu_id_to_tag(const char *id, char *out, int32_t capacity) {
+    UErrorCode status = U_ZERO_ERROR;
+    int32_t length = uloc_toLanguageTag(id, out, capacity, false, &status);
+    if (U_FAILURE(status) || status == U_STRING_NOT_TERMINATED_WARNING) return -1;
+    return length;
+}
+
+int32_t lproj_locale_canonical_tag(const char *tag, char *out, int32_t capacity) {
+    char id[LPROJ_ID_CAPACITY];
+    if (tag_to_icu_id(tag, id, sizeof id) < 0) return -1;
+    char canonical[LPROJ_ID_CAPACITY];
+    UErrorCode status = U_ZERO_ERROR;
+    uloc_canonicalize(id, canonical, sizeof canonical, &status);
+    if (U_FAILURE(status) || status == U_STRING_NOT_TERMINATED_WARNING) return -1;
+    return icu_id_to_tag(canonical, out, capacity);
+}
+
+typedef int32_t (*likely_function)(const char *, char *, int32_t, UErrorCode *);
+
+static int32_t transform_likely(const char *tag, char *out, int32_t capacity, likely_function transform) {
+    char id[LPROJ_ID_CAPACITY];
+    if (tag_to_icu_id(tag, id, sizeof id) < 0) return -1;
+    char result[LPROJ_ID_CAPACITY];
+    UErrorCode status = U_ZERO_ERROR;
+    transform(id, result, sizeof result, &status);
+    if (U_FAILURE(status) || status == U_STRING_NOT_TERMINATED_WARNING) return -1;
+    return icu_id_to_tag(result, out, capacity);
+}
+
+int32_t lproj_locale_maximize(const char *tag, char *out, int32_t capacity) {
+    return transform_likely(tag, out, capacity, uloc_addLikelySubtags);
+}
+
+int32_t lproj_locale_minimize(const char *tag, char *out, int32_t capacity) {
+    return transform_likely(tag, out, capacity, uloc_minimizeSubtags);
+}
+
+int32_t lproj_locale_explicit_parent(const char *tag, char *out, int32_t capacity) {
+    char id[LPROJ_ID_CAPACITY];
+    if (tag_to_icu_id(tag, id, sizeof id) < 0) return -1;
+    UErrorCode status = U_ZERO_ERROR;
+    // openDirect: exactly this locale's resource, with no fallback, because the
+    // question is what *this* locale declares as its parent.
+    UResourceBundle *bundle = ures_openDirect(NULL, id, &status);
+    if (U_FAILURE(status)) return 0;
+    int32_t result = 0;
+    UErrorCode keyStatus = U_ZERO_ERROR;
+    int32_t length = 0;
+    const UChar *parent = ures_getStringByKey(bundle, "%%Parent", &length, &keyStatus);
+    if (U_SUCCESS(keyStatus) && length > 0 && length < LPROJ_ID_CAPACITY) {
+        char parentID[LPROJ_ID_CAPACITY];
+        u_UCharsToChars(parent, parentID, length);
+        parentID[length] = '\0';
+        if (strcmp(parentID, "root") == 0) {
+            result = 2;
+        } else {
+            result = icu_id_to_tag(parentID, out, capacity) < 0 ? -1 : 1;
+        }
+    } else {
+        UErrorCode rootStatus = U_ZERO_ERROR;
+        UResourceBundle *isRoot = ures_getByKey(bundle, "%%ParentIsRoot", NULL, &rootStatus);
+        if (U_SUCCESS(rootStatus)) {
+            if (ures_getInt(isRoot, &rootStatus) != 0 && U_SUCCESS(rootStatus)) result = 2;
+            ures_close(isRoot);
+        }
+    }
+    ures_close(bundle);
+    return result;
+}
+
+int32_t lproj_locale_has_data(const char *tag) {
+    char id[LPROJ_ID_CAPACITY];
+    if (tag_to_icu_id(tag, id, sizeof id) <= 0) return 0;
+    UErrorCode status = U_ZERO_ERROR;
+    UResourceBundle *bundle = ures_open(NULL, id, &status);
+    // U_USING_DEFAULT_WARNING means ICU fell back to the root or the process's
+    // default locale: it has nothing for this language.
+    int32_t known = U_SUCCESS(status) && status != U_USING_DEFAULT_WARNING;
+    if (known) {
+        UErrorCode actualStatus = U_ZERO_ERROR;
+        const char *actual = ures_getLocaleByType(bundle, ULOC_ACTUAL_LOCALE, &actualStatus);
+        if (U_FAILURE(actualStatus) || actual == NULL || strcmp(actual, "root") == 0 || actual[0] == '\0') known = 0;
+    }
+    if (bundle) ures_close(bundle);
+    return known;
+}
+
+int32_t lproj_region_is_known(const char *code) {
+    UErrorCode status = U_ZERO_ERROR;
+    const URegion *region = uregion_getRegionFromCode(code, &status);
+    if (U_FAILURE(status) || region == NULL) return 0;
+    return uregion_getType(region) != URGN_UNKNOWN;
+}
+
+int32_t lproj_locale_available_count(void) {
+    return uloc_countAvailable();
+}
+
+int32_t lproj_locale_available_tag(int32_t index, char *out, int32_t capacity) {
+    if (index < 0 || index >= uloc_countAvailable()) return -1;
+    const char *id = uloc_getAvailable(index);
+    if (id == NULL) return -1;
+    return icu_id_to_tag(id, out, capacity);
+}
+
+// ---------------------------------------------------------------------------
+// Plural rules
+
+#define LPROJ_MAX_FRACTION_DIGITS 15
+
+struct lproj_plural_rules {
+    UPluralRules *rules;
+    char id[LPROJ_ID_CAPACITY];
+    // Number formatters with exactly N fraction digits, created on first use.
+    // UNumberFormatter is immutable and thread-safe; publication is a CAS.
+    _Atomic(UNumberFormatter *) formatters[LPROJ_MAX_FRACTION_DIGITS + 1];
+};
+
+lproj_plural_rules *lproj_plural_rules_open(const char *tag) {
+    lproj_plural_rules *handle = calloc(1, sizeof *handle);
+    if (handle == NULL) return NULL;
+    if (tag_to_icu_id(tag, handle->id, sizeof handle->id) < 0) {
+        free(handle);
+        return NULL;
+    }
+    UErrorCode status = U_ZERO_ERROR;
+    handle->rules = uplrules_open(handle->id, &status);
+    if (U_FAILURE(status) || handle->rules == NULL) {
+        free(handle);
+        return NULL;
+    }
+    for (int i = 0; i <= LPROJ_MAX_FRACTION_DIGITS; i++) atomic_init(&handle->formatters[i], NULL);
+    return handle;
+}
+
+void lproj_plural_rules_close(lproj_plural_rules *handle) {
+    if (handle == NULL) return;
+    for (int i = 0; i <= LPROJ_MAX_FRACTION_DIGITS; i++) {
+        UNumberFormatter *formatter = atomic_load(&handle->formatters[i]);
+        if (formatter) unumf_close(formatter);
+    }
+    uplrules_close(handle->rules);
+    free(handle);
+}
+
+static int32_t keyword_out(const UChar *keyword, int32_t length, char *out, int32_t capacity) {
+    if (length <= 0 || length >= capacity) return -1;
+    u_UCharsToChars(keyword, out, length);
+    out[length] = '\0';
+    return length;
+}
+
+int32_t lproj_plural_select_integer(const lproj_plural_rules *handle, int64_t value, char *out, int32_t capacity) {
+    if (handle == NULL) return -1;
+    UChar keyword[16];
+    UErrorCode status = U_ZERO_ERROR;
+    int32_t length = uplrules_select(handle->rules, (double)value, keyword, 16, &status);
+    if (U_FAILURE(status)) return -1;
+    return keyword_out(keyword, length, out, capacity);
+}
+
+static UNumberFormatter *formatter_for_digits(lproj_plural_rules *handle, int32_t digits) {
+    UNumberFormatter *existing = atomic_load(&handle->formatters[digits]);
+    if (existing) return existing;
+    // Skeleton "precision-integer" or ".000": exactly `digits` fraction digits,
+    // no grouping, so the formatted value carries CLDR's operands v and f.
+    UChar skeleton[64];
+    int32_t length = 0;
+    if (digits == 0) {
+        u_uastrcpy(skeleton, "precision-integer group-off");
+        length = u_strlen(skeleton);
+    } else {
+        skeleton[length++] = '.';
+        for (int32_t i = 0; i < digits; i++) skeleton[length++] = '0';
+        const char *rest = " group-off";
+        for (const char *c = rest; *c; c++) skeleton[length++] = (UChar)*c;
+        skeleton[length] = 0;
+    }
+    UErrorCode status = U_ZERO_ERROR;
+    UNumberFormatter *created = unumf_openForSkeletonAndLocale(skeleton, length, handle->id, &status);
+    if (U_FAILURE(status) || created == NULL) return NULL;
+    UNumberFormatter *expected = NULL;
+    if (!atomic_compare_exchange_strong(&handle->formatters[digits], &expected, created)) {
+        unumf_close(created);
+        return expected;
+    }
+    return created;
+}
+
+int32_t lproj_plural_select_decimal(const lproj_plural_rules *constHandle, double value, int32_t fraction_digits, char *out, int32_t capacity) {
+    if (constHandle == NULL) return -1;
+    lproj_plural_rules *handle = (lproj_plural_rules *)constHandle;
+    if (fraction_digits < 0) fraction_digits = 0;
+    if (fraction_digits > LPROJ_MAX_FRACTION_DIGITS) fraction_digits = LPROJ_MAX_FRACTION_DIGITS;
+    UNumberFormatter *formatter = formatter_for_digits(handle, fraction_digits);
+    if (formatter == NULL) return -1;
+    UErrorCode status = U_ZERO_ERROR;
+    UFormattedNumber *formatted = unumf_openResult(&status);
+    if (U_FAILURE(status)) return -1;
+    unumf_formatDouble(formatter, value, formatted, &status);
+    UChar keyword[16];
+    int32_t length = 0;
+    if (U_SUCCESS(status)) length = uplrules_selectFormatted(handle->rules, formatted, keyword, 16, &status);
+    unumf_closeResult(formatted);
+    if (U_FAILURE(status)) return -1;
+    return keyword_out(keyword, length, out, capacity);
+}
+
+int32_t lproj_plural_categories(const lproj_plural_rules *handle, char *out, int32_t capacity) {
+    if (handle == NULL || capacity <= 0) return -1;
+    static const char *const order[] = {"zero", "one", "two", "few", "many", "other"};
+    UErrorCode status = U_ZERO_ERROR;
+    UEnumeration *keywords = uplrules_getKeywords(handle->rules, &status);
+    if (U_FAILURE(status)) return -1;
+    int present[6] = {0};
+    const char *keyword;
+    while ((keyword = uenum_next(keywords, NULL, &status)) != NULL && U_SUCCESS(status)) {
+        for (int i = 0; i < 6; i++) if (strcmp(keyword, order[i]) == 0) present[i] = 1;
+    }
+    uenum_close(keywords);
+    if (U_FAILURE(status)) return -1;
+    int32_t length = 0;
+    out[0] = '\0';
+    for (int i = 0; i < 6; i++) {
+        if (!present[i]) continue;
+        size_t wordLength = strlen(order[i]);
+        if (length + (int32_t)wordLength + 2 > capacity) return -1;
+        if (length > 0) out[length++] = ' ';
+        memcpy(out + length, order[i], wordLength);
+        length += (int32_t)wordLength;
+        out[length] = '\0';
+    }
+    return length;
+}

@@ -38,7 +38,7 @@ let package = Package(
         ),
         .target(name: "LprojFormat", swiftSettings: strictSwift),
         .target(name: "LprojTables", dependencies: ["LprojFormat"], swiftSettings: strictSwift),
-        .target(name: "LprojLocales", dependencies: ["CLprojICU"], swiftSettings: strictSwift),
+        .target(name: "LprojLocales", dependencies: ["CLprojICU", "LprojFormat"], swiftSettings: strictSwift),
         .target(name: "LprojEngine", dependencies: ["LprojTables", "LprojLocales", "LprojFormat"], swiftSettings: strictSwift),
         .target(name: "LprojLint", dependencies: ["LprojEngine"], swiftSettings: strictSwift),
         .executableTarget(
@@ -49,8 +49,14 @@ let package = Package(
             ],
             swiftSettings: strictSwift
         ),
+        .executableTarget(
+            name: "lproj-bench",
+            dependencies: ["LprojEngine"],
+            path: "Benchmarks/LprojBench",
+            swiftSettings: strictSwift
+        ),
         .testTarget(name: "LprojTablesTests", dependencies: ["LprojTables"], swiftSettings: strictSwift),
-        .testTarget(name: "LprojLocalesTests", dependencies: ["LprojLocales"], swiftSettings: strictSwift),
+        .testTarget(name: "LprojLocalesTests", dependencies: ["LprojLocales", "LprojFormat"], swiftSettings: strictSwift),
         .testTarget(name: "LprojFormatTests", dependencies: ["LprojFormat"], swiftSettings: strictSwift),
         .testTarget(name: "LprojEngineTests", dependencies: ["LprojEngine"], swiftSettings: strictSwift),
         .testTarget(name: "LprojLintTests", dependencies: ["LprojLint"], swiftSettings: strictSwift),

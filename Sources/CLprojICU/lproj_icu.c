@@ -153,6 +153,25 @@ struct lproj_plural_rules {
     _Atomic(UNumberFormatter *) formatters[LPROJ_MAX_FRACTION_DIGITS + 1];
 };
 
+int32_t lproj_plural_rules_has_own_entry(const char *tag) {
+    char id[LPROJ_ID_CAPACITY];
+    if (tag_to_icu_id(tag, id, sizeof id) <= 0) return 0;
+    UErrorCode status = U_ZERO_ERROR;
+    UResourceBundle *plurals = ures_openDirect(NULL, "plurals", &status);
+    if (U_FAILURE(status)) return 0;
+    UResourceBundle *locales = ures_getByKey(plurals, "locales", NULL, &status);
+    int32_t found = 0;
+    if (U_SUCCESS(status)) {
+        int32_t length = 0;
+        UErrorCode keyStatus = U_ZERO_ERROR;
+        ures_getStringByKey(locales, id, &length, &keyStatus);
+        found = U_SUCCESS(keyStatus) && length > 0;
+        ures_close(locales);
+    }
+    ures_close(plurals);
+    return found;
+}
+
 lproj_plural_rules *lproj_plural_rules_open(const char *tag) {
     lproj_plural_rules *handle = calloc(1, sizeof *handle);
     if (handle == NULL) return NULL;
@@ -267,5 +286,79 @@ int32_t lproj_plural_categories(const lproj_plural_rules *handle, char *out, int
         length += (int32_t)wordLength;
         out[length] = '\0';
     }
+    return length;
+}
+
+// ---------------------------------------------------------------------------
+// Number formatting
+
+struct lproj_number_formatter {
+    UNumberFormatter *formatter;
+};
+
+lproj_number_formatter *lproj_number_formatter_open(const char *tag, const char *skeleton) {
+    char id[LPROJ_ID_CAPACITY];
+    if (tag_to_icu_id(tag, id, sizeof id) < 0) return NULL;
+    size_t length = strlen(skeleton);
+    if (length > 512) return NULL;
+    UChar uskeleton[520];
+    u_uastrncpy(uskeleton, skeleton, (int32_t)length);
+    UErrorCode status = U_ZERO_ERROR;
+    UNumberFormatter *formatter = unumf_openForSkeletonAndLocale(uskeleton, (int32_t)length, id, &status);
+    if (U_FAILURE(status) || formatter == NULL) return NULL;
+    lproj_number_formatter *handle = malloc(sizeof *handle);
+    if (handle == NULL) {
+        unumf_close(formatter);
+        return NULL;
+    }
+    handle->formatter = formatter;
+    return handle;
+}
+
+void lproj_number_formatter_close(lproj_number_formatter *handle) {
+    if (handle == NULL) return;
+    unumf_close(handle->formatter);
+    free(handle);
+}
+
+// Converts a formatted result to UTF-8; returns the needed length.
+static int32_t result_to_utf8(UFormattedNumber *result, char *out, int32_t capacity) {
+    UErrorCode status = U_ZERO_ERROR;
+    int32_t length = unumf_resultToString(result, NULL, 0, &status);
+    if (status != U_BUFFER_OVERFLOW_ERROR && U_FAILURE(status)) return -1;
+    UChar stackBuffer[256];
+    UChar *buffer = length < 256 ? stackBuffer : malloc(sizeof(UChar) * (size_t)(length + 1));
+    if (buffer == NULL) return -1;
+    status = U_ZERO_ERROR;
+    unumf_resultToString(result, buffer, length + 1, &status);
+    int32_t needed = -1;
+    if (U_SUCCESS(status)) {
+        UErrorCode convertStatus = U_ZERO_ERROR;
+        u_strToUTF8(out, capacity, &needed, buffer, length, &convertStatus);
+        if (U_FAILURE(convertStatus) && convertStatus != U_BUFFER_OVERFLOW_ERROR) needed = -1;
+    }
+    if (buffer != stackBuffer) free(buffer);
+    return needed;
+}
+
+int32_t lproj_number_format_int64(const lproj_number_formatter *handle, int64_t value, char *out, int32_t capacity) {
+    if (handle == NULL) return -1;
+    UErrorCode status = U_ZERO_ERROR;
+    UFormattedNumber *result = unumf_openResult(&status);
+    if (U_FAILURE(status)) return -1;
+    unumf_formatInt(handle->formatter, value, result, &status);
+    int32_t length = U_SUCCESS(status) ? result_to_utf8(result, out, capacity) : -1;
+    unumf_closeResult(result);
+    return length;
+}
+
+int32_t lproj_number_format_double(const lproj_number_formatter *handle, double value, char *out, int32_t capacity) {
+    if (handle == NULL) return -1;
+    UErrorCode status = U_ZERO_ERROR;
+    UFormattedNumber *result = unumf_openResult(&status);
+    if (U_FAILURE(status)) return -1;
+    unumf_formatDouble(handle->formatter, value, result, &status);
+    int32_t length = U_SUCCESS(status) ? result_to_utf8(result, out, capacity) : -1;
+    unumf_closeResult(result);
     return length;
 }

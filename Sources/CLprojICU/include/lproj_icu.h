@@ -53,6 +53,12 @@ int32_t lproj_locale_available_tag(int32_t index, char *out, int32_t capacity);
 /// use from several threads at once.
 typedef struct lproj_plural_rules lproj_plural_rules;
 
+/// 1 when ICU's plural data has an entry of its own for exactly this locale
+/// ("pt-PT" has one, "pt-AO" does not), 0 otherwise. ICU's own lookup falls
+/// back by truncation ("pt-AO" -> "pt"); callers that follow CLDR's parent
+/// locales ("pt-AO" -> "pt-PT") use this to find the right rules.
+int32_t lproj_plural_rules_has_own_entry(const char *tag);
+
 /// Opens the cardinal plural rules of a locale; NULL on failure.
 lproj_plural_rules *lproj_plural_rules_open(const char *tag);
 
@@ -70,6 +76,24 @@ int32_t lproj_plural_select_decimal(const lproj_plural_rules *rules, double valu
 /// The categories the locale uses, separated by single spaces, in CLDR order
 /// (zero one two few many other).
 int32_t lproj_plural_categories(const lproj_plural_rules *rules, char *out, int32_t capacity);
+
+/// Opaque ICU number formatter for one locale and one number skeleton
+/// ("precision-integer", ".00", "scientific/*ee/sign-always @@@").
+/// Immutable once opened and safe to use from several threads at once.
+typedef struct lproj_number_formatter lproj_number_formatter;
+
+/// Opens a formatter; NULL if the locale or skeleton is invalid.
+lproj_number_formatter *lproj_number_formatter_open(const char *tag, const char *skeleton);
+
+/// Releases a formatter opened with lproj_number_formatter_open.
+void lproj_number_formatter_close(lproj_number_formatter *formatter);
+
+/// Formats an integer as UTF-8. Returns the full length of the result even
+/// when it did not fit (then nothing useful is in `out`), or -1 on failure.
+int32_t lproj_number_format_int64(const lproj_number_formatter *formatter, int64_t value, char *out, int32_t capacity);
+
+/// Formats a double as UTF-8, with the same contract as lproj_number_format_int64.
+int32_t lproj_number_format_double(const lproj_number_formatter *formatter, double value, char *out, int32_t capacity);
 
 #ifdef __cplusplus
 }

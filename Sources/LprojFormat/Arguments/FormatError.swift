@@ -1,0 +1,34 @@
+/// Why a format string could not be filled with the arguments given.
+///
+/// Each case names what was expected, so that a client can fix its call.
+public enum FormatError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The format needs an argument at `position` (1-based) that was not given.
+    case missingArgument(position: Int, specifier: String, given: Int)
+    /// The argument at `position` has the wrong type for its conversion.
+    case argumentMismatch(position: Int, specifier: String, expected: ArgumentKind, actual: String)
+    /// A plural variable is referenced that the entry does not define.
+    case unknownVariable(name: String)
+    /// A conversion lprojd cannot fill with typed arguments (`%p`, `%n`).
+    case unsupportedConversion(specifier: String)
+    /// A malformed plural variable reference such as `%# @sites @`.
+    case malformedVariable(text: String)
+    /// Plural variables nest too deeply (or refer to each other in a cycle).
+    case nestingTooDeep(variable: String)
+
+    public var description: String {
+        switch self {
+        case let .missingArgument(position, specifier, given):
+            "\(specifier) needs argument \(position), but \(given == 1 ? "1 argument was" : "\(given) arguments were") given"
+        case let .argumentMismatch(position, specifier, expected, actual):
+            "argument \(position) is \(actual == "integer" ? "an" : "a") \(actual), but \(specifier) needs \(expected == .integer ? "an" : "a") \(expected)"
+        case let .unknownVariable(name):
+            "the format refers to the plural variable '\(name)', which the entry does not define"
+        case let .unsupportedConversion(specifier):
+            "\(specifier) cannot be filled with a typed argument"
+        case let .malformedVariable(text):
+            "'\(text)' is not a valid plural variable reference; write %#@name@"
+        case let .nestingTooDeep(variable):
+            "plural variables nest too deeply at '\(variable)' (a variable may refer to itself)"
+        }
+    }
+}

@@ -1,0 +1,256 @@
+internal import Foundation
+
+/// Fills a format string with typed arguments, as `localizedStringWithFormat`
+/// does with a stringsdict entry.
+///
+/// Arguments are numbered the way Core Foundation numbers them: each
+/// conversion without `n$` takes the next argument (a `*` width or precision
+/// first); a plural variable `%#@name@` takes one, picks the form its number
+/// calls for, and formats that form with its own unnumbered conversions
+/// starting at the variable's argument. So the form "%d files" shows the
+/// variable's number, and `%2$#@accounts@` inside a form picks argument 2.
+///
+/// Localizable conversions (`%d %i %u %f %e %g` and their variants) go
+/// through ``NumberRendering`` in the requested locale, with its digits and
+/// separators; `%x %X %o %a` stay as C writes them, as in Foundation.
+/// Mismatches are errors that name the argument, never a crash.
+public struct FormatRenderer: Sendable {
+    /// Writes numbers in the requested locale.
+    public let numbers: any NumberRendering
+    /// Chooses plural forms, in the language of the text being formatted.
+    public let plurals: any PluralRuleSet
+
+    /// How deeply plural variables may nest inside each other's forms.
+    static let maximumDepth = 16
+
+    /// Creates a renderer.
+    public init(numbers: any NumberRendering, plurals: any PluralRuleSet) {
+        self.numbers = numbers
+        self.plurals = plurals
+    }
+
+    /// Formats `format` with `arguments`; `variables` are the entry's plural
+    /// variables and `placeholders` fill `{name}` in the format's own text
+    /// (never in argument values).
+    public func render(
+        _ format: FormatString, arguments: [FormatArgument],
+        variables: [String: PluralVariable] = [:], placeholders: [String: String] = [:]
+    ) throws(FormatError) -> String {
+        var output = ""
+        var context = Context(arguments: arguments, variables: variables, placeholders: placeholders)
+        try append(format, to: &output, startingAt: 0, depth: 0, context: &context)
+        return output
+    }
+
+    private struct Context {
+        let arguments: [FormatArgument]
+        let variables: [String: PluralVariable]
+        let placeholders: [String: String]
+    }
+
+    private func append(_ format: FormatString, to output: inout String, startingAt firstArgument: Int, depth: Int, context: inout Context) throws(FormatError) {
+        var next = firstArgument
+        for segment in format.segments {
+            switch segment {
+            case .literal(let text):
+                output += context.placeholders.isEmpty ? text : Placeholders.substitute(in: text, values: context.placeholders)
+            case .unknown(_, let printed):
+                output += printed
+            case .incomplete:
+                break
+            case .malformedVariable(let text):
+                throw .malformedVariable(text: text)
+            case .specifier(let specifier):
+                output += try render(specifier, next: &next, arguments: context.arguments)
+            case .variable(let reference):
+                let index = reference.position.map { $0 - 1 } ?? takeNext(&next)
+                guard let variable = context.variables[reference.name] else { throw .unknownVariable(name: reference.name) }
+                guard depth < Self.maximumDepth else { throw .nestingTooDeep(variable: reference.name) }
+                let argument = try argument(at: index, for: reference.text, kind: .pluralNumber, in: context.arguments)
+                if let valueType = variable.valueType, !argument.fits(valueType.conversion.argumentKind) {
+                    throw .argumentMismatch(position: index + 1, specifier: reference.text, expected: valueType.conversion.argumentKind, actual: argument.typeName)
+                }
+                let form = variable.form(for: operand(argument, valueType: variable.valueType), rules: plurals).format
+                try append(form, to: &output, startingAt: index, depth: depth + 1, context: &context)
+            }
+        }
+    }
+
+    private func takeNext(_ next: inout Int) -> Int {
+        defer { next += 1 }
+        return next
+    }
+
+    private func argument(at index: Int, for specifier: String, kind: ArgumentKind, in arguments: [FormatArgument]) throws(FormatError) -> FormatArgument {
+        guard index >= 0, index < arguments.count else {
+            throw .missingArgument(position: index + 1, specifier: specifier, given: arguments.count)
+        }
+        let argument = arguments[index]
+        guard argument.fits(kind) else {
+            throw .argumentMismatch(position: index + 1, specifier: specifier, expected: kind, actual: argument.typeName)
+        }
+        return argument
+    }
+
+    /// The number a plural variable selects by. A float's visible fraction
+    /// digits are the precision the value type spells (`.1f`), else the digits
+    /// the caller wrote, else those of its shortest form.
+    private func operand(_ argument: FormatArgument, valueType: FormatSpecifier?) -> PluralOperand {
+        switch argument {
+        case .integer(let value):
+            return .integer(value)
+        case .float(let value, let written):
+            if case .fixed(let digits)? = valueType?.precision {
+                return .decimal(value, fractionDigits: digits)
+            }
+            return .decimal(value, fractionDigits: written ?? Self.shortestFractionDigits(value))
+        case .string:
+            return .integer(0)  // unreachable: strings do not fit a plural number
+        }
+    }
+
+    /// Fraction digits of the shortest decimal that reproduces `value`
+    /// (1.5 has 1, 2.0 has 0, 1.5e-05 has 6).
+    static func shortestFractionDigits(_ value: Double) -> Int {
+        guard value.isFinite else { return 0 }
+        let text = String(value.magnitude)
+        let parts = text.split(separator: "e", maxSplits: 1)
+        let mantissa = parts[0]
+        var fraction = mantissa.split(separator: ".", maxSplits: 1).dropFirst().first.map(String.init) ?? ""
+        if fraction == "0" { fraction = "" }
+        let exponent = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
+        return max(0, fraction.count - exponent)
+    }
+
+    // MARK: - Conversions
+
+    private func render(_ specifier: FormatSpecifier, next: inout Int, arguments: [FormatArgument]) throws(FormatError) -> String {
+        var width: Int?
+        var leftJustified = specifier.leftJustified
+        if case .argument(let position)? = specifier.width {
+            let index = position.map { $0 - 1 } ?? takeNext(&next)
+            guard case .integer(let value) = try argument(at: index, for: specifier.text, kind: .integer, in: arguments) else { return "" }
+            if value < 0 { leftJustified = true }
+            width = Int(clamping: value.magnitude)
+        } else if case .fixed(let value)? = specifier.width {
+            width = value
+        }
+        var precision: Int?
+        if case .argument(let position)? = specifier.precision {
+            let index = position.map { $0 - 1 } ?? takeNext(&next)
+            guard case .integer(let value) = try argument(at: index, for: specifier.text, kind: .integer, in: arguments) else { return "" }
+            precision = value < 0 ? nil : Int(clamping: value)
+        } else if case .fixed(let value)? = specifier.precision {
+            precision = value
+        }
+        // A field wider than any real UI needs is a mistake or an attack.
+        width = width.map { min($0, 4096) }
+        precision = precision.map { min($0, 4096) }
+
+        let index = specifier.position.map { $0 - 1 } ?? takeNext(&next)
+        let kind = specifier.conversion.argumentKind
+        if kind == .pointer { throw .unsupportedConversion(specifier: specifier.text) }
+        let value = try argument(at: index, for: specifier.text, kind: kind, in: arguments)
+        let body = try renderBody(specifier, value: value, width: width, precision: precision, leftJustified: leftJustified)
+        return pad(body, to: width, leftJustified: leftJustified)
+    }
+
+    private func renderBody(_ specifier: FormatSpecifier, value: FormatArgument, width: Int?, precision: Int?, leftJustified: Bool) throws(FormatError) -> String {
+        let zeroPadWidth = specifier.zeroPadded && !leftJustified ? width : nil
+        switch specifier.conversion {
+        case .signedDecimal, .integer, .unsignedDecimal, .longDecimal, .longUnsigned:
+            guard case .integer(let integer) = value else { return "" }
+            // Foundation pads to the precision with zeros, or to the width
+            // when the 0 flag is given; the zeros are the locale's digits.
+            let minimumDigits = precision ?? zeroPadWidth ?? 1
+            return numbers.format(integer, style: NumberStyle(notation: .integer, alwaysSign: specifier.alwaysSign, minimumIntegerDigits: max(1, minimumDigits)))
+        case .octal, .hex, .upperHex, .longOctal:
+            guard case .integer(let integer) = value else { return "" }
+            return cInteger(integer, specifier, precision: precision, zeroPadWidth: zeroPadWidth)
+        case .fixed, .upperFixed:
+            let double = doubleValue(value)
+            let digits = precision ?? 6
+            var style = NumberStyle(notation: .fraction(digits: digits), alwaysSign: specifier.alwaysSign)
+            if let zeroPadWidth {
+                let signWidth = double < 0 || specifier.alwaysSign ? 1 : 0
+                style.minimumIntegerDigits = max(1, zeroPadWidth - signWidth - (digits > 0 ? digits + 1 : 0))
+            }
+            return numbers.format(double, style: style)
+        case .exponent, .upperExponent:
+            let digits = (precision ?? 6) + 1
+            return numbers.format(doubleValue(value), style: NumberStyle(notation: .significant(minimum: digits, maximum: digits, scientific: true), alwaysSign: specifier.alwaysSign))
+        case .general, .upperGeneral:
+            let double = doubleValue(value)
+            let digits = max(1, precision ?? 6)
+            let limit = pow(10.0, Double(digits))
+            let magnitude = double.magnitude
+            let scientific = double != 0 && (magnitude > limit || magnitude < 0.0001)
+            return numbers.format(double, style: NumberStyle(notation: .significant(minimum: 1, maximum: digits, scientific: scientific), alwaysSign: specifier.alwaysSign))
+        case .hexFloat, .upperHexFloat:
+            return String(format: "%\(specifier.alwaysSign ? "+" : "")\(precision.map { ".\($0)" } ?? "")\(specifier.conversion.rawValue)", doubleValue(value))
+        case .character, .unicharacter:
+            switch value {
+            case .integer(let code):
+                guard let scalar = Unicode.Scalar(UInt32(truncatingIfNeeded: code)) else { return "\u{FFFD}" }
+                return String(Character(scalar))
+            case .string(let string):
+                return string
+            case .float:
+                return ""
+            }
+        case .cString, .unicharString:
+            guard case .string(let string) = value else { return "" }
+            return precision.map { String(string.prefix($0)) } ?? string
+        case .object:
+            switch value {
+            case .string(let string): return string
+            case .integer(let integer): return String(integer)
+            case .float(let double, _): return numbers.format(double, style: NumberStyle(notation: .shortest))
+            }
+        case .pointer, .count:
+            throw .unsupportedConversion(specifier: specifier.text)
+        }
+    }
+
+    private func doubleValue(_ value: FormatArgument) -> Double {
+        switch value {
+        case .float(let double, _): double
+        case .integer(let integer): Double(integer)
+        case .string: 0
+        }
+    }
+
+    /// `%o %x %X` as C prints them: the argument truncated to the size its
+    /// length modifier names, in base 8 or 16.
+    private func cInteger(_ value: Int64, _ specifier: FormatSpecifier, precision: Int?, zeroPadWidth: Int?) -> String {
+        let bits: UInt64
+        switch specifier.length {
+        case .char: bits = UInt64(UInt8(truncatingIfNeeded: value))
+        case .short: bits = UInt64(UInt16(truncatingIfNeeded: value))
+        case .none where specifier.conversion != .longOctal: bits = UInt64(UInt32(truncatingIfNeeded: value))
+        default: bits = UInt64(bitPattern: value)
+        }
+        let radix = specifier.conversion == .octal || specifier.conversion == .longOctal ? 8 : 16
+        var digits = precision == 0 && bits == 0 ? "" : String(bits, radix: radix, uppercase: specifier.conversion == .upperHex)
+        if let precision, digits.count < precision {
+            digits = String(repeating: "0", count: precision - digits.count) + digits
+        }
+        var prefix = ""
+        if specifier.alternate {
+            if radix == 16, bits != 0 { prefix = specifier.conversion == .upperHex ? "0X" : "0x" }
+            if radix == 8, !digits.hasPrefix("0") { digits = "0" + digits }
+        }
+        if precision == nil, let zeroPadWidth, prefix.count + digits.count < zeroPadWidth {
+            digits = String(repeating: "0", count: zeroPadWidth - prefix.count - digits.count) + digits
+        }
+        return prefix + digits
+    }
+
+    private func pad(_ text: String, to width: Int?, leftJustified: Bool) -> String {
+        guard let width else { return text }
+        let length = text.count
+        guard length < width else { return text }
+        let padding = String(repeating: " ", count: width - length)
+        return leftJustified ? text + padding : padding + text
+    }
+}

@@ -1,0 +1,14 @@
+/// The locales this system knows, as ICU's data (CLDR 42) defines them:
+/// SDLocalizationManager's `allowsOnlyLocalesAvailableOnSystem`.
+public enum KnownLocales {
+    /// Whether ICU has data for the locale's language (directly, or through
+    /// a parent, as `en-JP` has through `en`) and knows its region.
+    public static func isKnown(_ locale: LocaleIdentifier) -> Bool {
+        guard ICU.hasData(locale.tag) else { return false }
+        if let region = locale.region, !ICU.isKnownRegion(region) { return false }
+        return true
+    }
+
+    /// The locales ICU lists as available, sorted.
+    public static let available: [LocaleIdentifier] = ICU.availableTags.map(LocaleIdentifier.init(canonicalTag:)).sorted()
+}

@@ -55,10 +55,10 @@ let package = Package(
             path: "Benchmarks/LprojBench",
             swiftSettings: strictSwift
         ),
-        .testTarget(name: "LprojTablesTests", dependencies: ["LprojTables"], swiftSettings: strictSwift),
+        .testTarget(name: "LprojTablesTests", dependencies: ["LprojTables", "LprojFormat"], swiftSettings: strictSwift),
         .testTarget(name: "LprojLocalesTests", dependencies: ["LprojLocales", "LprojFormat"], swiftSettings: strictSwift),
-        .testTarget(name: "LprojFormatTests", dependencies: ["LprojFormat"], swiftSettings: strictSwift),
-        .testTarget(name: "LprojEngineTests", dependencies: ["LprojEngine"], swiftSettings: strictSwift),
+        .testTarget(name: "LprojFormatTests", dependencies: ["LprojFormat", "LprojLocales"], swiftSettings: strictSwift),
+        .testTarget(name: "LprojEngineTests", dependencies: ["LprojEngine", "LprojTables", "LprojLocales", "LprojFormat"], swiftSettings: strictSwift),
         .testTarget(name: "LprojLintTests", dependencies: ["LprojLint"], swiftSettings: strictSwift),
     ]
 )

@@ -123,7 +123,10 @@ private struct FormatStringParser {
             index += 1
             switch scalar {
             case "#":
+                // The alternate form for conversions; before '@' it marks a
+                // plural variable instead.
                 seenSharp = true
+                specifier.alternate = true
             case " ":
                 if !specifier.alwaysSign { specifier.spaceForSign = true }
             case "-":

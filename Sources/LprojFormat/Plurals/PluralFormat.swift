@@ -8,6 +8,12 @@ public struct PluralFormat: Sendable, Hashable {
         /// What is wrong.
         public let message: String
 
+        /// Creates a problem report.
+        public init(path: String, message: String) {
+            self.path = path
+            self.message = message
+        }
+
         public var description: String { "\(path): \(message)" }
     }
 

@@ -1,16 +1,19 @@
 /// One variable of a stringsdict entry: a text per plural category.
 public struct PluralVariable: Sendable, Hashable {
-    /// `NSStringFormatValueTypeKey` without its `%` ("d", "ld", ".1f"),
-    /// parsed; `nil` when the entry does not give one.
+    /// `NSStringFormatValueTypeKey` ("d", "ld", "%ld", ".1f"), parsed;
+    /// `nil` when the entry does not give one.
     public let valueType: FormatSpecifier?
+    /// `NSStringFormatValueTypeKey` as written.
+    public let valueTypeText: String?
     /// The text for each category the entry gives.
     public let forms: [PluralCategory: String]
     /// The same texts, parsed.
     public let parsedForms: [PluralCategory: FormatString]
 
     /// Creates a variable; ``PluralFormat`` validates it.
-    public init(valueType: FormatSpecifier?, forms: [PluralCategory: String]) {
-        self.valueType = valueType
+    public init(valueTypeText: String?, forms: [PluralCategory: String]) {
+        self.valueTypeText = valueTypeText
+        self.valueType = valueTypeText.flatMap(Self.parseValueType)
         self.forms = forms
         self.parsedForms = forms.mapValues(FormatString.init)
     }

@@ -2,7 +2,7 @@
 ///
 /// Diagnostics never stop a table from loading; a table that cannot load at
 /// all throws a ``TableParseError`` instead.
-public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
+public struct Diagnostic: Error, Sendable, Hashable, CustomStringConvertible {
     /// How serious a diagnostic is.
     public enum Severity: String, Sendable, Hashable, Comparable {
         case warning

@@ -1,0 +1,142 @@
+public import Foundation
+public import LprojFormat
+public import LprojLocales
+public import LprojTables
+
+/// Reads a bundle directory into a ``LoadedBundle``.
+///
+/// Every `*.lproj` folder whose name is a locale ICU knows (or one the
+/// configuration allows) is read; `*.strings` and `*.stringsdict` files
+/// become tables, and everything else, editors' temporary files included,
+/// is ignored. A file that cannot be parsed keeps the table it had in
+/// `previous`, and its error is reported.
+public struct BundleLoader: Sendable {
+    /// Creates a loader.
+    public init() {}
+
+    /// Loads the whole bundle.
+    public func load(_ configuration: BundleConfiguration, previous: LoadedBundle? = nil) -> LoadedBundle {
+        let directory = URL(fileURLWithPath: configuration.directory, isDirectory: true)
+        let folderNames: [String]
+        do {
+            folderNames = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".lproj") }.sorted()
+        } catch {
+            let problem = Diagnostic(severity: .error, location: nil, code: "bundle-missing",
+                                     message: "the bundle directory \(configuration.directory) cannot be read: \(Self.reason(error))")
+            return LoadedBundle(configuration: configuration, localizations: [], fileReports: [], problems: [problem])
+        }
+        var localizations: [Localization] = []
+        var reports: [FileReport] = []
+        var problems: [Diagnostic] = []
+        for folderName in folderNames where isDirectory(directory.appendingPathComponent(folderName)) {
+            switch loadFolder(folderName, configuration: configuration, previous: previous?.localizations.first { $0.folderName == folderName }) {
+            case .success(let (localization, folderReports)):
+                localizations.append(localization)
+                reports += folderReports
+            case .failure(let problem):
+                problems.append(problem)
+            }
+        }
+        return LoadedBundle(configuration: configuration, localizations: localizations, fileReports: reports, problems: problems)
+    }
+
+    /// What a folder's name means for this bundle, or why it is not loaded.
+    public func folderMeaning(_ folderName: String, configuration: BundleConfiguration) -> Result<(LprojName, LocaleIdentifier), Diagnostic> {
+        let name: LprojName
+        do {
+            name = try LprojName(folderName: folderName)
+        } catch {
+            return .failure(Diagnostic(severity: .error, location: nil, code: "unknown-locale",
+                                       message: "\(folderName): the folder name is not a locale (\(error)); the folder is not loaded"))
+        }
+        switch name {
+        case .base:
+            return .success((name, configuration.developmentLocale))
+        case .locale(let locale):
+            if KnownLocales.isKnown(locale) { return .success((name, locale)) }
+            if let standard = configuration.customLocales[locale.tag] { return .success((name, standard)) }
+            return .failure(Diagnostic(severity: .error, location: nil, code: "unknown-locale",
+                                       message: "\(folderName): '\(locale.tag)' is not a locale this system knows; map it to a standard locale in the bundle's configuration to load it"))
+        }
+    }
+
+    /// Loads one `.lproj` folder.
+    public func loadFolder(_ folderName: String, configuration: BundleConfiguration, previous: Localization?) -> Result<(Localization, [FileReport]), Diagnostic> {
+        let meaning: (LprojName, LocaleIdentifier)
+        switch folderMeaning(folderName, configuration: configuration) {
+        case .success(let value): meaning = value
+        case .failure(let problem): return .failure(problem)
+        }
+        let folder = URL(fileURLWithPath: configuration.directory, isDirectory: true).appendingPathComponent(folderName, isDirectory: true)
+        let fileNames = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
+        var strings: [String: StringTable] = [:]
+        var plurals: [String: [String: PluralFormat]] = [:]
+        var reports: [FileReport] = []
+        for fileName in fileNames {
+            guard let kind = TableFileKind(fileName: fileName), let table = TableFileKind.tableName(of: fileName), TableName.isValid(table) else { continue }
+            let path = "\(folderName)/\(fileName)"
+            let loaded = loadFile(folder.appendingPathComponent(fileName), kind: kind, path: path, maximumSize: configuration.maximumFileSize)
+            if let report = loaded.report { reports.append(report) }
+            switch (kind, loaded.content) {
+            case (.strings, .some(.strings(let entries))): strings[table] = entries
+            case (.stringsdict, .some(.plurals(let entries))): plurals[table] = entries
+            default:
+                // Keep the last good version of a file that failed.
+                if kind == .strings, let last = previous?.tables[table]?.strings, !last.isEmpty { strings[table] = last }
+                if kind == .stringsdict, let last = previous?.tables[table]?.plurals, !last.isEmpty { plurals[table] = last }
+            }
+        }
+        var tables: [String: LocalizedTable] = [:]
+        for name in Set(strings.keys).union(plurals.keys) {
+            tables[name] = LocalizedTable(strings: strings[name] ?? .empty, plurals: plurals[name] ?? [:])
+        }
+        return .success((Localization(name: meaning.0, folderName: folderName, standardLocale: meaning.1, tables: tables), reports))
+    }
+
+    /// What a table file holds.
+    public enum FileContent: Sendable {
+        case strings(StringTable)
+        case plurals([String: PluralFormat])
+    }
+
+    /// Reads and parses one table file. `content` is `nil` when the file
+    /// could not be read or parsed; the report says why.
+    public func loadFile(_ url: URL, kind: TableFileKind, path: String, maximumSize: Int) -> (content: FileContent?, report: FileReport?) {
+        let bytes: [UInt8]
+        do {
+            let size = (try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.intValue ?? 0
+            guard size <= maximumSize else {
+                return (nil, FileReport(path: path, diagnostics: [Diagnostic(severity: .error, location: nil, code: "too-large",
+                    message: "the file has \(size) bytes, more than the limit of \(maximumSize)")], failed: true))
+            }
+            bytes = try [UInt8](Data(contentsOf: url))
+        } catch {
+            return (nil, FileReport(path: path, diagnostics: [Diagnostic(severity: .error, location: nil, code: "unreadable", message: "cannot be read: \(Self.reason(error))")], failed: true))
+        }
+        do throws(TableParseError) {
+            switch kind {
+            case .strings:
+                let file = try StringsParser().parse(bytes)
+                return (.strings(file.table), file.diagnostics.isEmpty ? nil : FileReport(path: path, diagnostics: file.diagnostics, failed: false))
+            case .stringsdict:
+                let file = try StringsdictParser().parse(bytes)
+                return (.plurals(file.entries), file.diagnostics.isEmpty ? nil : FileReport(path: path, diagnostics: file.diagnostics, failed: false))
+            }
+        } catch {
+            return (nil, FileReport(path: path, diagnostics: [error.diagnostic], failed: true))
+        }
+    }
+
+    private func isDirectory(_ url: URL) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) && isDirectory.boolValue
+    }
+
+    static func reason(_ error: any Error) -> String {
+        let nsError = error as NSError
+        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(underlying.code)))
+        }
+        return nsError.localizedDescription
+    }
+}

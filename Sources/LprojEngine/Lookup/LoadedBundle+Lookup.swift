@@ -1,0 +1,62 @@
+public import LprojFormat
+internal import LprojLocales
+
+extension LoadedBundle {
+    /// Looks a key up, per key, through the locale's chain: each folder in
+    /// turn, its `.stringsdict` before its `.strings` (Apple's order), then
+    /// the caller's default, then the key itself.
+    ///
+    /// Without arguments the value comes back as written, as
+    /// `NSLocalizedString` returns it (a stringsdict entry gives its format
+    /// key); see ``localizedString(_:table:locale:defaultValue:arguments:placeholders:overlay:)``.
+    public func lookup(_ key: String, table: String = TableName.defaultTable, locale: ResolvedLocale, defaultValue: String? = nil, overlay: (any StringOverlay)? = nil) -> LookupResult {
+        for index in locale.chain {
+            let localization = localizations[index]
+            if let overlay, let added = overlay.value(forKey: key, table: table, localization: localization) {
+                return LookupResult(value: added, found: true, source: localization.name, plural: nil, pluralLocale: localization.standardLocale)
+            }
+            guard let tableEntries = localization.tables[table] else { continue }
+            if !tableEntries.plurals.isEmpty, let plural = tableEntries.plurals[key] {
+                return LookupResult(value: plural.formatKey, found: true, source: localization.name, plural: plural, pluralLocale: localization.standardLocale)
+            }
+            if let value = tableEntries.strings.value(forKey: key) {
+                return LookupResult(value: value, found: true, source: localization.name, plural: nil, pluralLocale: localization.standardLocale)
+            }
+        }
+        return LookupResult(value: defaultValue ?? key, found: false, source: nil, plural: nil, pluralLocale: nil)
+    }
+
+    /// Looks a key up and, given arguments, formats it as
+    /// `localizedStringWithFormat` would: plural forms chosen by the rules
+    /// of the language the value is written in, numbers written the way the
+    /// requested locale writes them. `{name}` placeholders are filled in the
+    /// value's own text.
+    public func localizedString(
+        _ key: String, table: String = TableName.defaultTable, locale: ResolvedLocale, defaultValue: String? = nil,
+        arguments: [FormatArgument]? = nil, placeholders: [String: String] = [:], overlay: (any StringOverlay)? = nil
+    ) throws(LookupError) -> LookupResult {
+        guard TableName.isValid(table) else { throw .invalidTableName(table) }
+        let result = lookup(key, table: table, locale: locale, defaultValue: defaultValue, overlay: overlay)
+        guard let arguments else {
+            guard !placeholders.isEmpty else { return result }
+            return result.replacingValue(Placeholders.substitute(in: result.value, values: placeholders))
+        }
+        let renderer = FormatRenderer(
+            numbers: ICUNumberRenderer(locale: locale.standardLocale),
+            plurals: PluralRules.forLocale(result.pluralLocale ?? locale.standardLocale) ?? PluralRules.forLocale(configuration.developmentLocale)!)
+        do {
+            let formatted = try renderer.render(
+                result.plural?.format ?? FormatString(result.value), arguments: arguments,
+                variables: result.plural?.variables ?? [:], placeholders: placeholders)
+            return result.replacingValue(formatted)
+        } catch {
+            throw .invalidArguments(error)
+        }
+    }
+}
+
+extension LookupResult {
+    func replacingValue(_ value: String) -> LookupResult {
+        LookupResult(value: value, found: found, source: source, plural: plural, pluralLocale: pluralLocale)
+    }
+}

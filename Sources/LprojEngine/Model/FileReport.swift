@@ -1,0 +1,22 @@
+public import LprojTables
+
+/// What loading one table file produced besides its entries.
+public struct FileReport: Sendable, Hashable {
+    /// The file, relative to the bundle directory: `de.lproj/Localizable.strings`.
+    public let path: String
+    /// Everything the parser and validator noticed.
+    public let diagnostics: [Diagnostic]
+    /// Whether the file could not be read at all; the table then keeps its
+    /// last good version, if it had one.
+    public let failed: Bool
+
+    /// Creates a report.
+    public init(path: String, diagnostics: [Diagnostic], failed: Bool) {
+        self.path = path
+        self.diagnostics = diagnostics
+        self.failed = failed
+    }
+
+    /// The error-severity diagnostics.
+    public var errors: [Diagnostic] { diagnostics.filter { $0.severity == .error } }
+}

@@ -1,0 +1,76 @@
+public import LprojLocales
+public import LprojTables
+internal import Synchronization
+
+/// A bundle as loaded at one moment: immutable, shared by every lookup.
+///
+/// A reload builds a new `LoadedBundle` (reusing unchanged tables) and
+/// swaps it in; lookups that already hold this one finish undisturbed.
+public final class LoadedBundle: Sendable {
+    /// The configuration it was loaded with.
+    public let configuration: BundleConfiguration
+    /// Its `.lproj` folders, sorted by folder name.
+    public let localizations: [Localization]
+    /// Reports of the table files that had something to say.
+    public let fileReports: [FileReport]
+    /// Problems with the bundle itself: a missing directory, folders whose
+    /// name is no locale or whose locale is not allowed.
+    public let problems: [Diagnostic]
+
+    /// Localization indexes by match key, preferred spelling first.
+    let localizationsByKey: [LocaleKey: [Int]]
+    /// The index of `Base.lproj`, if any.
+    let baseIndex: Int?
+    /// Resolved lookup chains by requested locale text; bounded.
+    let chains = Mutex<[String: ResolvedLocale]>([:])
+    static let chainCacheLimit = 1024
+
+    /// Creates a bundle from loaded folders.
+    public init(configuration: BundleConfiguration, localizations: [Localization], fileReports: [FileReport], problems: [Diagnostic]) {
+        self.configuration = configuration
+        let localizations = localizations.sorted { $0.folderName < $1.folderName }
+        self.localizations = localizations
+        self.fileReports = fileReports.sorted { $0.path < $1.path }
+        self.problems = problems
+        var byKey: [LocaleKey: [Int]] = [:]
+        var base: Int?
+        for (index, localization) in localizations.enumerated() {
+            switch localization.name {
+            case .base:
+                base = index
+            case .locale(let locale):
+                byKey[locale.matchKey, default: []].append(index)
+            }
+        }
+        // Two folders for one locale (en.lproj and English.lproj) both
+        // count; the canonical spelling is consulted first.
+        for (key, indexes) in byKey where indexes.count > 1 {
+            byKey[key] = indexes.sorted { lhs, rhs in
+                let left = localizations[lhs], right = localizations[rhs]
+                let leftCanonical = left.folderName == "\(left.name).lproj", rightCanonical = right.folderName == "\(right.name).lproj"
+                return leftCanonical != rightCanonical ? leftCanonical : left.folderName < right.folderName
+            }
+        }
+        self.localizationsByKey = byKey
+        self.baseIndex = base
+    }
+
+    /// The bundle's name.
+    public var name: String { configuration.name }
+
+    /// The locales of its folders (not Base), sorted.
+    public var supportedLocales: [LocaleIdentifier] {
+        localizations.compactMap { if case .locale(let locale) = $0.name { locale } else { nil } }.sorted()
+    }
+
+    /// The names of all tables in any folder, sorted.
+    public var tableNames: [String] {
+        Array(Set(localizations.flatMap(\.tables.keys))).sorted()
+    }
+
+    /// Keys across all folders and tables.
+    public var entryCount: Int { localizations.reduce(0) { $0 + $1.entryCount } }
+
+    /// Whether the bundle has a `Base.lproj`.
+    public var hasBase: Bool { baseIndex != nil }
+}

@@ -1,0 +1,45 @@
+/// Table names: the file name without `.strings` / `.stringsdict`.
+///
+/// A name a client sends is only ever a dictionary key; it must still look
+/// like a plain file name, so that nothing a client says resembles a path.
+public enum TableName {
+    /// The table used when none is named.
+    public static let defaultTable = "Localizable"
+
+    /// Whether `name` is a plain table name: no `/`, no NUL, not `.` or
+    /// `..`, not empty, at most 255 bytes.
+    public static func isValid(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.count <= 255 && name != "." && name != ".." && !name.hasPrefix(".")
+            && !name.utf8.contains(UInt8(ascii: "/")) && !name.utf8.contains(0)
+    }
+}
+
+/// The kinds of table file in an `.lproj` folder.
+public enum TableFileKind: String, Sendable, Hashable, CaseIterable {
+    case strings
+    case stringsdict
+
+    /// The kind of a file name, or `nil` for files lprojd does not read
+    /// (including editors' temporary and swap files).
+    public init?(fileName: String) {
+        guard !FileNames.isEditorTemporary(fileName) else { return nil }
+        if fileName.hasSuffix(".strings") { self = .strings } else if fileName.hasSuffix(".stringsdict") { self = .stringsdict } else { return nil }
+    }
+
+    /// The table a file belongs to: its name without the extension.
+    public static func tableName(of fileName: String) -> String? {
+        guard let kind = TableFileKind(fileName: fileName) else { return nil }
+        return String(fileName.dropLast(kind.rawValue.count + 1))
+    }
+}
+
+/// Recognizes the files editors and tools write next to the real ones.
+public enum FileNames {
+    /// `.x.swp`, `x~`, `#x#`, `.#x`, `x.tmp`, `.goutputstream-*`, `4913`
+    /// (vim's probe), and other dot-files.
+    public static func isEditorTemporary(_ name: String) -> Bool {
+        if name.hasPrefix(".") || name.hasSuffix("~") || name.hasPrefix("#") { return true }
+        if name.hasSuffix(".swp") || name.hasSuffix(".swx") || name.hasSuffix(".tmp") || name.hasSuffix(".part") { return true }
+        return name == "4913"
+    }
+}

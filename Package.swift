@@ -49,9 +49,10 @@ let package = Package(
             ],
             swiftSettings: strictSwift
         ),
+        .target(name: "CHeapStats", path: "Benchmarks/CHeapStats"),
         .executableTarget(
             name: "lproj-bench",
-            dependencies: ["LprojEngine"],
+            dependencies: ["LprojEngine", "CHeapStats"],
             path: "Benchmarks/LprojBench",
             swiftSettings: strictSwift
         ),
@@ -60,5 +61,6 @@ let package = Package(
         .testTarget(name: "LprojFormatTests", dependencies: ["LprojFormat", "LprojLocales"], swiftSettings: strictSwift),
         .testTarget(name: "LprojEngineTests", dependencies: ["LprojEngine", "LprojTables", "LprojLocales", "LprojFormat"], swiftSettings: strictSwift),
         .testTarget(name: "LprojLintTests", dependencies: ["LprojLint"], swiftSettings: strictSwift),
+        .testTarget(name: "LprojCtlTests", dependencies: ["lprojctl"], swiftSettings: strictSwift),
     ]
 )

@@ -9,6 +9,8 @@ let smoke = CommandLine.arguments.contains("--smoke")
 var rows: [BenchmarkRow] = []
 do {
     rows += try ParseBenchmark.run(smoke: smoke)
+    rows += try LookupBenchmark.run(smoke: smoke)
+    rows += try MemoryBenchmark.run(smoke: smoke)
 } catch {
     FileHandle.standardError.write(Data("lproj-bench: \(error)\n".utf8))
     exit(1)

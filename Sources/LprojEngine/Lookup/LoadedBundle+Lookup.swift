@@ -13,17 +13,17 @@ extension LoadedBundle {
         for index in locale.chain {
             let localization = localizations[index]
             if let overlay, let added = overlay.value(forKey: key, table: table, localization: localization) {
-                return LookupResult(value: added, found: true, source: localization.name, plural: nil, pluralLocale: localization.standardLocale)
+                return LookupResult(value: added, localization: localization, plural: nil)
             }
-            guard let tableEntries = localization.tables[table] else { continue }
+            guard let tableEntries = localization.table(named: table) else { continue }
             if !tableEntries.plurals.isEmpty, let plural = tableEntries.plurals[key] {
-                return LookupResult(value: plural.formatKey, found: true, source: localization.name, plural: plural, pluralLocale: localization.standardLocale)
+                return LookupResult(value: plural.formatKey, localization: localization, plural: plural)
             }
             if let value = tableEntries.strings.value(forKey: key) {
-                return LookupResult(value: value, found: true, source: localization.name, plural: nil, pluralLocale: localization.standardLocale)
+                return LookupResult(value: value, localization: localization, plural: nil)
             }
         }
-        return LookupResult(value: defaultValue ?? key, found: false, source: nil, plural: nil, pluralLocale: nil)
+        return LookupResult(value: defaultValue ?? key, localization: nil, plural: nil)
     }
 
     /// Looks a key up and, given arguments, formats it as
@@ -57,6 +57,6 @@ extension LoadedBundle {
 
 extension LookupResult {
     func replacingValue(_ value: String) -> LookupResult {
-        LookupResult(value: value, found: found, source: source, plural: plural, pluralLocale: pluralLocale)
+        LookupResult(value: value, localization: localization, plural: plural)
     }
 }

@@ -2,26 +2,29 @@ public import LprojFormat
 public import LprojLocales
 
 /// The answer to a lookup.
-public struct LookupResult: Sendable, Hashable {
+public struct LookupResult: Sendable {
     /// The string: the table's value, the caller's default, or the key.
     public let value: String
-    /// Whether a table had the key.
-    public let found: Bool
-    /// The folder the value came from (`nil` when not found).
-    public let source: LprojName?
+    /// The folder the value came from (`nil` when no table had the key).
+    public let localization: Localization?
     /// For a `.stringsdict` entry, the entry (its `value` is the format key).
     public let plural: PluralFormat?
-    /// The locale whose plural rules apply to the value (the source folder's).
-    public let pluralLocale: LocaleIdentifier?
 
     /// Creates a result.
-    public init(value: String, found: Bool, source: LprojName?, plural: PluralFormat?, pluralLocale: LocaleIdentifier?) {
+    public init(value: String, localization: Localization?, plural: PluralFormat?) {
         self.value = value
-        self.found = found
-        self.source = source
+        self.localization = localization
         self.plural = plural
-        self.pluralLocale = pluralLocale
     }
+
+    /// Whether a table had the key.
+    public var found: Bool { localization != nil }
+
+    /// The folder the value came from, as a name (`nil` when not found).
+    public var source: LprojName? { localization?.name }
+
+    /// The locale whose plural rules apply to the value: the source folder's.
+    public var pluralLocale: LocaleIdentifier? { localization?.standardLocale }
 }
 
 /// Strings added at run time that overlay a bundle's tables

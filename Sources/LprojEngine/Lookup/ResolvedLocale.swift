@@ -1,8 +1,9 @@
 public import LprojLocales
 
 /// A requested locale, checked against a bundle, with the folders to
-/// consult for it in order.
-public struct ResolvedLocale: Sendable {
+/// consult for it in order. Immutable; a class so that handing it out of
+/// the bundle's cache costs one reference.
+public final class ResolvedLocale: Sendable {
     /// The requested locale.
     public let locale: LocaleIdentifier
     /// The locale whose number formats apply (a custom locale's mapping).
@@ -10,6 +11,12 @@ public struct ResolvedLocale: Sendable {
     /// Indexes into the bundle's localizations: the locale's CLDR chain,
     /// then the development locale's, then `Base`.
     public let chain: [Int]
+
+    init(locale: LocaleIdentifier, standardLocale: LocaleIdentifier, chain: [Int]) {
+        self.locale = locale
+        self.standardLocale = standardLocale
+        self.chain = chain
+    }
 }
 
 extension LoadedBundle {

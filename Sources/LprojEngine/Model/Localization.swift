@@ -1,7 +1,10 @@
 public import LprojLocales
 
 /// One `.lproj` folder of a bundle, loaded.
-public struct Localization: Sendable {
+///
+/// A class so that a lookup result refers to its source with one reference
+/// rather than copying the folder's identifiers; it is immutable.
+public final class Localization: Sendable {
     /// What the folder's name means.
     public let name: LprojName
     /// The folder's name on disk, e.g. `pt-BR.lproj` or `English.lproj`.
@@ -12,6 +15,9 @@ public struct Localization: Sendable {
     public let standardLocale: LocaleIdentifier
     /// The tables by name.
     public let tables: [String: LocalizedTable]
+    /// The same tables as a small array: a folder has a handful of tables,
+    /// and comparing short names beats hashing them on every lookup.
+    private let tableList: [(name: String, table: LocalizedTable)]
 
     /// Creates a localization.
     public init(name: LprojName, folderName: String, standardLocale: LocaleIdentifier, tables: [String: LocalizedTable]) {
@@ -19,6 +25,15 @@ public struct Localization: Sendable {
         self.folderName = folderName
         self.standardLocale = standardLocale
         self.tables = tables
+        self.tableList = tables.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+    }
+
+    /// The table called `name`, if this folder has it.
+    @inline(__always)
+    public func table(named name: String) -> LocalizedTable? {
+        if tableList.count > 16 { return tables[name] }
+        for entry in tableList where entry.name == name { return entry.table }
+        return nil
     }
 
     /// The key this folder answers to in fallback chains (`nil` for Base).

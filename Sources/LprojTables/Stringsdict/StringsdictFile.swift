@@ -9,4 +9,6 @@ public struct StringsdictFile: Sendable {
     public let propertyList: [String: PropertyListValue]
     /// Problems, each naming its key path (`files_count/files/other`).
     public let diagnostics: [Diagnostic]
+    /// Where each top-level key is written (XML files only).
+    public let keyLocations: [String: SourceLocation]
 }

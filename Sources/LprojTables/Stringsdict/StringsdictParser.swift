@@ -45,7 +45,9 @@ public struct StringsdictParser: Sendable {
                     message: "\(path): \(problem.message); the entry is left out", keyPath: path))
             }
         }
-        return StringsdictFile(entries: entries, propertyList: propertyList, diagnostics: diagnostics)
+        var keyLocations: [String: SourceLocation] = [:]
+        for key in root.keys { keyLocations[key] = locator.location(of: key) }
+        return StringsdictFile(entries: entries, propertyList: propertyList, diagnostics: diagnostics, keyLocations: keyLocations)
     }
 
     private static func entry(key: String, value: Any) -> Result<(PluralFormat, [PluralFormat.Problem]), PluralFormat.Problem> {

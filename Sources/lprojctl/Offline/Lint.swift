@@ -1,0 +1,60 @@
+import ArgumentParser
+import Foundation
+import LprojLint
+import LprojLocales
+import LprojTables
+
+/// `lprojctl lint PATH...`
+struct Lint: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Check .strings and .stringsdict files for errors and translators' mistakes.",
+        discussion: """
+        Prints file:line:column: error|warning: message, like a compiler, and
+        exits with status 1 if there is any error. Directories are searched
+        recursively. Translations are compared with the development language
+        of their bundle (en.lproj, else Base.lproj, unless given).
+        """
+    )
+
+    @Argument(help: "Files or directories to check.")
+    var paths: [String]
+
+    @Option(name: .customLong("development-locale"), help: "The locale translations are compared with (default: en, else Base).")
+    var developmentLocale: String?
+
+    @Flag(help: "Print the findings as JSON.")
+    var json = false
+
+    func run() throws {
+        var linter = Linter()
+        if let developmentLocale {
+            do {
+                linter.developmentLocale = try LocaleIdentifier(developmentLocale)
+            } catch {
+                throw ValidationError("\(error)")
+            }
+        }
+        let findings = linter.lint(paths: paths)
+        if json {
+            let objects: [[String: Any]] = findings.map { finding in
+                var object: [String: Any] = [
+                    "file": finding.file, "severity": finding.diagnostic.severity.rawValue,
+                    "code": finding.diagnostic.code, "message": finding.diagnostic.message,
+                ]
+                if let location = finding.diagnostic.location {
+                    object["line"] = location.line
+                    object["column"] = location.column
+                }
+                if let key = finding.diagnostic.keyPath { object["key"] = key }
+                return object
+            }
+            Output.write(try JSONSerialization.data(withJSONObject: objects, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]))
+        } else {
+            for finding in findings { print(finding.formatted) }
+        }
+        let errors = findings.filter { $0.diagnostic.severity == .error }.count
+        let warnings = findings.count - errors
+        Output.note("\(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")")
+        if errors > 0 { throw ExitCode(1) }
+    }
+}

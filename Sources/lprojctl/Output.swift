@@ -1,0 +1,20 @@
+import ArgumentParser
+import Foundation
+
+/// Where lprojctl writes: results to stdout, notes and errors to stderr.
+enum Output {
+    static func write(_ data: Data) {
+        FileHandle.standardOutput.write(data)
+        FileHandle.standardOutput.write(Data("\n".utf8))
+    }
+
+    static func note(_ text: String) {
+        FileHandle.standardError.write(Data("\(text)\n".utf8))
+    }
+}
+
+/// A failure reported as one line on stderr and exit status 1.
+struct Failure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

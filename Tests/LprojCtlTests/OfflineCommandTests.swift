@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+
+@Suite struct OfflineCommandTests {
+    @Test func lintPrintsCompilerStyleLinesAndFails() throws {
+        let file = Tool.corpus.appendingPathComponent("vlc-ios/Resources/ko.lproj/Localizable.strings").path
+        let result = try Tool.run("lprojctl", ["lint", file])
+        #expect(result.status == 1)
+        #expect(result.output.contains("\(file):840:1: error: \"ADD_ALERT_MESSAGE_MULTIPLE\": argument 1 is %@ (object) here but %d (integer) in en"))
+        #expect(result.errors.contains("error"))
+    }
+
+    @Test func lintJSON() throws {
+        let file = Tool.corpus.appendingPathComponent("vlc-ios/Resources/ja.lproj/Localizable.strings").path
+        let result = try Tool.run("lprojctl", ["lint", "--json", file])
+        #expect(result.status == 1)
+        let findings = try #require(JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [[String: Any]])
+        let hit = try #require(findings.first { $0["key"] as? String == "ADD_ALERT_MESSAGE_MULTIPLE" })
+        #expect(hit["severity"] as? String == "error")
+        #expect(hit["line"] as? Int == 840)
+        #expect(hit["file"] as? String == file)
+    }
+
+    @Test func lintSucceedsOnCleanTables() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("lprojctl-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("en.lproj"), withIntermediateDirectories: true)
+        try Data("\"a\" = \"b %@\";\n".utf8).write(to: root.appendingPathComponent("en.lproj/Localizable.strings"))
+        let result = try Tool.run("lprojctl", ["lint", root.path])
+        #expect(result.status == 0)
+        #expect(result.output.isEmpty)
+        #expect(result.errors == "0 errors, 0 warnings\n")
+    }
+
+    /// `dump` prints the JSON Foundation's reading of the file would give.
+    @Test(arguments: [
+        "vlc-ios/Resources/ko.lproj/Localizable.strings",
+        "duckduckgo-ios/DuckDuckGo/ro.lproj/Localizable.stringsdict",
+        "supplement/iina/iina/he.lproj/InfoPlist.strings",
+    ])
+    func dumpMatchesFoundation(_ relativePath: String) throws {
+        let path = Tool.corpus.appendingPathComponent(relativePath).path
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        let reference = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+        let expected = try JSONSerialization.data(withJSONObject: reference, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        let result = try Tool.run("lprojctl", ["dump", path])
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(result.output == String(decoding: expected, as: UTF8.self) + "\n")
+    }
+
+    @Test func dumpReportsWhereAFileBreaks() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("lprojctl-\(UUID().uuidString).strings")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data("\"a\" = \"b\";\n\"c\" = \"d\"\n\"e\" = \"f\";\n".utf8).write(to: file)
+        let result = try Tool.run("lprojctl", ["dump", file.path])
+        #expect(result.status != 0)
+        #expect(result.errors.contains("\(file.path):3:1: error: expected ';' after the value of the key \"c\", found '\"'"))
+        #expect(result.output.isEmpty)
+    }
+}

@@ -26,6 +26,9 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         .target(
@@ -41,6 +44,18 @@ let package = Package(
         .target(name: "LprojLocales", dependencies: ["CLprojICU", "LprojFormat"], swiftSettings: strictSwift),
         .target(name: "LprojEngine", dependencies: ["LprojTables", "LprojLocales", "LprojFormat"], swiftSettings: strictSwift),
         .target(name: "LprojLint", dependencies: ["LprojEngine"], swiftSettings: strictSwift),
+        .target(name: "VarlinkProtocol", swiftSettings: strictSwift),
+        .target(
+            name: "VarlinkServer",
+            dependencies: [
+                "VarlinkProtocol",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strictSwift
+        ),
         .executableTarget(
             name: "lprojctl",
             dependencies: [
@@ -61,6 +76,12 @@ let package = Package(
         .testTarget(name: "LprojFormatTests", dependencies: ["LprojFormat", "LprojLocales"], swiftSettings: strictSwift),
         .testTarget(name: "LprojEngineTests", dependencies: ["LprojEngine", "LprojTables", "LprojLocales", "LprojFormat"], swiftSettings: strictSwift),
         .testTarget(name: "LprojLintTests", dependencies: ["LprojLint"], swiftSettings: strictSwift),
+        .testTarget(name: "VarlinkProtocolTests", dependencies: ["VarlinkProtocol"], swiftSettings: strictSwift),
+        .testTarget(
+            name: "VarlinkServerTests",
+            dependencies: ["VarlinkServer", "VarlinkProtocol", .product(name: "NIOPosix", package: "swift-nio")],
+            swiftSettings: strictSwift
+        ),
         .testTarget(name: "LprojCtlTests", dependencies: ["lprojctl"], swiftSettings: strictSwift),
     ]
 )

@@ -1,0 +1,80 @@
+/// A Varlink method call, as read from the wire.
+public struct VarlinkCall: Sendable, Equatable {
+    /// The fully qualified method: `interface.Method`.
+    public let method: String
+    /// The parameters (an empty object when omitted).
+    public let parameters: JSONObject
+    /// The caller wants no reply.
+    public let oneway: Bool
+    /// The caller accepts several replies.
+    public let more: Bool
+
+    /// Creates a call.
+    public init(method: String, parameters: JSONObject = [:], oneway: Bool = false, more: Bool = false) {
+        self.method = method
+        self.parameters = parameters
+        self.oneway = oneway
+        self.more = more
+    }
+
+    /// The interface part of ``method``.
+    public var interface: Substring {
+        guard let dot = method.lastIndex(of: ".") else { return "" }
+        return method[..<dot]
+    }
+
+    /// The method name without its interface.
+    public var methodName: Substring {
+        guard let dot = method.lastIndex(of: ".") else { return method[...] }
+        return method[method.index(after: dot)...]
+    }
+
+    /// Reads a call from one message (without its NUL).
+    ///
+    /// Like systemd, only `method`, `parameters`, `oneway` and `more` are
+    /// accepted; `upgrade` is not supported. Problems are reported as
+    /// `org.varlink.service.InvalidParameter` naming the offending field.
+    public static func decode(_ message: UnsafeRawBufferPointer) throws(VarlinkError) -> VarlinkCall {
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(message)
+        } catch {
+            throw .invalidParameter("message")
+        }
+        guard case .object(let object) = value else { throw .invalidParameter("message") }
+        var method: String?
+        var parameters = JSONObject()
+        var oneway = false, more = false
+        for (key, value) in object.members {
+            switch (key, value) {
+            case ("method", .string(let name)): method = name
+            case ("parameters", .object(let given)): parameters = given
+            case ("parameters", .null): break
+            case ("oneway", .bool(let flag)): oneway = flag
+            case ("more", .bool(let flag)): more = flag
+            case ("oneway", .null), ("more", .null): break
+            default: throw .invalidParameter(key)
+            }
+        }
+        guard let method, Self.isQualifiedMethod(method) else { throw .invalidParameter("method") }
+        if oneway && more { throw .invalidParameter("more") }
+        return VarlinkCall(method: method, parameters: parameters, oneway: oneway, more: more)
+    }
+
+    /// `interface.Method`: a lowercase dotted interface and a capitalized method.
+    static func isQualifiedMethod(_ text: String) -> Bool {
+        guard text.utf8.count <= 512, let dot = text.lastIndex(of: "."), dot != text.startIndex else { return false }
+        let name = text[text.index(after: dot)...]
+        guard let first = name.unicodeScalars.first, ("A"..."Z").contains(first) else { return false }
+        return name.unicodeScalars.allSatisfy { ("A"..."Z").contains($0) || ("a"..."z").contains($0) || ("0"..."9").contains($0) }
+    }
+
+    /// The call as a message (without the NUL), as a client writes it.
+    public func encoded() -> [UInt8] {
+        var object: JSONObject = ["method": .string(method)]
+        if !parameters.isEmpty { object["parameters"] = .object(parameters) }
+        if oneway { object["oneway"] = true }
+        if more { object["more"] = true }
+        return JSONWriter.encode(.object(object))
+    }
+}

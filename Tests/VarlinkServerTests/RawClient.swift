@@ -1,0 +1,90 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A deliberately simple Varlink client on a blocking socket, with a read
+/// timeout so that a test fails instead of hanging.
+final class RawClient {
+    let descriptor: Int32
+    private var buffer: [UInt8] = []
+
+    init(path: String, timeout: TimeInterval = 5) throws {
+        descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
+        }
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard result == 0 else {
+            close(descriptor)
+            throw ClientError(description: "connect failed: \(String(cString: strerror(errno)))")
+        }
+        var interval = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - floor(timeout)) * 1_000_000))
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &interval, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    deinit { close(descriptor) }
+
+    struct ClientError: Error, CustomStringConvertible { let description: String }
+
+    func send(_ text: String) throws {
+        try sendBytes(Array(text.utf8) + [0])
+    }
+
+    func sendBytes(_ bytes: [UInt8]) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            guard written > 0 else { throw ClientError(description: "write failed: \(String(cString: strerror(errno)))") }
+            offset += written
+        }
+    }
+
+    /// The next message, or nil when the server closed the connection.
+    /// The blocking read runs on a thread of its own, so that it does not
+    /// hold one of the few threads Swift's concurrency runs tasks on.
+    func receive() async throws -> String? {
+        try await offload { try self.receiveBlocking() }
+    }
+
+    /// The next message, parsed.
+    func receiveJSON() async throws -> [String: Any]? {
+        guard let text = try await receive() else { return nil }
+        return try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+    }
+
+    private func receiveBlocking() throws -> String? {
+        while true {
+            if let terminator = buffer.firstIndex(of: 0) {
+                let message = String(decoding: buffer[..<terminator], as: UTF8.self)
+                buffer.removeSubrange(...terminator)
+                return message
+            }
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count == 0 { return nil }
+            if count < 0 {
+                if errno == ECONNRESET { return nil }
+                throw ClientError(description: "read failed or timed out: \(String(cString: strerror(errno)))")
+            }
+            buffer += chunk[..<count]
+        }
+    }
+
+}
+
+/// Runs blocking work on a dedicated thread.
+func offload<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        let thread = Thread {
+            do { continuation.resume(returning: try work()) } catch { continuation.resume(throwing: error) }
+        }
+        thread.start()
+    }
+}
+
+extension RawClient: @unchecked Sendable {}

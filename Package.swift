@@ -29,6 +29,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         .target(
@@ -45,6 +47,8 @@ let package = Package(
         .target(name: "LprojEngine", dependencies: ["LprojTables", "LprojLocales", "LprojFormat"], swiftSettings: strictSwift),
         .target(name: "LprojLint", dependencies: ["LprojEngine"], swiftSettings: strictSwift),
         .target(name: "VarlinkProtocol", swiftSettings: strictSwift),
+        .target(name: "LprojStore", dependencies: [.product(name: "GRDB", package: "GRDB.swift")], swiftSettings: strictSwift),
+        .target(name: "LprojWatch", swiftSettings: strictSwift),
         .target(
             name: "VarlinkServer",
             dependencies: [
@@ -82,6 +86,8 @@ let package = Package(
             dependencies: ["VarlinkServer", "VarlinkProtocol", .product(name: "NIOPosix", package: "swift-nio")],
             swiftSettings: strictSwift
         ),
+        .testTarget(name: "LprojStoreTests", dependencies: ["LprojStore"], swiftSettings: strictSwift),
+        .testTarget(name: "LprojWatchTests", dependencies: ["LprojWatch"], swiftSettings: strictSwift),
         .testTarget(name: "LprojCtlTests", dependencies: ["lprojctl"], swiftSettings: strictSwift),
     ]
 )

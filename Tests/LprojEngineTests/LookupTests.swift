@@ -126,9 +126,9 @@ import Testing
         let bundle = try fixture.load()
         let table = bundle.resolvedTable(locale: try bundle.resolve(locale: "de-AT"))
         #expect(table.entries["hello"]?.value == "Servus")
-        #expect(table.entries["only.de"]?.source == .locale(try LocaleIdentifier("de")))
+        #expect(table.entries["only.de"]?.source == "de")
         #expect(table.entries["only.en"]?.value == "English only")
-        #expect(table.entries["only.base"]?.source == .base)
+        #expect(table.entries["only.base"]?.source == "Base")
         #expect(table.entries["files"]?.plural != nil)
         #expect(table.entries["both"]?.value == "%#@n@")
     }
@@ -173,5 +173,99 @@ import Testing
         configuration.maximumFileSize = 10
         let bundle = BundleLoader().load(configuration)
         #expect(bundle.fileReports.contains { $0.failed && $0.diagnostics.first?.code == "too-large" })
+    }
+}
+
+/// Added strings, keyed by table and locale key.
+struct TestOverlay: StringOverlay {
+    let added: [String: [LocaleKey: [String: String]]]
+
+    func value(forKey key: String, table: String, locale: LocaleKey) -> String? { added[table]?[locale]?[key] }
+    func strings(table: String, locale: LocaleKey) -> [String: String] { added[table]?[locale] ?? [:] }
+}
+
+@Suite struct OverlayTests {
+    @Test func addedStringsOverlayTheirLocaleOnly() throws {
+        let fixture = try LookupTests.bundle()
+        let bundle = try fixture.load()
+        let overlay = TestOverlay(added: ["Localizable": [
+            try LocaleIdentifier("de").matchKey: ["hello": "Grüß dich", "new.key": "neu"],
+            try LocaleIdentifier("it").matchKey: ["hello": "Ciao"],
+        ]])
+        // Added at de: beats de's file...
+        let de = bundle.lookup("hello", locale: try bundle.resolve(locale: "de"), overlay: overlay)
+        #expect(de.value == "Grüß dich" && de.found && de.sourceDescription == "de-Latn")
+        // ...but not de-AT's, which is more specific.
+        #expect(bundle.lookup("hello", locale: try bundle.resolve(locale: "de-AT"), overlay: overlay).value == "Servus")
+        #expect(bundle.lookup("new.key", locale: try bundle.resolve(locale: "de-AT"), overlay: overlay).value == "neu")
+        // A locale the bundle has no folder for still reads its added strings.
+        #expect(bundle.lookup("hello", locale: try bundle.resolve(locale: "it"), overlay: overlay).value == "Ciao")
+        // Without the overlay, nothing changed.
+        #expect(bundle.lookup("hello", locale: try bundle.resolve(locale: "de")).value == "Hallo")
+        let table = bundle.resolvedTable(locale: try bundle.resolve(locale: "de"), overlay: overlay)
+        #expect(table.entries["hello"]?.value == "Grüß dich")
+        #expect(table.entries["new.key"]?.value == "neu")
+    }
+}
+
+@Suite struct IncrementalReloadTests {
+    @Test func onlyTheChangedFileIsReadAgain() throws {
+        let fixture = try LookupTests.bundle()
+        let first = try fixture.load()
+        try fixture.write("de.lproj/Localizable.strings", "\"hello\" = \"Guten Tag\";\n")
+        var changes = BundleChanges()
+        changes.file("Localizable.strings", in: "de.lproj")
+        let (second, summary) = BundleLoader().update(first, with: changes)
+        #expect(second.lookup("hello", locale: try second.resolve(locale: "de")).value == "Guten Tag")
+        #expect(summary.tables == ["Localizable"])
+        #expect(summary.addedLocales.isEmpty && summary.removedLocales.isEmpty)
+        // Untouched folders are the very same objects.
+        let before = first.localizations.first { $0.folderName == "fr.lproj" || $0.folderName == "en.lproj" }!
+        let after = second.localizations.first { $0.folderName == before.folderName }!
+        #expect(before === after)
+    }
+
+    @Test func foldersComeAndGo() throws {
+        let fixture = try LookupTests.bundle()
+        let first = try fixture.load()
+        try fixture.write("it.lproj/Localizable.strings", "\"hello\" = \"Ciao\";\n")
+        var added = BundleChanges()
+        added.folder("it.lproj")
+        let (second, summary) = BundleLoader().update(first, with: added)
+        #expect(summary.addedLocales == ["it"])
+        #expect(second.lookup("hello", locale: try second.resolve(locale: "it")).value == "Ciao")
+        try FileManager.default.removeItem(at: fixture.directory.appendingPathComponent("it.lproj"))
+        let (third, removal) = BundleLoader().update(second, with: added)
+        #expect(removal.removedLocales == ["it"])
+        #expect(third.lookup("hello", locale: try third.resolve(locale: "it")).value == "Hello")
+    }
+
+    @Test func errorsAreReportedAndClearWhenFixed() throws {
+        let fixture = try LookupTests.bundle()
+        let first = try fixture.load()
+        var changes = BundleChanges()
+        changes.file("Localizable.strings", in: "de.lproj")
+        try fixture.write("de.lproj/Localizable.strings", "\"hello\" = \"kaputt\n")
+        let (broken, failure) = BundleLoader().update(first, with: changes)
+        #expect(failure.reports.count == 1 && failure.reports[0].failed)
+        #expect(failure.tables.isEmpty)  // the last good table stays
+        #expect(broken.lookup("hello", locale: try broken.resolve(locale: "de")).value == "Hallo")
+        try fixture.write("de.lproj/Localizable.strings", "\"hello\" = \"Heil\";\n")
+        let (fixed, repair) = BundleLoader().update(broken, with: changes)
+        #expect(repair.fixedFiles == ["de.lproj/Localizable.strings"])
+        #expect(fixed.fileReports.isEmpty)
+        #expect(fixed.lookup("hello", locale: try fixed.resolve(locale: "de")).value == "Heil")
+    }
+
+    @Test func deletedFilesTakeTheirEntriesWithThem() throws {
+        let fixture = try LookupTests.bundle()
+        let first = try fixture.load()
+        try FileManager.default.removeItem(at: fixture.directory.appendingPathComponent("en.lproj/Localizable.stringsdict"))
+        var changes = BundleChanges()
+        changes.file("Localizable.stringsdict", in: "en.lproj")
+        let (second, summary) = BundleLoader().update(first, with: changes)
+        #expect(summary.tables == ["Localizable"])
+        #expect(!second.lookup("files", locale: try second.resolve(locale: "en")).found)
+        #expect(second.lookup("hello", locale: try second.resolve(locale: "en")).value == "Hello")
     }
 }

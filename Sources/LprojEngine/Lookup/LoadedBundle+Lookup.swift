@@ -10,20 +10,34 @@ extension LoadedBundle {
     /// `NSLocalizedString` returns it (a stringsdict entry gives its format
     /// key); see ``localizedString(_:table:locale:defaultValue:arguments:placeholders:overlay:)``.
     public func lookup(_ key: String, table: String = TableName.defaultTable, locale: ResolvedLocale, defaultValue: String? = nil, overlay: (any StringOverlay)? = nil) -> LookupResult {
-        for index in locale.chain {
-            let localization = localizations[index]
-            if let overlay, let added = overlay.value(forKey: key, table: table, localization: localization) {
-                return LookupResult(value: added, localization: localization, plural: nil)
+        if let overlay {
+            for step in locale.steps {
+                if let stepKey = step.key, let added = overlay.value(forKey: key, table: table, locale: stepKey) {
+                    return LookupResult(value: added, localization: nil, addedLocale: stepKey, plural: nil)
+                }
+                for index in step.folders {
+                    if let result = lookup(key, table: table, in: localizations[index]) { return result }
+                }
             }
-            guard let tableEntries = localization.table(named: table) else { continue }
-            if !tableEntries.plurals.isEmpty, let plural = tableEntries.plurals[key] {
-                return LookupResult(value: plural.formatKey, localization: localization, plural: plural)
-            }
-            if let value = tableEntries.strings.value(forKey: key) {
-                return LookupResult(value: value, localization: localization, plural: nil)
+        } else {
+            for index in locale.chain {
+                if let result = lookup(key, table: table, in: localizations[index]) { return result }
             }
         }
         return LookupResult(value: defaultValue ?? key, localization: nil, plural: nil)
+    }
+
+    /// One folder's answer: its `.stringsdict` first, then its `.strings`.
+    @inline(__always)
+    private func lookup(_ key: String, table: String, in localization: Localization) -> LookupResult? {
+        guard let tableEntries = localization.table(named: table) else { return nil }
+        if !tableEntries.plurals.isEmpty, let plural = tableEntries.plurals[key] {
+            return LookupResult(value: plural.formatKey, localization: localization, plural: plural)
+        }
+        if let value = tableEntries.strings.value(forKey: key) {
+            return LookupResult(value: value, localization: localization, plural: nil)
+        }
+        return nil
     }
 
     /// Looks a key up and, given arguments, formats it as
@@ -57,6 +71,6 @@ extension LoadedBundle {
 
 extension LookupResult {
     func replacingValue(_ value: String) -> LookupResult {
-        LookupResult(value: value, localization: localization, plural: plural)
+        LookupResult(value: value, localization: localization, addedLocale: addedLocale, plural: plural)
     }
 }

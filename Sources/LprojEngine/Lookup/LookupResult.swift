@@ -7,21 +7,31 @@ public struct LookupResult: Sendable {
     public let value: String
     /// The folder the value came from (`nil` when no table had the key).
     public let localization: Localization?
+    /// The locale of an added string the value came from.
+    public let addedLocale: LocaleKey?
     /// For a `.stringsdict` entry, the entry (its `value` is the format key).
     public let plural: PluralFormat?
 
     /// Creates a result.
-    public init(value: String, localization: Localization?, plural: PluralFormat?) {
+    public init(value: String, localization: Localization?, addedLocale: LocaleKey? = nil, plural: PluralFormat?) {
         self.value = value
         self.localization = localization
+        self.addedLocale = addedLocale
         self.plural = plural
     }
 
-    /// Whether a table had the key.
-    public var found: Bool { localization != nil }
+    /// Whether a table (or an added string) had the key.
+    public var found: Bool { localization != nil || addedLocale != nil }
 
-    /// The folder the value came from, as a name (`nil` when not found).
+    /// The folder the value came from, as a name (`nil` when not found, or
+    /// for an added string).
     public var source: LprojName? { localization?.name }
+
+    /// Where the value came from, as clients are told: the folder's locale
+    /// (or `Base`), or the locale an added string was added for.
+    public var sourceDescription: String? {
+        localization?.name.description ?? addedLocale?.tag
+    }
 
     /// The locale whose plural rules apply to the value: the source folder's.
     public var pluralLocale: LocaleIdentifier? { localization?.standardLocale }
@@ -31,6 +41,8 @@ public struct LookupResult: Sendable {
 /// (SDLocalizationManager's `addStrings`): consulted before the files at
 /// each locale of a chain.
 public protocol StringOverlay: Sendable {
-    /// The added value for a key in a table of one folder, if any.
-    func value(forKey key: String, table: String, localization: Localization) -> String?
+    /// The added value for a key in a table at one locale, if any.
+    func value(forKey key: String, table: String, locale: LocaleKey) -> String?
+    /// All added strings of a table at one locale.
+    func strings(table: String, locale: LocaleKey) -> [String: String]
 }

@@ -8,14 +8,27 @@ public final class ResolvedLocale: Sendable {
     public let locale: LocaleIdentifier
     /// The locale whose number formats apply (a custom locale's mapping).
     public let standardLocale: LocaleIdentifier
-    /// Indexes into the bundle's localizations: the locale's CLDR chain,
-    /// then the development locale's, then `Base`.
+    /// One step of the chain: a locale, and the folders that answer to it.
+    public struct Step: Sendable {
+        /// The locale key (`nil` for `Base`).
+        public let key: LocaleKey?
+        /// Indexes into the bundle's localizations.
+        public let folders: [Int]
+    }
+
+    /// The locale's CLDR chain, then the development locale's, then `Base`,
+    /// each with its folders (possibly none: added strings may still
+    /// exist for a locale the bundle has no folder for).
+    public let steps: [Step]
+    /// The folders of all steps, in order: the fast path when no added
+    /// strings are involved.
     public let chain: [Int]
 
-    init(locale: LocaleIdentifier, standardLocale: LocaleIdentifier, chain: [Int]) {
+    init(locale: LocaleIdentifier, standardLocale: LocaleIdentifier, steps: [Step]) {
         self.locale = locale
         self.standardLocale = standardLocale
-        self.chain = chain
+        self.steps = steps
+        self.chain = steps.flatMap(\.folders)
     }
 }
 
@@ -52,20 +65,22 @@ extension LoadedBundle {
             throw .invalidLocale(.unknown(locale.tag))
         }
         keys += FallbackChain(configuration.developmentLocale).keys
-        var chain: [Int] = []
-        for key in keys {
-            for index in localizationsByKey[key] ?? [] where !chain.contains(index) {
-                chain.append(index)
-            }
+        var steps: [ResolvedLocale.Step] = []
+        var seenKeys: Set<LocaleKey> = []
+        var seenFolders: Set<Int> = []
+        for key in keys where seenKeys.insert(key).inserted {
+            let folders = (localizationsByKey[key] ?? []).filter { seenFolders.insert($0).inserted }
+            steps.append(ResolvedLocale.Step(key: key, folders: folders))
         }
-        if let baseIndex { chain.append(baseIndex) }
-        return ResolvedLocale(locale: locale, standardLocale: standard, chain: chain)
+        steps.append(ResolvedLocale.Step(key: nil, folders: baseIndex.map { [$0] } ?? []))
+        return ResolvedLocale(locale: locale, standardLocale: standard, steps: steps)
     }
 
     /// The development locale, resolved.
     public var developmentLocale: ResolvedLocale {
         // The configured development locale is always allowed.
         (try? resolve(locale: configuration.developmentLocale.tag))
-            ?? ResolvedLocale(locale: configuration.developmentLocale, standardLocale: configuration.developmentLocale, chain: baseIndex.map { [$0] } ?? [])
+            ?? ResolvedLocale(locale: configuration.developmentLocale, standardLocale: configuration.developmentLocale,
+                              steps: [ResolvedLocale.Step(key: nil, folders: baseIndex.map { [$0] } ?? [])])
     }
 }

@@ -87,6 +87,12 @@ public struct StringTable: Sendable {
         return result
     }
 
+    /// Whether both are the same loaded table (not merely equal content):
+    /// how a reload tells the tables it kept from those it read again.
+    public func isIdentical(to other: StringTable) -> Bool {
+        storage === other.storage
+    }
+
     /// Bytes held by this table: the arena, the entry records and the index.
     public var storageBytes: Int {
         storage.bytes.capacity + storage.records.capacity * 4 + storage.slots.capacity * 4

@@ -1,0 +1,61 @@
+public import LprojTables
+
+/// What changed on disk in a bundle, as a watcher saw it.
+public struct BundleChanges: Sendable, Equatable {
+    /// Read the whole bundle again (inotify overflowed, the directory came
+    /// back, or a reload was asked for).
+    public var everything = false
+    /// Changed folders: `nil` for the whole folder (added, removed or
+    /// renamed), or the names of the files that changed in it.
+    public var folders: [String: Set<String>?] = [:]
+
+    /// No changes.
+    public init() {}
+
+    /// Whether there is nothing to do.
+    public var isEmpty: Bool { !everything && folders.isEmpty }
+
+    /// Notes a change to one file of a folder.
+    public mutating func file(_ name: String, in folder: String) {
+        if case .some(.none) = folders[folder] { return }
+        var files = (folders[folder] ?? []) ?? []
+        files.insert(name)
+        folders[folder] = files
+    }
+
+    /// Notes a change to a whole folder.
+    public mutating func folder(_ name: String) {
+        folders[name] = .some(nil)
+    }
+
+    /// Adds another set of changes to this one.
+    public mutating func merge(_ other: BundleChanges) {
+        everything = everything || other.everything
+        for (folder, files) in other.folders {
+            if let files {
+                for file in files { self.file(file, in: folder) }
+            } else {
+                self.folder(folder)
+            }
+        }
+    }
+}
+
+/// What a reload changed, for the notifications it sends.
+public struct ReloadSummary: Sendable, Equatable {
+    /// Tables whose content changed (by name).
+    public var tables: Set<String> = []
+    /// Locale folders that appeared, by name (`de`, `Base`).
+    public var addedLocales: [String] = []
+    /// Locale folders that disappeared.
+    public var removedLocales: [String] = []
+    /// Files that failed to load, or loaded with diagnostics, in this reload.
+    public var reports: [FileReport] = []
+    /// Files whose earlier errors are gone.
+    public var fixedFiles: [String] = []
+    /// Problems with the bundle that appeared (a missing directory).
+    public var problems: [Diagnostic] = []
+
+    /// Whether the tables anyone can read changed.
+    public var changesContent: Bool { !tables.isEmpty || !addedLocales.isEmpty || !removedLocales.isEmpty }
+}

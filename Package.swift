@@ -21,6 +21,7 @@ let package = Package(
     name: "lprojd",
     platforms: [.macOS(.v15)],
     products: [
+        .executable(name: "lprojd", targets: ["lprojd"]),
         .executable(name: "lprojctl", targets: ["lprojctl"]),
         .library(name: "LprojEngine", targets: ["LprojEngine"]),
     ],
@@ -49,6 +50,17 @@ let package = Package(
         .target(name: "VarlinkProtocol", swiftSettings: strictSwift),
         .target(name: "LprojStore", dependencies: [.product(name: "GRDB", package: "GRDB.swift")], swiftSettings: strictSwift),
         .target(name: "LprojWatch", swiftSettings: strictSwift),
+        .target(name: "LprojConfiguration", dependencies: ["LprojEngine", "LprojLocales", "Yams"], swiftSettings: strictSwift),
+        .target(
+            name: "LprojService",
+            dependencies: [
+                "LprojEngine", "LprojLocales", "LprojFormat", "LprojTables", "LprojStore", "LprojWatch", "VarlinkProtocol",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            resources: [.embedInCode("org.lprojd.Localization.varlink")],
+            swiftSettings: strictSwift
+        ),
         .target(
             name: "VarlinkServer",
             dependencies: [
@@ -57,6 +69,18 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strictSwift
+        ),
+        .executableTarget(
+            name: "lprojd",
+            dependencies: [
+                "LprojService", "LprojConfiguration", "LprojEngine", "LprojLocales", "LprojStore", "VarlinkServer", "VarlinkProtocol",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: strictSwift
         ),
@@ -88,6 +112,7 @@ let package = Package(
         ),
         .testTarget(name: "LprojStoreTests", dependencies: ["LprojStore"], swiftSettings: strictSwift),
         .testTarget(name: "LprojWatchTests", dependencies: ["LprojWatch"], swiftSettings: strictSwift),
+        .testTarget(name: "LprojConfigurationTests", dependencies: ["LprojConfiguration", "LprojEngine"], swiftSettings: strictSwift),
         .testTarget(name: "LprojCtlTests", dependencies: ["lprojctl"], swiftSettings: strictSwift),
     ]
 )

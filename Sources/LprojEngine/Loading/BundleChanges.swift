@@ -45,6 +45,8 @@ public struct BundleChanges: Sendable, Equatable {
 public struct ReloadSummary: Sendable, Equatable {
     /// Tables whose content changed (by name).
     public var tables: Set<String> = []
+    /// The locales (folder names without `.lproj`: `de`, `Base`) whose tables changed.
+    public var locales: Set<String> = []
     /// Locale folders that appeared, by name (`de`, `Base`).
     public var addedLocales: [String] = []
     /// Locale folders that disappeared.

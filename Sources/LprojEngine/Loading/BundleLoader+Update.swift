@@ -92,6 +92,7 @@ extension BundleLoader {
         for (name, folder) in newFolders {
             guard let previous = oldFolders[name] else {
                 summary.tables.formUnion(folder.tables.keys)
+                if !folder.tables.isEmpty { summary.locales.insert(folder.name.description) }
                 continue
             }
             guard previous !== folder else { continue }
@@ -100,11 +101,13 @@ extension BundleLoader {
                 let sameStrings = before.map { before in after.map { before.strings.isIdentical(to: $0.strings) } ?? false } ?? (after == nil)
                 if !sameStrings || before?.plurals != after?.plurals {
                     summary.tables.insert(table)
+                    summary.locales.insert(folder.name.description)
                 }
             }
         }
         for (_, folder) in oldFolders where newFolders[folder.folderName] == nil {
             summary.tables.formUnion(folder.tables.keys)
+            if !folder.tables.isEmpty { summary.locales.insert(folder.name.description) }
         }
         let oldReports = Dictionary(old.fileReports.map { ($0.path, $0) }, uniquingKeysWith: { $1 })
         for report in new.fileReports where oldReports[report.path] != report || touched.map({ Self.touches($0, report.path) }) == true {

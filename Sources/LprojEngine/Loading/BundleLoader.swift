@@ -1,5 +1,6 @@
 public import Foundation
 public import LprojFormat
+internal import Synchronization
 public import LprojLocales
 public import LprojTables
 
@@ -25,11 +26,19 @@ public struct BundleLoader: Sendable {
                                      message: "the bundle directory \(configuration.directory) cannot be read: \(Self.reason(error))")
             return LoadedBundle(configuration: configuration, localizations: [], fileReports: [], problems: [problem])
         }
+        let folders = folderNames.filter { isDirectory(directory.appendingPathComponent($0)) }
+        let previousFolders = Dictionary((previous?.localizations ?? []).map { ($0.folderName, $0) }, uniquingKeysWith: { $1 })
+        // Folders are independent: read them on every core.
+        let results = Mutex<[Int: Result<(Localization, [FileReport]), Diagnostic>]>([:])
+        DispatchQueue.concurrentPerform(iterations: folders.count) { index in
+            let result = loadFolder(folders[index], configuration: configuration, previous: previousFolders[folders[index]])
+            results.withLock { $0[index] = result }
+        }
         var localizations: [Localization] = []
         var reports: [FileReport] = []
         var problems: [Diagnostic] = []
-        for folderName in folderNames where isDirectory(directory.appendingPathComponent(folderName)) {
-            switch loadFolder(folderName, configuration: configuration, previous: previous?.localizations.first { $0.folderName == folderName }) {
+        for index in folders.indices {
+            switch results.withLock({ $0[index] })! {
             case .success(let (localization, folderReports)):
                 localizations.append(localization)
                 reports += folderReports

@@ -1,0 +1,206 @@
+internal import Foundation
+internal import LprojEngine
+internal import LprojLocales
+internal import Yams
+
+/// Reads lprojd's configuration file (YAML; see `etc/lprojd/lprojd.conf`).
+public enum ConfigurationFile {
+    /// A configuration that cannot be used, with what is wrong and where.
+    public struct Problem: Error, Sendable, Equatable, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// The file lprojd reads when `--config` is not given.
+    public static let defaultPath = "/etc/lprojd/lprojd.conf"
+
+    /// Reads a configuration file. Relative bundle directories are taken
+    /// relative to the file's own directory.
+    public static func read(path: String) throws(Problem) -> DaemonConfiguration {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw Problem(description: "\(path): cannot be read")
+        }
+        return try parse(String(decoding: data, as: UTF8.self), name: path, baseDirectory: URL(fileURLWithPath: path).deletingLastPathComponent().path)
+    }
+
+    /// Parses configuration text.
+    public static func parse(_ text: String, name: String, baseDirectory: String) throws(Problem) -> DaemonConfiguration {
+        let file: FileModel
+        do {
+            // A file of comments only is an empty configuration.
+            guard try Yams.compose(yaml: text) != nil else { return DaemonConfiguration() }
+            file = try YAMLDecoder().decode(FileModel.self, from: text)
+        } catch let error as DecodingError {
+            throw Problem(description: "\(name): \(describe(error))")
+        } catch {
+            throw Problem(description: "\(name): \(error)")
+        }
+        var configuration = DaemonConfiguration()
+        configuration.socketPath = file.socket
+        configuration.stateDirectory = file.stateDirectory
+        configuration.logLevel = file.logLevel
+        if let limits = file.limits {
+            var result = DaemonConfiguration.Limits()
+            if let value = limits.maxMessageSize { result.maximumMessageSize = try positive(value, "limits.max-message-size", name) }
+            if let value = limits.maxConnections { result.maximumConnections = try positive(value, "limits.max-connections", name) }
+            if let value = limits.maxConnectionsPerUid { result.maximumConnectionsPerUID = try positive(value, "limits.max-connections-per-uid", name) }
+            if let value = limits.maxSubscriberQueue { result.maximumSubscriberQueueBytes = try positive(value, "limits.max-subscriber-queue", name) }
+            if let value = limits.maxTableFileSize { result.maximumTableFileSize = try positive(value, "limits.max-table-file-size", name) }
+            if let value = limits.maxAddedStrings { result.maximumAddedStrings = try positive(value, "limits.max-added-strings", name) }
+            if let value = limits.maxAddedStringLength { result.maximumAddedStringLength = try positive(value, "limits.max-added-string-length", name) }
+            configuration.limits = result
+        }
+        var names: Set<String> = []
+        for (index, bundle) in (file.bundles ?? []).enumerated() {
+            let place = "bundles[\(index)]"
+            guard BundleConfiguration.isValidName(bundle.name) else {
+                throw Problem(description: "\(name): \(place).name '\(bundle.name)' is not a bundle name (letters, digits, '.', '_' and '-')")
+            }
+            guard names.insert(bundle.name).inserted else {
+                throw Problem(description: "\(name): \(place): the bundle '\(bundle.name)' is defined twice")
+            }
+            let directory = bundle.directory.hasPrefix("/") ? bundle.directory : URL(fileURLWithPath: baseDirectory).appendingPathComponent(bundle.directory).standardizedFileURL.path
+            let development: LocaleIdentifier
+            do {
+                development = try LocaleIdentifier(bundle.developmentLocale ?? "en")
+            } catch {
+                throw Problem(description: "\(name): \(place).development-locale: \(error)")
+            }
+            var custom: [String: LocaleIdentifier] = [:]
+            for (given, standard) in bundle.customLocales ?? [:] {
+                do {
+                    let key = try LocaleIdentifier(given)
+                    let target = try LocaleIdentifier(standard)
+                    guard KnownLocales.isKnown(target) else {
+                        throw Problem(description: "\(name): \(place).custom-locales.\(given): '\(standard)' is not a standard locale")
+                    }
+                    custom[key.tag] = target
+                } catch let problem as Problem {
+                    throw problem
+                } catch {
+                    throw Problem(description: "\(name): \(place).custom-locales.\(given): \(error)")
+                }
+            }
+            configuration.bundles.append(BundleConfiguration(
+                name: bundle.name, directory: directory, developmentLocale: development, customLocales: custom,
+                maximumFileSize: configuration.limits.maximumTableFileSize))
+        }
+        return configuration
+    }
+
+    private static func positive(_ value: Int, _ key: String, _ name: String) throws(Problem) -> Int {
+        guard value > 0 else { throw Problem(description: "\(name): \(key) must be a positive number") }
+        return value
+    }
+
+    private static func describe(_ error: DecodingError) -> String {
+        func path(_ context: DecodingError.Context) -> String {
+            context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined().trimmingCharacters(in: CharacterSet(charactersIn: "."))
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            return "\(path(context).isEmpty ? "" : path(context) + ": ")'\(key.stringValue)' is missing"
+        case .typeMismatch(_, let context), .valueNotFound(_, let context):
+            return "\(path(context)): \(context.debugDescription)"
+        case .dataCorrupted(let context):
+            let underlying = context.underlyingError.map { "\($0)" } ?? context.debugDescription
+            return path(context).isEmpty ? underlying : "\(path(context)): \(underlying)"
+        @unknown default:
+            return "\(error)"
+        }
+    }
+
+    /// The file as written; every field optional except where noted.
+    private struct FileModel: Decodable {
+        var socket: String?
+        var stateDirectory: String?
+        var logLevel: String?
+        var bundles: [BundleModel]?
+        var limits: LimitsModel?
+
+        enum CodingKeys: String, CodingKey {
+            case socket, bundles, limits
+            case stateDirectory = "state-directory"
+            case logLevel = "log-level"
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: AnyKey.self)
+            for key in container.allKeys where CodingKeys(rawValue: key.stringValue) == nil {
+                throw DecodingError.dataCorrupted(.init(codingPath: [key], debugDescription: "unknown setting '\(key.stringValue)'"))
+            }
+            let known = try decoder.container(keyedBy: CodingKeys.self)
+            socket = try known.decodeIfPresent(String.self, forKey: .socket)
+            stateDirectory = try known.decodeIfPresent(String.self, forKey: .stateDirectory)
+            logLevel = try known.decodeIfPresent(String.self, forKey: .logLevel)
+            bundles = try known.decodeIfPresent([BundleModel].self, forKey: .bundles)
+            limits = try known.decodeIfPresent(LimitsModel.self, forKey: .limits)
+        }
+    }
+
+    private struct BundleModel: Decodable {
+        var name: String
+        var directory: String
+        var developmentLocale: String?
+        var customLocales: [String: String]?
+
+        enum CodingKeys: String, CodingKey, CaseIterable {
+            case name, directory
+            case developmentLocale = "development-locale"
+            case customLocales = "custom-locales"
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: AnyKey.self)
+            for key in container.allKeys where CodingKeys(rawValue: key.stringValue) == nil {
+                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath + [key], debugDescription: "unknown setting '\(key.stringValue)'"))
+            }
+            let known = try decoder.container(keyedBy: CodingKeys.self)
+            name = try known.decode(String.self, forKey: .name)
+            directory = try known.decode(String.self, forKey: .directory)
+            developmentLocale = try known.decodeIfPresent(String.self, forKey: .developmentLocale)
+            customLocales = try known.decodeIfPresent([String: String].self, forKey: .customLocales)
+        }
+    }
+
+    private struct LimitsModel: Decodable {
+        var maxMessageSize: Int?
+        var maxConnections: Int?
+        var maxConnectionsPerUid: Int?
+        var maxSubscriberQueue: Int?
+        var maxTableFileSize: Int?
+        var maxAddedStrings: Int?
+        var maxAddedStringLength: Int?
+
+        enum CodingKeys: String, CodingKey {
+            case maxMessageSize = "max-message-size"
+            case maxConnections = "max-connections"
+            case maxConnectionsPerUid = "max-connections-per-uid"
+            case maxSubscriberQueue = "max-subscriber-queue"
+            case maxTableFileSize = "max-table-file-size"
+            case maxAddedStrings = "max-added-strings"
+            case maxAddedStringLength = "max-added-string-length"
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: AnyKey.self)
+            for key in container.allKeys where CodingKeys(rawValue: key.stringValue) == nil {
+                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath + [key], debugDescription: "unknown setting '\(key.stringValue)'"))
+            }
+            let known = try decoder.container(keyedBy: CodingKeys.self)
+            maxMessageSize = try known.decodeIfPresent(Int.self, forKey: .maxMessageSize)
+            maxConnections = try known.decodeIfPresent(Int.self, forKey: .maxConnections)
+            maxConnectionsPerUid = try known.decodeIfPresent(Int.self, forKey: .maxConnectionsPerUid)
+            maxSubscriberQueue = try known.decodeIfPresent(Int.self, forKey: .maxSubscriberQueue)
+            maxTableFileSize = try known.decodeIfPresent(Int.self, forKey: .maxTableFileSize)
+            maxAddedStrings = try known.decodeIfPresent(Int.self, forKey: .maxAddedStrings)
+            maxAddedStringLength = try known.decodeIfPresent(Int.self, forKey: .maxAddedStringLength)
+        }
+    }
+
+    private struct AnyKey: CodingKey {
+        var stringValue: String
+        var intValue: Int?
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { self.stringValue = String(intValue); self.intValue = intValue }
+    }
+}

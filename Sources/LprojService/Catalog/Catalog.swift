@@ -1,0 +1,64 @@
+public import LprojEngine
+internal import Synchronization
+
+/// Every bundle lprojd serves, as one immutable snapshot.
+///
+/// Lookups take the current snapshot (one reference, under a lock held for
+/// nanoseconds) and read it undisturbed; a reload builds new bundles off the
+/// lookup path and swaps in a new snapshot with a higher generation, so a
+/// lookup sees either all of a change or none of it.
+public final class Catalog: Sendable {
+    /// The bundles at one moment.
+    public final class Snapshot: Sendable {
+        /// Increases with every change to any bundle.
+        public let generation: Int
+        /// Bundles by name.
+        public let bundles: [String: LoadedBundle]
+        /// The generation at which each bundle last changed.
+        public let bundleGenerations: [String: Int]
+
+        init(generation: Int, bundles: [String: LoadedBundle], bundleGenerations: [String: Int]) {
+            self.generation = generation
+            self.bundles = bundles
+            self.bundleGenerations = bundleGenerations
+        }
+
+        /// Bundle names, sorted.
+        public var names: [String] { bundles.keys.sorted() }
+    }
+
+    private let current: Mutex<Snapshot>
+
+    /// Loads every bundle (folders in parallel) before anything is served.
+    public init(configurations: [BundleConfiguration], loader: BundleLoader = BundleLoader()) {
+        var bundles: [String: LoadedBundle] = [:]
+        for configuration in configurations {
+            bundles[configuration.name] = loader.load(configuration)
+        }
+        current = Mutex(Snapshot(generation: 1, bundles: bundles, bundleGenerations: bundles.mapValues { _ in 1 }))
+    }
+
+    /// The current snapshot.
+    public var snapshot: Snapshot { current.withLock { $0 } }
+
+    /// Publishes a new version of some bundles (and removes others); returns
+    /// the new generation.
+    @discardableResult
+    public func publish(_ changed: [LoadedBundle], removing removed: [String] = []) -> Int {
+        current.withLock { snapshot in
+            let generation = snapshot.generation + 1
+            var bundles = snapshot.bundles
+            var generations = snapshot.bundleGenerations
+            for name in removed {
+                bundles[name] = nil
+                generations[name] = nil
+            }
+            for bundle in changed {
+                bundles[bundle.name] = bundle
+                generations[bundle.name] = generation
+            }
+            snapshot = Snapshot(generation: generation, bundles: bundles, bundleGenerations: generations)
+            return generation
+        }
+    }
+}

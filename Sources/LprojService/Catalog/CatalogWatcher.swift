@@ -1,0 +1,274 @@
+internal import Foundation
+public import Logging
+public import LprojEngine
+internal import LprojTables
+internal import LprojWatch
+public import ServiceLifecycle
+
+/// Follows the bundles on disk with inotify and publishes every change.
+///
+/// It watches each bundle directory (for `.lproj` folders that appear or
+/// vanish), each folder (for tables written in place, renamed over, created
+/// or deleted), and each bundle's parent (so that a deleted bundle directory
+/// is noticed when it comes back). A batch of events becomes one reload of
+/// only what changed; the new snapshot is published first, and only then
+/// are subscribers told, so a lookup made on receipt sees the new strings.
+/// On `IN_Q_OVERFLOW` everything is read again.
+public actor CatalogWatcher: Service {
+    private enum Target: Hashable {
+        case bundle(String)
+        case folder(bundle: String, folder: String)
+        case parent(bundle: String, child: String)
+    }
+
+    private let catalog: Catalog
+    private let hub: SubscriptionHub
+    private let loader: BundleLoader
+    private let logger: Logger
+    private let inotify: InotifyWatcher
+    private var targets: [Int32: Set<Target>] = [:]
+    private var watches: [Target: Int32] = [:]
+    private var configurations: [String: BundleConfiguration]
+
+    private static let bundleMask: InotifyMask = [.create, .delete, .movedFrom, .movedTo, .deleteSelf, .moveSelf, .onlyDirectory]
+    private static let folderMask: InotifyMask = [.closeWrite, .movedTo, .movedFrom, .delete, .create, .deleteSelf, .moveSelf, .onlyDirectory]
+    private static let parentMask: InotifyMask = [.create, .movedTo, .onlyDirectory]
+
+    /// Creates the watcher for the catalog's bundles.
+    public init(catalog: Catalog, hub: SubscriptionHub, configurations: [BundleConfiguration], loader: BundleLoader = BundleLoader(), logger: Logger) throws {
+        self.catalog = catalog
+        self.hub = hub
+        self.loader = loader
+        self.logger = logger
+        self.inotify = try InotifyWatcher()
+        self.configurations = Dictionary(uniqueKeysWithValues: configurations.map { ($0.name, $0) })
+    }
+
+    public func run() async throws {
+        for configuration in configurations.values { watch(configuration) }
+        let inotify = self.inotify
+        await withTaskCancellationOrGracefulShutdownHandler {
+            for await batch in inotify.events {
+                await self.handle(batch)
+            }
+        } onCancelOrGracefulShutdown: {
+            inotify.close()
+        }
+    }
+
+    // MARK: Watches
+
+    private func add(_ target: Target, path: String, mask: InotifyMask) {
+        guard watches[target] == nil else { return }
+        do {
+            let watch = try inotify.add(path: path, mask: mask)
+            watches[target] = watch
+            targets[watch, default: []].insert(target)
+        } catch {
+            logger.debug("not watching \(path): \(error)")
+        }
+    }
+
+    private func remove(_ target: Target) {
+        guard let watch = watches.removeValue(forKey: target) else { return }
+        targets[watch]?.remove(target)
+        if targets[watch]?.isEmpty ?? false {
+            targets[watch] = nil
+            inotify.remove(watch: watch)
+        }
+    }
+
+    private func watch(_ configuration: BundleConfiguration) {
+        let directory = URL(fileURLWithPath: configuration.directory, isDirectory: true)
+        add(.parent(bundle: configuration.name, child: directory.lastPathComponent), path: directory.deletingLastPathComponent().path, mask: Self.parentMask)
+        add(.bundle(configuration.name), path: directory.path, mask: Self.bundleMask)
+        let folders = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        for folder in folders where folder.hasSuffix(".lproj") {
+            add(.folder(bundle: configuration.name, folder: folder), path: directory.appendingPathComponent(folder).path, mask: Self.folderMask)
+        }
+    }
+
+    private func unwatch(bundle name: String, keepingParent: Bool) {
+        for target in watches.keys {
+            switch target {
+            case .bundle(let bundle) where bundle == name: remove(target)
+            case .folder(let bundle, _) where bundle == name: remove(target)
+            case .parent(let bundle, _) where bundle == name && !keepingParent: remove(target)
+            default: break
+            }
+        }
+    }
+
+    // MARK: Events
+
+    private func handle(_ batch: [InotifyEvent]) {
+        var changes: [String: BundleChanges] = [:]
+        for event in batch {
+            if event.mask.contains(.queueOverflow) {
+                logger.warning("inotify's queue overflowed; reading every bundle again")
+                for name in configurations.keys {
+                    changes[name, default: BundleChanges()].everything = true
+                    unwatch(bundle: name, keepingParent: true)
+                    if let configuration = configurations[name] { watch(configuration) }
+                }
+                continue
+            }
+            for target in targets[event.watch] ?? [] {
+                note(event, for: target, into: &changes)
+            }
+            if event.mask.contains(.ignored), let gone = targets.removeValue(forKey: event.watch) {
+                for target in gone { watches[target] = nil }
+            }
+        }
+        apply(changes)
+    }
+
+    private func note(_ event: InotifyEvent, for target: Target, into changes: inout [String: BundleChanges]) {
+        switch target {
+        case .bundle(let name):
+            if event.mask.contains(.deleteSelf) || event.mask.contains(.moveSelf) {
+                logger.warning("the bundle directory is gone", metadata: ["bundle.name": "\(name)"])
+                unwatch(bundle: name, keepingParent: true)
+                changes[name, default: BundleChanges()].everything = true
+            } else if event.name.hasSuffix(".lproj") {
+                changes[name, default: BundleChanges()].folder(event.name)
+                let folderTarget = Target.folder(bundle: name, folder: event.name)
+                if event.mask.contains(.create) || event.mask.contains(.movedTo), let configuration = configurations[name] {
+                    remove(folderTarget)
+                    add(folderTarget, path: URL(fileURLWithPath: configuration.directory).appendingPathComponent(event.name).path, mask: Self.folderMask)
+                } else if event.mask.contains(.delete) || event.mask.contains(.movedFrom) {
+                    remove(folderTarget)
+                }
+            }
+        case .folder(let name, let folder):
+            if event.mask.contains(.deleteSelf) || event.mask.contains(.moveSelf) {
+                changes[name, default: BundleChanges()].folder(folder)
+            } else if TableFileKind(fileName: event.name) != nil, !event.mask.contains(.create) {
+                // A new file is read when its writer closes it (or renames it
+                // into place), never half-written at its creation.
+                changes[name, default: BundleChanges()].file(event.name, in: folder)
+            }
+        case .parent(let name, let child):
+            guard event.name == child, event.mask.contains(.create) || event.mask.contains(.movedTo), let configuration = configurations[name] else { return }
+            logger.info("the bundle directory is back", metadata: ["bundle.name": "\(name)"])
+            unwatch(bundle: name, keepingParent: true)
+            watch(configuration)
+            changes[name, default: BundleChanges()].everything = true
+        }
+    }
+
+    /// Reloads what changed, publishes it, then tells subscribers.
+    private func apply(_ changes: [String: BundleChanges]) {
+        let snapshot = catalog.snapshot
+        var updated: [LoadedBundle] = []
+        var summaries: [(String, ReloadSummary, wasMissing: Bool, isMissing: Bool)] = []
+        for (name, bundleChanges) in changes where !bundleChanges.isEmpty {
+            guard let previous = snapshot.bundles[name] else { continue }
+            let (bundle, summary) = loader.update(previous, with: bundleChanges)
+            updated.append(bundle)
+            summaries.append((name, summary, Self.isMissing(previous), Self.isMissing(bundle)))
+        }
+        guard !updated.isEmpty else { return }
+        let generation = catalog.publish(updated)
+        for (name, summary, wasMissing, isMissing) in summaries {
+            announce(summary, bundle: name, generation: generation, wasMissing: wasMissing, isMissing: isMissing)
+        }
+    }
+
+    private static func isMissing(_ bundle: LoadedBundle) -> Bool {
+        bundle.problems.contains { $0.code == "bundle-missing" }
+    }
+
+    private func announce(_ summary: ReloadSummary, bundle name: String, generation: Int, wasMissing: Bool, isMissing: Bool) {
+        if isMissing != wasMissing {
+            var event = ServiceEvent(.bundleChanged)
+            event.bundle = name
+            event.generation = generation
+            event.message = isMissing ? "the bundle directory is gone" : "the bundle directory is back"
+            hub.publish(event)
+        }
+        if !summary.addedLocales.isEmpty || !summary.removedLocales.isEmpty {
+            var event = ServiceEvent(.localesChanged)
+            event.bundle = name
+            event.added = summary.addedLocales
+            event.removed = summary.removedLocales
+            event.generation = generation
+            hub.publish(event)
+        }
+        if !summary.tables.isEmpty {
+            var event = ServiceEvent(.tablesChanged)
+            event.bundle = name
+            event.tables = summary.tables.sorted()
+            event.locales = summary.locales.sorted()
+            event.generation = generation
+            hub.publish(event)
+            logger.info("reloaded \(event.tables!.joined(separator: ", ")) (\(event.locales!.joined(separator: ", ")))", metadata: ["bundle.name": "\(name)", "generation": "\(generation)"])
+        }
+        for report in summary.reports {
+            for diagnostic in report.errors {
+                var event = ServiceEvent(.tableError)
+                event.bundle = name
+                event.file = report.path
+                event.line = diagnostic.location?.line
+                event.column = diagnostic.location?.column
+                event.message = diagnostic.message
+                event.generation = generation
+                hub.publish(event)
+                logger.error("\(report.path)\(diagnostic.location.map { ":\($0)" } ?? ""): \(diagnostic.message)\(report.failed ? "; keeping its last good version" : "")",
+                             metadata: ["bundle.name": "\(name)"])
+            }
+        }
+    }
+
+    // MARK: Requests
+
+    /// Reads bundles again from scratch (all, or one); returns them.
+    public func reload(bundle: String?) -> [LoadedBundle] {
+        var changes: [String: BundleChanges] = [:]
+        for name in configurations.keys where bundle == nil || bundle == name {
+            var everything = BundleChanges()
+            everything.everything = true
+            changes[name] = everything
+            unwatch(bundle: name, keepingParent: true)
+            if let configuration = configurations[name] { watch(configuration) }
+        }
+        apply(changes)
+        let snapshot = catalog.snapshot
+        return changes.keys.sorted().compactMap { snapshot.bundles[$0] }
+    }
+
+    /// Serves a new set of bundles (a configuration reload): new ones are
+    /// loaded, removed ones dropped, changed ones read again.
+    public func reconfigure(_ newConfigurations: [BundleConfiguration]) {
+        let incoming = Dictionary(newConfigurations.map { ($0.name, $0) }, uniquingKeysWith: { $1 })
+        var loaded: [LoadedBundle] = []
+        var removed: [String] = []
+        for name in configurations.keys where incoming[name] == nil {
+            unwatch(bundle: name, keepingParent: false)
+            removed.append(name)
+        }
+        for (name, configuration) in incoming where configurations[name] != configuration {
+            unwatch(bundle: name, keepingParent: false)
+            loaded.append(loader.load(configuration))
+        }
+        configurations = incoming
+        for bundle in loaded { watch(bundle.configuration) }
+        guard !loaded.isEmpty || !removed.isEmpty else { return }
+        let generation = catalog.publish(loaded, removing: removed)
+        for name in removed.sorted() {
+            var event = ServiceEvent(.bundleChanged)
+            event.bundle = name
+            event.generation = generation
+            event.message = "the bundle is no longer served"
+            hub.publish(event)
+        }
+        for bundle in loaded {
+            var event = ServiceEvent(.bundleChanged)
+            event.bundle = bundle.name
+            event.generation = generation
+            event.message = "the bundle is served from \(bundle.configuration.directory)"
+            hub.publish(event)
+        }
+        logger.info("configuration applied: \(incoming.count) bundles", metadata: ["generation": "\(generation)"])
+    }
+}

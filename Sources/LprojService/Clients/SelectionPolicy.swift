@@ -1,0 +1,67 @@
+public import LprojEngine
+public import LprojLocales
+
+/// Why a selection applies.
+public enum SelectionReason: String, Sendable {
+    /// The client's saved choice.
+    case saved
+    /// Chosen from the client's preferred languages (and saved).
+    case preferred
+    /// The bundle's development locale.
+    case `default`
+}
+
+/// SDLocalizationManager's choice of locale, for one bundle.
+public enum SelectionPolicy {
+    /// The bundle's locale that answers `locale`: the locale itself, else
+    /// its language without region (`de-AT` → `de`), else `nil`. The
+    /// development locale always counts as supported.
+    public static func supportedLocale(matching locale: LocaleIdentifier, in bundle: LoadedBundle) -> LocaleIdentifier? {
+        let candidates = bundle.supportedLocales + [bundle.configuration.developmentLocale]
+        if let exact = candidates.first(where: { $0.matchKey == locale.matchKey }) { return exact }
+        let language = locale.languageOnly.matchKey
+        return candidates.first { $0.matchKey == language }
+    }
+
+    /// The outcome of choosing.
+    public struct Choice: Sendable, Equatable {
+        /// The locale chosen.
+        public let locale: LocaleIdentifier
+        /// Why.
+        public let reason: SelectionReason
+        /// Whether it is to be saved now (a preferred language's choice).
+        public let save: Bool
+        /// Whether a saved choice no longer applies and is to be forgotten.
+        public let forgetSaved: Bool
+    }
+
+    /// The locale that applies: the saved one if still supported; else the
+    /// first preferred language supported, exactly or by its language
+    /// (checked in that order for each preferred language before the next);
+    /// else the development locale.
+    public static func current(in bundle: LoadedBundle, saved: String?, preferred: [LocaleIdentifier]) -> Choice {
+        var forgetSaved = false
+        if let saved {
+            if let locale = try? LocaleIdentifier(saved), let supported = supportedLocale(matching: locale, in: bundle), supported.matchKey == locale.matchKey {
+                return Choice(locale: supported, reason: .saved, save: false, forgetSaved: false)
+            }
+            forgetSaved = true
+        }
+        for wanted in preferred {
+            if let supported = supportedLocale(matching: wanted, in: bundle) {
+                return Choice(locale: supported, reason: .preferred, save: true, forgetSaved: false)
+            }
+        }
+        return Choice(locale: bundle.configuration.developmentLocale, reason: .default, save: false, forgetSaved: forgetSaved)
+    }
+
+    /// What selecting `requested` chooses: it, else its language, else the
+    /// development locale (which is not saved: the client's preferred
+    /// languages may still apply later).
+    public static func select(_ requested: LocaleIdentifier, in bundle: LoadedBundle) -> Choice {
+        if let supported = supportedLocale(matching: requested, in: bundle) {
+            return Choice(locale: supported, reason: .saved, save: true, forgetSaved: false)
+        }
+        return Choice(locale: bundle.configuration.developmentLocale, reason: .default, save: false, forgetSaved: true)
+    }
+}

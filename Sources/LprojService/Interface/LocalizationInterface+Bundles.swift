@@ -1,0 +1,113 @@
+internal import Foundation
+internal import LprojEngine
+internal import LprojLocales
+internal import LprojTables
+internal import VarlinkProtocol
+
+extension LocalizationInterface {
+    func listBundles(_ raw: JSONObject) throws(VarlinkError) -> VarlinkOutcome {
+        _ = try Parameters(raw, allowed: [])
+        let snapshot = catalog.snapshot
+        return .reply(["bundles": .array(snapshot.names.map { Self.bundleObject(snapshot.bundles[$0]!, generation: snapshot.bundleGenerations[$0] ?? snapshot.generation) })])
+    }
+
+    static func bundleObject(_ bundle: LoadedBundle, generation: Int) -> JSONValue {
+        .object([
+            "name": .string(bundle.name),
+            "directory": .string(bundle.configuration.directory),
+            "developmentLocale": .string(bundle.configuration.developmentLocale.tag),
+            "supportedLocales": .array(bundle.supportedLocales.map { .string($0.tag) }),
+            "tables": .array(bundle.tableNames.map(JSONValue.string)),
+            "hasBase": .bool(bundle.hasBase),
+            "generation": .int(generation),
+            "entries": .int(bundle.entryCount),
+        ])
+    }
+
+    func negotiate(_ raw: JSONObject) throws(VarlinkError) -> VarlinkOutcome {
+        let parameters = try Parameters(raw, allowed: ["available", "values", "preferredLanguages", "specificity", "defaultValue"])
+        let values = try parameters.optionalStringMap("values")
+        let availableTexts = try parameters.optionalStrings("available") ?? values.map { Array($0.keys).sorted() } ?? []
+        var available: [LocaleIdentifier] = []
+        var textOf: [LocaleIdentifier: String] = [:]
+        for text in availableTexts {
+            let identifier = try locale(text)
+            available.append(identifier)
+            textOf[identifier] = text
+        }
+        var preferred: [LocaleIdentifier] = []
+        for text in try parameters.optionalStrings("preferredLanguages") ?? [] {
+            preferred.append(try locale(text))
+        }
+        let specificity: LocaleNegotiation.Specificity
+        if let text = try parameters.optionalString("specificity") {
+            guard let given = LocaleNegotiation.Specificity(rawValue: text) else { throw .invalidParameter("specificity") }
+            specificity = given
+        } else {
+            specificity = .any
+        }
+        let defaultValue = try parameters.optionalString("defaultValue")
+        if let match = LocaleNegotiation.negotiate(available: available, preferred: preferred, specificity: specificity) {
+            let text = textOf[match.locale] ?? match.locale.tag
+            var reply: JSONObject = ["locale": .string(text), "match": .string(match.kind.rawValue)]
+            if let value = values?[text] { reply["value"] = .string(value) }
+            return .reply(reply)
+        }
+        var reply: JSONObject = ["match": .string(defaultValue == nil ? "none" : "default")]
+        if let defaultValue { reply["value"] = .string(defaultValue) }
+        return .reply(reply)
+    }
+
+    func reload(_ raw: JSONObject, caller: VarlinkCaller) throws(VarlinkError) -> VarlinkOutcome {
+        let parameters = try Parameters(raw, allowed: ["bundle"])
+        guard caller.uid == 0 || caller.uid == daemonUID else { throw LocalizationErrors.permissionDenied("Reload") }
+        let only = try parameters.optionalString("bundle")
+        if let only { _ = try bundle(only) }
+        guard let watcher else { throw .methodNotImplemented("org.lprojd.Localization.Reload") }
+        logger.info("reload asked for by uid \(caller.uid)", metadata: ["bundle.name": "\(only ?? "*")"])
+        return .deferred { [catalog] in
+            let bundles = await watcher.reload(bundle: only)
+            let snapshot = catalog.snapshot
+            return .reply(["bundles": .array(bundles.map { Self.bundleObject($0, generation: snapshot.bundleGenerations[$0.name] ?? snapshot.generation) })])
+        }
+    }
+
+    func status(_ raw: JSONObject) throws(VarlinkError) -> VarlinkOutcome {
+        _ = try Parameters(raw, allowed: [])
+        let snapshot = catalog.snapshot
+        var tables = 0, entries = 0
+        var errors: [JSONValue] = []
+        for name in snapshot.names {
+            let bundle = snapshot.bundles[name]!
+            tables += bundle.localizations.reduce(0) { $0 + $1.tables.count }
+            entries += bundle.entryCount
+            for problem in bundle.problems {
+                errors.append(Self.fileError(bundle: name, file: "", problem))
+            }
+            for report in bundle.fileReports {
+                for diagnostic in report.errors { errors.append(Self.fileError(bundle: name, file: report.path, diagnostic)) }
+            }
+        }
+        return .reply([
+            "version": .string(Self.version),
+            "generation": .int(snapshot.generation),
+            "bundles": .int(snapshot.bundles.count),
+            "tables": .int(tables),
+            "entries": .int(entries),
+            "connections": .int(connectionCount()),
+            "subscribers": .int(hub.count),
+            "selections": .int(store.selectionCount),
+            "uptime": .number(JSONNumber(Date().timeIntervalSince(startTime))),
+            "errors": .array(errors),
+        ])
+    }
+
+    static func fileError(bundle: String, file: String, _ diagnostic: Diagnostic) -> JSONValue {
+        var object: JSONObject = ["bundle": .string(bundle), "file": .string(file), "message": .string(diagnostic.message)]
+        if let location = diagnostic.location {
+            object["line"] = .int(location.line)
+            object["column"] = .int(location.column)
+        }
+        return .object(object)
+    }
+}

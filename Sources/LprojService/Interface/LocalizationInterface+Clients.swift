@@ -1,0 +1,74 @@
+internal import LprojEngine
+internal import LprojLocales
+internal import VarlinkProtocol
+
+extension LocalizationInterface {
+    func addStrings(_ raw: JSONObject, caller: VarlinkCaller) throws(VarlinkError) -> VarlinkOutcome {
+        let parameters = try Parameters(raw, allowed: ["client", "bundle", "table", "locale", "strings"])
+        guard let client = try clientID(parameters.string("client")) else { throw .invalidParameter("client") }
+        let bundle = try bundle(parameters.string("bundle"))
+        let table = try tableName(parameters.optionalString("table"))
+        let localeText = try parameters.string("locale")
+        let resolved: ResolvedLocale
+        do {
+            resolved = try bundle.resolve(locale: localeText)
+        } catch {
+            if case .invalidLocale(let reason) = error { throw LocalizationErrors.invalidLocale(localeText, reason) }
+            throw .invalidParameter("locale")
+        }
+        guard let strings = try parameters.optionalStringMap("strings") else { throw .invalidParameter("strings") }
+        let count: Int
+        do {
+            count = try added.add(strings, uid: caller.uid, client: client, bundle: bundle.name, table: table, locale: resolved.locale.matchKey)
+        } catch {
+            switch error {
+            case .tooMany(let maximum): throw LocalizationErrors.limitExceeded("addedStrings", maximum: maximum)
+            case .tooLong(let maximum): throw LocalizationErrors.limitExceeded("addedStringLength", maximum: maximum)
+            case .tooManyClients(let maximum): throw LocalizationErrors.limitExceeded("clientsWithAddedStrings", maximum: maximum)
+            }
+        }
+        var event = ServiceEvent(.tablesChanged)
+        event.client = client
+        event.uid = caller.uid
+        event.bundle = bundle.name
+        event.tables = [table]
+        event.locales = [resolved.locale.tag]
+        hub.publish(event)
+        return .reply(["count": .int(count)])
+    }
+
+    func removeAddedStrings(_ raw: JSONObject, caller: VarlinkCaller) throws(VarlinkError) -> VarlinkOutcome {
+        let parameters = try Parameters(raw, allowed: ["client", "bundle", "table", "locale"])
+        guard let client = try clientID(parameters.string("client")) else { throw .invalidParameter("client") }
+        let bundle = try bundle(parameters.string("bundle"))
+        let table = try parameters.optionalString("table").map { text throws(VarlinkError) in try tableName(text) }
+        let locale = try parameters.optionalString("locale").map { text throws(VarlinkError) in try self.locale(text) }
+        let removed = added.remove(uid: caller.uid, client: client, bundle: bundle.name, table: table, locale: locale?.matchKey)
+        if removed > 0 {
+            var event = ServiceEvent(.tablesChanged)
+            event.client = client
+            event.uid = caller.uid
+            event.bundle = bundle.name
+            event.tables = table.map { [$0] }
+            event.locales = locale.map { [$0.tag] }
+            hub.publish(event)
+        }
+        return .reply(["removed": .int(removed)])
+    }
+
+    func subscribe(_ raw: JSONObject, caller: VarlinkCaller) throws(VarlinkError) -> VarlinkOutcome {
+        let parameters = try Parameters(raw, allowed: ["client", "bundle"])
+        let client = try clientID(parameters.optionalString("client"))
+        let bundleName = try parameters.optionalString("bundle")
+        if let bundleName { _ = try bundle(bundleName) }
+        let hub = self.hub, catalog = self.catalog
+        return .stream { stream in
+            hub.add(stream, uid: caller.uid, client: client, bundle: bundleName)
+            var ready = ServiceEvent(.ready)
+            ready.client = client
+            ready.bundle = bundleName
+            ready.generation = catalog.snapshot.generation
+            stream.yield(ready.parameters)
+        }
+    }
+}

@@ -1,0 +1,95 @@
+internal import LprojEngine
+internal import LprojLocales
+internal import LprojStore
+internal import VarlinkProtocol
+
+extension LocalizationInterface {
+    func getSelection(_ raw: JSONObject, caller: VarlinkCaller) throws(VarlinkError) -> VarlinkOutcome {
+        let parameters = try Parameters(raw, allowed: ["client", "bundle", "preferredLanguages"])
+        let client = try requiredClient(parameters)
+        let bundle = try bundle(parameters.string("bundle"))
+        var preferred: [LocaleIdentifier] = []
+        for text in try parameters.optionalStrings("preferredLanguages") ?? [] {
+            // A preferred language this system cannot parse is skipped, as an
+            // app's language list may hold anything.
+            if let locale = try? LocaleIdentifier(text) { preferred.append(locale) }
+        }
+        let key = ClientKey(uid: caller.uid, client: client)
+        let saved = store.selection(for: key, bundle: bundle.name)
+        let choice = SelectionPolicy.current(in: bundle, saved: saved?.locale, preferred: preferred)
+        let reply = selectionReply(client: client, bundle: bundle.name, choice: choice, requested: nil)
+        guard choice.save || choice.forgetSaved else { return .reply(reply) }
+        let previous = saved?.locale ?? bundle.configuration.developmentLocale.tag
+        return committing { [store] in
+            if choice.save {
+                try await store.saveSelection(choice.locale.tag, for: key, bundle: bundle.name)
+            } else {
+                try await store.removeSelection(for: key, bundle: bundle.name)
+            }
+            self.announceLocaleChange(key: key, bundle: bundle.name, locale: choice.locale.tag, previous: previous)
+            return .reply(reply)
+        }
+    }
+
+    func selectLocale(_ raw: JSONObject, caller: VarlinkCaller) throws(VarlinkError) -> VarlinkOutcome {
+        let parameters = try Parameters(raw, allowed: ["client", "bundle", "locale"])
+        let client = try requiredClient(parameters)
+        let bundle = try bundle(parameters.string("bundle"))
+        let requestedText = try parameters.string("locale")
+        let requested = try locale(requestedText)
+        let key = ClientKey(uid: caller.uid, client: client)
+        let previous = store.selection(for: key, bundle: bundle.name)?.locale ?? bundle.configuration.developmentLocale.tag
+        let choice = SelectionPolicy.select(requested, in: bundle)
+        let reply = selectionReply(client: client, bundle: bundle.name, choice: choice, requested: choice.locale.matchKey == requested.matchKey ? nil : requested.tag)
+        return committing { [store] in
+            if choice.save {
+                try await store.saveSelection(choice.locale.tag, for: key, bundle: bundle.name)
+            } else {
+                try await store.removeSelection(for: key, bundle: bundle.name)
+            }
+            self.announceLocaleChange(key: key, bundle: bundle.name, locale: choice.locale.tag, previous: previous)
+            return .reply(reply)
+        }
+    }
+
+    func resetSelection(_ raw: JSONObject, caller: VarlinkCaller) throws(VarlinkError) -> VarlinkOutcome {
+        let parameters = try Parameters(raw, allowed: ["client", "bundle"])
+        let client = try requiredClient(parameters)
+        let bundle = try bundle(parameters.string("bundle"))
+        let key = ClientKey(uid: caller.uid, client: client)
+        let previous = store.selection(for: key, bundle: bundle.name)?.locale ?? bundle.configuration.developmentLocale.tag
+        let choice = SelectionPolicy.current(in: bundle, saved: nil, preferred: [])
+        let reply = selectionReply(client: client, bundle: bundle.name, choice: choice, requested: nil)
+        return committing { [store] in
+            try await store.removeSelection(for: key, bundle: bundle.name)
+            self.announceLocaleChange(key: key, bundle: bundle.name, locale: choice.locale.tag, previous: previous)
+            return .reply(reply)
+        }
+    }
+
+    private func requiredClient(_ parameters: Parameters) throws(VarlinkError) -> String {
+        guard let client = try clientID(parameters.string("client")) else { throw .invalidParameter("client") }
+        return client
+    }
+
+    private func selectionReply(client: String, bundle: String, choice: SelectionPolicy.Choice, requested: String?) -> JSONObject {
+        var selection: JSONObject = [
+            "client": .string(client), "bundle": .string(bundle), "locale": .string(choice.locale.tag), "reason": .string(choice.reason.rawValue),
+        ]
+        if let requested { selection["requested"] = .string(requested) }
+        return ["selection": .object(selection)]
+    }
+
+    /// Tells the client's user's subscribers, if the locale really changed.
+    func announceLocaleChange(key: ClientKey, bundle: String, locale: String, previous: String) {
+        guard locale != previous else { return }
+        var event = ServiceEvent(.localeChanged)
+        event.client = key.client
+        event.uid = key.uid
+        event.bundle = bundle
+        event.locale = locale
+        event.previousLocale = previous
+        hub.publish(event)
+        logger.info("\(key.client) now uses \(locale) (was \(previous))", metadata: ["bundle.name": "\(bundle)", "client.uid": "\(key.uid)", "client.id": "\(key.client)"])
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import Logging
+import LprojConfiguration
+import LprojEngine
+import LprojLocales
+
+/// What lprojd runs with: the configuration file, then the options.
+struct DaemonSettings {
+    struct Problem: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    var configuration: DaemonConfiguration
+    var socketPath: String
+    var stateDirectory: String
+    var logLevel: Logger.Level
+
+    init(configPath: String?, socket: String?, stateDirectory: String?, bundles: [String], logLevel: String?, environment: [String: String]) throws {
+        let path = configPath ?? ConfigurationFile.defaultPath
+        if configPath != nil || FileManager.default.fileExists(atPath: path) {
+            configuration = try ConfigurationFile.read(path: path)
+        } else {
+            configuration = DaemonConfiguration()
+        }
+        for argument in bundles { configuration.setBundle(try Self.bundle(argument, limits: configuration.limits)) }
+        if let socket { configuration.socketPath = socket }
+        if let stateDirectory { configuration.stateDirectory = stateDirectory }
+        if let logLevel { configuration.logLevel = logLevel }
+
+        let isRoot = getuid() == 0
+        guard let socketPath = configuration.socketPath ?? DefaultPaths.socket(environment: environment, isRoot: isRoot) else {
+            throw Problem(description: "no socket path: pass --socket, set socket in the configuration, or set XDG_RUNTIME_DIR")
+        }
+        guard let state = configuration.stateDirectory ?? DefaultPaths.stateDirectory(environment: environment) else {
+            throw Problem(description: "no state directory: pass --state-directory, or set STATE_DIRECTORY or HOME")
+        }
+        self.socketPath = socketPath
+        self.stateDirectory = state
+        let level = configuration.logLevel ?? "info"
+        guard let parsed = Logger.Level(rawValue: level) else {
+            throw Problem(description: "'\(level)' is not a log level (trace, debug, info, notice, warning, error, critical)")
+        }
+        self.logLevel = parsed
+        if configuration.bundles.isEmpty {
+            throw Problem(description: "no bundles to serve: add some to \(path) or pass --bundle NAME=DIR")
+        }
+    }
+
+    /// `NAME=DIR` or `NAME=DIR@LOCALE`. Without a locale, the development
+    /// locale is `en` if the bundle has `en.lproj` (or `English.lproj`), else
+    /// its first locale folder, else `en`.
+    static func bundle(_ argument: String, limits: DaemonConfiguration.Limits) throws -> BundleConfiguration {
+        guard let equals = argument.firstIndex(of: "=") else {
+            throw Problem(description: "--bundle \(argument): expected NAME=DIR")
+        }
+        let name = String(argument[..<equals])
+        var directory = String(argument[argument.index(after: equals)...])
+        var development: LocaleIdentifier?
+        if let at = directory.lastIndex(of: "@") {
+            let text = String(directory[directory.index(after: at)...])
+            do { development = try LocaleIdentifier(text) } catch { throw Problem(description: "--bundle \(argument): \(error)") }
+            directory = String(directory[..<at])
+        }
+        guard BundleConfiguration.isValidName(name) else {
+            throw Problem(description: "--bundle \(argument): '\(name)' is not a bundle name (letters, digits, '.', '_' and '-')")
+        }
+        guard !directory.isEmpty else { throw Problem(description: "--bundle \(argument): the directory is missing") }
+        let absolute = URL(fileURLWithPath: directory).standardizedFileURL.path
+        return BundleConfiguration(
+            name: name, directory: absolute, developmentLocale: try development ?? Self.guessDevelopmentLocale(absolute),
+            maximumFileSize: limits.maximumTableFileSize)
+    }
+
+    static func guessDevelopmentLocale(_ directory: String) throws -> LocaleIdentifier {
+        let folders = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { $0.hasSuffix(".lproj") }.sorted()
+        if folders.contains("en.lproj") || folders.contains("English.lproj") { return try LocaleIdentifier("en") }
+        for folder in folders {
+            if case .locale(let locale)? = try? LprojName(folderName: folder) { return locale }
+        }
+        return try LocaleIdentifier("en")
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import LprojEngine
+import Testing
+@testable import LprojConfiguration
+
+@Suite struct ConfigurationTests {
+    static var sample: String {
+        var url = URL(fileURLWithPath: #filePath)
+        while !FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { url.deleteLastPathComponent() }
+        return url.appendingPathComponent("etc/lprojd/lprojd.conf").path
+    }
+
+    @Test func theSampleConfigurationReads() throws {
+        let configuration = try ConfigurationFile.read(path: Self.sample)
+        #expect(configuration.socketPath == "/run/lprojd/org.lprojd.Localization")
+        #expect(configuration.stateDirectory == "/var/lib/lprojd")
+        #expect(configuration.logLevel == "info")
+        let demo = try #require(configuration.bundles.first)
+        #expect(demo.name == "demo" && demo.directory == "/usr/share/lprojd/demo" && demo.developmentLocale.tag == "en")
+        #expect(demo.customLocales["und-x-pirate"]?.tag == "en")
+        #expect(demo.customLocales["tlh"]?.tag == "en")
+        #expect(configuration.limits == DaemonConfiguration.Limits())
+    }
+
+    @Test func emptyAndCommentOnlyFilesAreFine() throws {
+        #expect(try ConfigurationFile.parse("", name: "x", baseDirectory: "/") == DaemonConfiguration())
+        #expect(try ConfigurationFile.parse("# nothing here\n", name: "x", baseDirectory: "/") == DaemonConfiguration())
+    }
+
+    @Test func relativeDirectoriesAreRelativeToTheFile() throws {
+        let configuration = try ConfigurationFile.parse("bundles:\n  - name: b\n    directory: ../bundles/b\n", name: "x", baseDirectory: "/etc/lprojd")
+        #expect(configuration.bundles.first?.directory == "/etc/bundles/b")
+    }
+
+    @Test(arguments: [
+        ("sokcet: /x\n", "unknown setting 'sokcet'"),
+        ("bundles:\n  - name: bad/name\n    directory: /x\n", "is not a bundle name"),
+        ("bundles:\n  - name: a\n    directory: /x\n  - name: a\n    directory: /y\n", "defined twice"),
+        ("bundles:\n  - name: a\n", "'directory' is missing"),
+        ("bundles:\n  - name: a\n    directory: /x\n    development-locale: '../x'\n", "development-locale"),
+        ("bundles:\n  - name: a\n    directory: /x\n    custom-locales:\n      tlh: xx-nonsense\n", "custom-locales.tlh"),
+        ("limits:\n  max-connections: -1\n", "must be a positive number"),
+        ("limits:\n  max-conections: 5\n", "unknown setting 'max-conections'"),
+        ("socket: [1, 2]\n", "socket"),
+        ("bundles: [\n", "x:"),
+    ])
+    func mistakesAreExplained(_ text: String, _ expected: String) {
+        do {
+            _ = try ConfigurationFile.parse(text, name: "x", baseDirectory: "/")
+            Issue.record("accepted: \(text)")
+        } catch {
+            #expect(error.description.contains(expected), "\(error.description)")
+            #expect(error.description.hasPrefix("x:"))
+        }
+    }
+
+    @Test func defaultPaths() {
+        #expect(DefaultPaths.socket(environment: [:], isRoot: true) == "/run/lprojd/org.lprojd.Localization")
+        #expect(DefaultPaths.socket(environment: ["XDG_RUNTIME_DIR": "/run/user/1000"], isRoot: false) == "/run/user/1000/lprojd/org.lprojd.Localization")
+        #expect(DefaultPaths.socket(environment: [:], isRoot: false) == nil)
+        #expect(DefaultPaths.stateDirectory(environment: ["STATE_DIRECTORY": "/var/lib/lprojd:/var/lib/other", "HOME": "/h"]) == "/var/lib/lprojd")
+        #expect(DefaultPaths.stateDirectory(environment: ["XDG_STATE_HOME": "/s", "HOME": "/h"]) == "/s/lprojd")
+        #expect(DefaultPaths.stateDirectory(environment: ["HOME": "/h"]) == "/h/.local/state/lprojd")
+    }
+
+    @Test func commandLineBundlesOverrideTheFile() throws {
+        var configuration = try ConfigurationFile.read(path: Self.sample)
+        configuration.setBundle(BundleConfiguration(name: "demo", directory: "/elsewhere", developmentLocale: try .init("de")))
+        #expect(configuration.bundles.count == 1 && configuration.bundles[0].directory == "/elsewhere")
+    }
+}

@@ -24,6 +24,7 @@ let package = Package(
         .executable(name: "lprojd", targets: ["lprojd"]),
         .executable(name: "lprojctl", targets: ["lprojctl"]),
         .library(name: "LprojEngine", targets: ["LprojEngine"]),
+        .library(name: "LprojClient", targets: ["LprojClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -62,7 +63,7 @@ let package = Package(
             swiftSettings: strictSwift
         ),
         .target(
-            name: "VarlinkServer",
+            name: "VarlinkNIO",
             dependencies: [
                 "VarlinkProtocol",
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -72,10 +73,19 @@ let package = Package(
             ],
             swiftSettings: strictSwift
         ),
+        .target(
+            name: "LprojClient",
+            dependencies: [
+                "VarlinkProtocol", "VarlinkNIO",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: strictSwift
+        ),
         .executableTarget(
             name: "lprojd",
             dependencies: [
-                "LprojService", "LprojConfiguration", "LprojEngine", "LprojLocales", "LprojStore", "VarlinkServer", "VarlinkProtocol",
+                "LprojService", "LprojConfiguration", "LprojEngine", "LprojLocales", "LprojStore", "VarlinkNIO", "VarlinkProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -87,7 +97,7 @@ let package = Package(
         .executableTarget(
             name: "lprojctl",
             dependencies: [
-                "LprojEngine", "LprojLint",
+                "LprojEngine", "LprojLint", "LprojClient", "VarlinkProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSwift
@@ -105,14 +115,21 @@ let package = Package(
         .testTarget(name: "LprojEngineTests", dependencies: ["LprojEngine", "LprojTables", "LprojLocales", "LprojFormat"], swiftSettings: strictSwift),
         .testTarget(name: "LprojLintTests", dependencies: ["LprojLint"], swiftSettings: strictSwift),
         .testTarget(name: "VarlinkProtocolTests", dependencies: ["VarlinkProtocol"], swiftSettings: strictSwift),
+        .target(name: "LprojTestSupport", path: "Tests/LprojTestSupport", swiftSettings: strictSwift),
         .testTarget(
-            name: "VarlinkServerTests",
-            dependencies: ["VarlinkServer", "VarlinkProtocol", .product(name: "NIOPosix", package: "swift-nio")],
+            name: "VarlinkNIOTests",
+            dependencies: ["VarlinkNIO", "VarlinkProtocol", "LprojTestSupport", .product(name: "NIOPosix", package: "swift-nio")],
             swiftSettings: strictSwift
         ),
         .testTarget(name: "LprojStoreTests", dependencies: ["LprojStore"], swiftSettings: strictSwift),
         .testTarget(name: "LprojWatchTests", dependencies: ["LprojWatch"], swiftSettings: strictSwift),
         .testTarget(name: "LprojConfigurationTests", dependencies: ["LprojConfiguration", "LprojEngine"], swiftSettings: strictSwift),
+        .testTarget(
+            name: "LprojdIntegrationTests",
+            dependencies: ["LprojClient", "VarlinkProtocol", "LprojTestSupport", "lprojd", "lprojctl"],
+            resources: [.copy("Python")],
+            swiftSettings: strictSwift
+        ),
         .testTarget(name: "LprojCtlTests", dependencies: ["lprojctl"], swiftSettings: strictSwift),
     ]
 )

@@ -8,7 +8,7 @@ import NIOPosix
 import ServiceLifecycle
 import Synchronization
 import VarlinkProtocol
-import VarlinkServer
+import VarlinkNIO
 
 /// Wires lprojd's parts together and runs them.
 struct Daemon {

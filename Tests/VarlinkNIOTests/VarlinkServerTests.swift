@@ -1,11 +1,12 @@
 import Foundation
 import Logging
+import LprojTestSupport
 import NIOCore
 import NIOPosix
 import Synchronization
 import Testing
 import VarlinkProtocol
-@testable import VarlinkServer
+@testable import VarlinkNIO
 
 /// A test interface with each kind of outcome.
 final class TestInterface: VarlinkInterface {

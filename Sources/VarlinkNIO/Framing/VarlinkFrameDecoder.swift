@@ -1,4 +1,4 @@
-import NIOCore
+public import NIOCore
 
 /// Splits a byte stream into Varlink messages at their NUL terminators.
 ///
@@ -6,22 +6,22 @@ import NIOCore
 /// longer one is an error that closes the connection. The decoder remembers
 /// how far it has searched, so a large message arriving in pieces is
 /// scanned once, not once per piece.
-struct VarlinkFrameDecoder: ByteToMessageDecoder {
-    typealias InboundOut = ByteBuffer
+public struct VarlinkFrameDecoder: ByteToMessageDecoder {
+    public typealias InboundOut = ByteBuffer
 
     /// A message longer than the limit.
-    struct MessageTooLarge: Error {
-        let maximumSize: Int
+    public struct MessageTooLarge: Error {
+        public let maximumSize: Int
     }
 
     let maximumSize: Int
     private var searched = 0
 
-    init(maximumSize: Int) {
+    public init(maximumSize: Int) {
         self.maximumSize = maximumSize
     }
 
-    mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
+    public mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
         let view = buffer.readableBytesView
         let start = view.startIndex + searched
         if let terminator = view[start...].firstIndex(of: 0) {
@@ -38,7 +38,7 @@ struct VarlinkFrameDecoder: ByteToMessageDecoder {
         return .needMoreData
     }
 
-    mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws -> DecodingState {
+    public mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws -> DecodingState {
         // A partial message at EOF is dropped: there is no one to answer.
         while try decode(context: context, buffer: &buffer) == .continue {}
         buffer.moveReaderIndex(to: buffer.writerIndex)

@@ -1,15 +1,15 @@
-import Foundation
+public import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// A deliberately simple Varlink client on a blocking socket, with a read
 /// timeout so that a test fails instead of hanging.
-final class RawClient {
-    let descriptor: Int32
+public final class RawClient {
+    public let descriptor: Int32
     private var buffer: [UInt8] = []
 
-    init(path: String, timeout: TimeInterval = 5) throws {
+    public init(path: String, timeout: TimeInterval = 5) throws {
         descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
@@ -29,13 +29,13 @@ final class RawClient {
 
     deinit { close(descriptor) }
 
-    struct ClientError: Error, CustomStringConvertible { let description: String }
+    public struct ClientError: Error, CustomStringConvertible { public let description: String }
 
-    func send(_ text: String) throws {
+    public func send(_ text: String) throws {
         try sendBytes(Array(text.utf8) + [0])
     }
 
-    func sendBytes(_ bytes: [UInt8]) throws {
+    public func sendBytes(_ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
             let written = bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
@@ -47,12 +47,12 @@ final class RawClient {
     /// The next message, or nil when the server closed the connection.
     /// The blocking read runs on a thread of its own, so that it does not
     /// hold one of the few threads Swift's concurrency runs tasks on.
-    func receive() async throws -> String? {
+    public func receive() async throws -> String? {
         try await offload { try self.receiveBlocking() }
     }
 
     /// The next message, parsed.
-    func receiveJSON() async throws -> [String: Any]? {
+    public func receiveJSON() async throws -> [String: Any]? {
         guard let text = try await receive() else { return nil }
         return try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
     }
@@ -78,7 +78,7 @@ final class RawClient {
 }
 
 /// Runs blocking work on a dedicated thread.
-func offload<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+public func offload<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
         let thread = Thread {
             do { continuation.resume(returning: try work()) } catch { continuation.resume(throwing: error) }

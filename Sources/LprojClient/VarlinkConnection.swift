@@ -1,0 +1,148 @@
+public import NIOCore
+public import NIOPosix
+public import VarlinkProtocol
+import VarlinkNIO
+
+/// A client connection to a Varlink service on a Unix socket.
+///
+/// Calls may overlap: each waits for its own reply, in the order they were
+/// sent, as Varlink answers them. A `more` call gets the connection's
+/// replies as a stream until the last one.
+public final class VarlinkConnection: Sendable {
+    /// Why a call failed without an error reply.
+    public enum Failure: Error, Equatable, CustomStringConvertible {
+        /// The connection closed before the reply came.
+        case disconnected
+        /// The service sent something that is not a Varlink reply.
+        case malformedReply
+
+        public var description: String {
+            switch self {
+            case .disconnected: "the connection to lprojd closed"
+            case .malformedReply: "lprojd sent a reply that is not Varlink"
+            }
+        }
+    }
+
+    private let channel: any Channel
+
+    private init(channel: any Channel) {
+        self.channel = channel
+    }
+
+    /// Connects to the socket at `path`.
+    public static func connect(path: String, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) async throws -> VarlinkConnection {
+        let channel = try await ClientBootstrap(group: group)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(VarlinkFrameDecoder(maximumSize: 16 << 20)))
+                    try channel.pipeline.syncOperations.addHandler(ReplyRouter())
+                }
+            }
+            .connect(unixDomainSocketPath: path).get()
+        return VarlinkConnection(channel: channel)
+    }
+
+    /// Sends a call and waits for its one reply.
+    public func call(_ call: VarlinkCall) async throws -> VarlinkReply {
+        let bytes = call.encoded() + [0]
+        let channel = self.channel
+        return try await withCheckedThrowingContinuation { continuation in
+            channel.eventLoop.execute {
+                guard let router = try? channel.pipeline.syncOperations.handler(type: ReplyRouter.self), channel.isActive else {
+                    continuation.resume(throwing: Failure.disconnected)
+                    return
+                }
+                router.expect(.single(continuation))
+                channel.writeAndFlush(channel.allocator.buffer(bytes: bytes), promise: nil)
+            }
+        }
+    }
+
+    /// Sends a call with `more` and returns its replies as they come; the
+    /// stream ends after the last one (or with the error reply).
+    public func stream(_ call: VarlinkCall) -> AsyncThrowingStream<VarlinkReply, any Error> {
+        let bytes = VarlinkCall(method: call.method, parameters: call.parameters, more: true).encoded() + [0]
+        let channel = self.channel
+        return AsyncThrowingStream { continuation in
+            channel.eventLoop.execute {
+                guard let router = try? channel.pipeline.syncOperations.handler(type: ReplyRouter.self), channel.isActive else {
+                    continuation.finish(throwing: Failure.disconnected)
+                    return
+                }
+                router.expect(.stream(continuation))
+                channel.writeAndFlush(channel.allocator.buffer(bytes: bytes), promise: nil)
+            }
+            continuation.onTermination = { reason in
+                if case .cancelled = reason { channel.close(promise: nil) }
+            }
+        }
+    }
+
+    /// Closes the connection; waiting calls fail with ``Failure/disconnected``.
+    public func close() async {
+        try? await channel.close()
+    }
+}
+
+/// Hands each reply to the call waiting for it.
+private final class ReplyRouter: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+
+    enum Waiter {
+        case single(CheckedContinuation<VarlinkReply, any Error>)
+        case stream(AsyncThrowingStream<VarlinkReply, any Error>.Continuation)
+    }
+
+    private var waiters = CircularBuffer<Waiter>()
+
+    func expect(_ waiter: Waiter) {
+        waiters.append(waiter)
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let frame = unwrapInboundIn(data)
+        let decoded = frame.withUnsafeReadableBytes { bytes in Result { () throws(VarlinkError) in try VarlinkReply.decode(bytes) } }
+        guard case .success(let reply) = decoded else {
+            fail(VarlinkConnection.Failure.malformedReply)
+            context.close(promise: nil)
+            return
+        }
+        guard let waiter = waiters.first else { return }
+        switch waiter {
+        case .single(let continuation):
+            waiters.removeFirst()
+            continuation.resume(returning: reply)
+        case .stream(let continuation):
+            if let error = reply.error {
+                waiters.removeFirst()
+                continuation.finish(throwing: VarlinkError(error, reply.parameters))
+            } else {
+                continuation.yield(reply)
+                if !reply.continues {
+                    waiters.removeFirst()
+                    continuation.finish()
+                }
+            }
+        }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        fail(VarlinkConnection.Failure.disconnected)
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        fail(error)
+        context.close(promise: nil)
+    }
+
+    private func fail(_ error: any Error) {
+        while let waiter = waiters.popFirst() {
+            switch waiter {
+            case .single(let continuation): continuation.resume(throwing: error)
+            case .stream(let continuation): continuation.finish(throwing: error)
+            }
+        }
+    }
+}

@@ -1,0 +1,145 @@
+import ArgumentParser
+import Foundation
+import LprojClient
+import VarlinkProtocol
+
+/// `lprojctl bundles`
+struct BundlesCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "bundles", abstract: "List the bundles lprojd serves.")
+
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() async throws {
+        try await connection.withClient { client in
+            let bundles = try await client.bundles()
+            if connection.json {
+                connection.printJSON(.array(bundles.map(Self.json)))
+                return
+            }
+            for bundle in bundles {
+                print("\(bundle.name): \(bundle.directory)")
+                print("  development locale \(bundle.developmentLocale)\(bundle.hasBase ? ", Base" : ""); \(bundle.entries) entries; generation \(bundle.generation)")
+                print("  locales: \(bundle.supportedLocales.joined(separator: " "))")
+                print("  tables: \(bundle.tables.joined(separator: " "))")
+            }
+        }
+    }
+
+    static func json(_ bundle: BundleInfo) -> JSONValue {
+        .object([
+            "name": .string(bundle.name), "directory": .string(bundle.directory), "developmentLocale": .string(bundle.developmentLocale),
+            "supportedLocales": .array(bundle.supportedLocales.map(JSONValue.string)), "tables": .array(bundle.tables.map(JSONValue.string)),
+            "hasBase": .bool(bundle.hasBase), "generation": .int(bundle.generation), "entries": .int(bundle.entries),
+        ])
+    }
+}
+
+/// `lprojctl status`
+struct StatusCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "status", abstract: "Show lprojd's state and the files it could not load.")
+
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() async throws {
+        try await connection.withClient { client in
+            let status = try await client.status()
+            if connection.json {
+                connection.printJSON(.object([
+                    "version": .string(status.version), "generation": .int(status.generation), "bundles": .int(status.bundles),
+                    "tables": .int(status.tables), "entries": .int(status.entries), "connections": .int(status.connections),
+                    "subscribers": .int(status.subscribers), "selections": .int(status.selections), "uptime": .number(JSONNumber(status.uptime)),
+                    "errors": .array(status.errors.map { error in
+                        var object: JSONObject = ["bundle": .string(error.bundle), "file": .string(error.file), "message": .string(error.message)]
+                        if let line = error.line { object["line"] = .int(line) }
+                        if let column = error.column { object["column"] = .int(column) }
+                        return .object(object)
+                    }),
+                ]))
+                return
+            }
+            print("lprojd \(status.version), up \(Int(status.uptime)) s, generation \(status.generation)")
+            print("\(status.bundles) bundles, \(status.tables) tables, \(status.entries) entries")
+            print("\(status.connections) connections, \(status.subscribers) subscribers, \(status.selections) saved selections")
+            if status.errors.isEmpty {
+                print("no errors")
+            } else {
+                print("\(status.errors.count) error\(status.errors.count == 1 ? "" : "s"):")
+                for error in status.errors {
+                    let place = [error.line, error.column].compactMap { $0 }.map(String.init).joined(separator: ":")
+                    print("  \(error.bundle): \(error.file)\(place.isEmpty ? "" : ":\(place)"): \(error.message)")
+                }
+            }
+        }
+    }
+}
+
+/// `lprojctl reload [BUNDLE]`
+struct ReloadCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "reload", abstract: "Read bundles from disk again (root or lprojd's user).")
+
+    @OptionGroup var connection: ConnectionOptions
+    @Argument(help: "One bundle; all when omitted.") var bundle: String?
+
+    func run() async throws {
+        try await connection.withClient { client in
+            let bundles = try await client.reload(bundle: bundle)
+            if connection.json {
+                connection.printJSON(.array(bundles.map(BundlesCommand.json)))
+            } else {
+                for bundle in bundles { print("\(bundle.name): \(bundle.entries) entries, generation \(bundle.generation)") }
+            }
+        }
+    }
+}
+
+/// `lprojctl watch`
+struct WatchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "watch", abstract: "Print lprojd's notifications as they come, until interrupted.")
+
+    @OptionGroup var connection: ConnectionOptions
+    @Option(help: "Only this client's events (and bundle-wide ones).") var client: String?
+    @Option(help: "Only this bundle's events.") var bundle: String?
+
+    func run() async throws {
+        try await connection.withClient { lprojd in
+            for try await event in try await lprojd.events(client: client, bundle: bundle) {
+                // Written straight to the descriptor: each line appears at once,
+                // even through a pipe.
+                if connection.json {
+                    Output.write(Data(JSONWriter.encode(.object(event.fields))))
+                } else {
+                    Output.write(Data(Self.describe(event).utf8))
+                }
+                if event.type == "shutdown" { break }
+            }
+        }
+    }
+
+    static func describe(_ event: Event) -> String {
+        let bundle = event.string("bundle").map { "\($0): " } ?? ""
+        switch event.type {
+        case "ready":
+            return "ready (generation \(event.int("generation") ?? 0))"
+        case "localeChanged":
+            return "\(bundle)\(event.string("client") ?? "?") now uses \(event.string("locale") ?? "?") (was \(event.string("previousLocale") ?? "?"))"
+        case "tablesChanged":
+            let tables = event.strings("tables")?.joined(separator: ", ") ?? "tables"
+            let locales = event.strings("locales").map { " (\($0.joined(separator: ", ")))" } ?? ""
+            let client = event.string("client").map { " for \($0)" } ?? ""
+            return "\(bundle)\(tables) changed\(locales)\(client)\(event.int("generation").map { ", generation \($0)" } ?? "")"
+        case "localesChanged":
+            let added = event.strings("added") ?? [], removed = event.strings("removed") ?? []
+            return "\(bundle)locales" + (added.isEmpty ? "" : " added: \(added.joined(separator: " "))") + (removed.isEmpty ? "" : " removed: \(removed.joined(separator: " "))")
+        case "tableError":
+            let place = [event.int("line"), event.int("column")].compactMap { $0 }.map(String.init).joined(separator: ":")
+            return "\(bundle)error: \(event.string("file") ?? "?")\(place.isEmpty ? "" : ":\(place)"): \(event.string("message") ?? "")"
+        case "bundleChanged":
+            return "\(bundle)\(event.string("message") ?? "changed")"
+        case "shutdown":
+            return "lprojd is stopping"
+        default:
+            return "\(bundle)\(event.type)"
+        }
+    }
+}

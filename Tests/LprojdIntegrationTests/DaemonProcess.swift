@@ -1,0 +1,241 @@
+import Foundation
+import LprojClient
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The real `lprojd` binary, started for a test on a temporary socket with
+/// its own state directory and a copy of a bundle it may change.
+final class DaemonProcess: @unchecked Sendable {
+    let directory: URL
+    let socket: String
+    let stateDirectory: String
+    let bundleDirectory: URL
+    private(set) var process: Process?
+    private let log = LogBuffer()
+    private var extraArguments: [String]
+
+    static var packageRoot: URL {
+        var url = URL(fileURLWithPath: #filePath)
+        while !FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { url.deleteLastPathComponent() }
+        return url
+    }
+
+    /// The directory of the test runner, where SwiftPM also puts the executables.
+    static var binaries: URL { URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent() }
+
+    /// Copies the demo bundle (or the given files) and starts lprojd on it.
+    init(configuration: String? = nil, files: [String: String]? = nil, arguments: [String] = []) async throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("lprojd-it-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        // Other users (the per-uid tests) must reach the socket.
+        chmod(directory.path, 0o755)
+        socket = directory.appendingPathComponent("run/org.lprojd.Localization").path
+        stateDirectory = directory.appendingPathComponent("state").path
+        bundleDirectory = directory.appendingPathComponent("bundle")
+        if let files {
+            for (path, contents) in files {
+                let url = bundleDirectory.appendingPathComponent(path)
+                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try Data(contents.utf8).write(to: url)
+            }
+        } else {
+            try FileManager.default.copyItem(at: Self.packageRoot.appendingPathComponent("Examples/DemoApp"), to: bundleDirectory)
+        }
+        var arguments = arguments
+        if let configuration {
+            let path = directory.appendingPathComponent("lprojd.conf")
+            try Data(configuration.replacingOccurrences(of: "$BUNDLE", with: bundleDirectory.path).utf8).write(to: path)
+            arguments += ["--config", path.path]
+        } else {
+            arguments += ["--bundle", "demo=\(bundleDirectory.path)"]
+        }
+        extraArguments = arguments
+        try await start()
+    }
+
+    deinit {
+        process?.terminate()
+        process?.waitUntilExit()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Starts lprojd and returns once it is listening.
+    func start() async throws {
+        log.reset()
+        let process = Process()
+        process.executableURL = Self.binaries.appendingPathComponent("lprojd")
+        process.arguments = ["--socket", socket, "--state-directory", stateDirectory, "--log-level", "debug"] + extraArguments
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        let ready = AsyncStream<Void>.makeStream()
+        let log = self.log
+        let reading = errors.fileHandleForReading
+        // A thread of its own reads the log with blocking reads (Foundation's
+        // readabilityHandler is fragile on Linux when descriptors close).
+        let reader = Thread {
+            while true {
+                let data = reading.availableData
+                if data.isEmpty { break }
+                log.append(String(decoding: data, as: UTF8.self))
+                if log.text.contains("listening on") { ready.continuation.yield() }
+            }
+            ready.continuation.finish()
+        }
+        try process.run()
+        reader.start()
+        self.process = process
+        try await withTimeout(seconds: 30, "lprojd did not start:\n\(log.text)") {
+            for await _ in ready.stream { return }
+            throw DaemonError(description: "lprojd exited:\n\(log.text)")
+        }
+    }
+
+    /// Sends a signal and waits for the process to end.
+    func stop(signal: Int32 = SIGTERM) async throws -> Int32 {
+        guard let process else { return -1 }
+        kill(process.processIdentifier, signal)
+        try await withTimeout(seconds: 15, "lprojd did not stop") {
+            while process.isRunning { try await Task.sleep(for: .milliseconds(10)) }
+        }
+        self.process = nil
+        return process.terminationStatus
+    }
+
+    /// Everything lprojd has logged.
+    var output: String { log.text }
+
+    func client() async throws -> LprojClient {
+        try await LprojClient.connect(path: socket)
+    }
+
+    func write(_ path: String, _ contents: String) throws {
+        let url = bundleDirectory.appendingPathComponent(path)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(contents.utf8).write(to: url)
+    }
+
+    /// Writes a file next to its final place, then renames it over, as
+    /// editors and `git checkout` do.
+    func replace(_ path: String, _ contents: String) throws {
+        let url = bundleDirectory.appendingPathComponent(path)
+        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).tmp")
+        try Data(contents.utf8).write(to: temporary)
+        guard rename(temporary.path, url.path) == 0 else { throw DaemonError(description: "rename failed") }
+    }
+}
+
+/// What lprojd wrote to stderr.
+final class LogBuffer: Sendable {
+    private let buffer = Mutex("")
+
+    func append(_ text: String) { buffer.withLock { $0 += text } }
+    func reset() { buffer.withLock { $0 = "" } }
+    var text: String { buffer.withLock { $0 } }
+}
+
+struct DaemonError: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// Runs `body`, failing if it takes longer than `seconds`.
+func withTimeout<T: Sendable>(seconds: Double, _ message: @autoclosure @escaping @Sendable () -> String, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+    try await withThrowingTaskGroup(of: T.self) { group in
+        group.addTask { try await body() }
+        group.addTask {
+            try await Task.sleep(for: .seconds(seconds))
+            throw DaemonError(description: "timed out after \(seconds) s: \(message())")
+        }
+        let result = try await group.next()!
+        group.cancelAll()
+        return result
+    }
+}
+
+/// Records a subscription's events as they come, so that a test can wait
+/// for the next one matching a condition, with a timeout.
+final class EventRecorder: Sendable {
+    private struct State {
+        var events: [Event] = []
+        var cursor = 0
+        var ended = false
+        var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
+        var nextWaiter: UInt64 = 0
+    }
+
+    private let state = Mutex(State())
+    private let task = Mutex<Task<Void, Never>?>(nil)
+
+    init(_ stream: AsyncThrowingStream<Event, any Error>) {
+        let reader = Task { [weak self] in
+            do {
+                for try await event in stream {
+                    guard let self else { return }
+                    let waiters = self.state.withLock { state in
+                        state.events.append(event)
+                        defer { state.waiters = [:] }
+                        return Array(state.waiters.values)
+                    }
+                    for waiter in waiters { waiter.resume() }
+                }
+            } catch {}
+            guard let self else { return }
+            let waiters = self.state.withLock { state in
+                state.ended = true
+                defer { state.waiters = [:] }
+                return Array(state.waiters.values)
+            }
+            for waiter in waiters { waiter.resume() }
+        }
+        task.withLock { $0 = reader }
+    }
+
+    deinit { task.withLock { $0?.cancel() } }
+
+    /// Every event so far.
+    var events: [Event] { state.withLock { $0.events } }
+
+    /// The next event (after those already returned) matching `predicate`.
+    func next(timeout: Double = 10, where predicate: @escaping @Sendable (Event) -> Bool = { _ in true }) async throws -> Event {
+        try await withTimeout(seconds: timeout, "no matching event; got \(self.events.map(\.type))") {
+            while true {
+                let found: Event?? = self.state.withLock { state in
+                    while state.cursor < state.events.count {
+                        let event = state.events[state.cursor]
+                        state.cursor += 1
+                        if predicate(event) { return .some(event) }
+                    }
+                    return state.ended ? .some(nil) : nil
+                }
+                if let found {
+                    guard let event = found else { throw DaemonError(description: "the subscription ended") }
+                    return event
+                }
+                await self.waitForMore()
+                try Task.checkCancellation()
+            }
+        }
+    }
+
+    private func waitForMore() async {
+        let id = state.withLock { state in
+            state.nextWaiter += 1
+            return state.nextWaiter
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let resumeNow = state.withLock { state in
+                    if state.cursor < state.events.count || state.ended || Task.isCancelled { return true }
+                    state.waiters[id] = continuation
+                    return false
+                }
+                if resumeNow { continuation.resume() }
+            }
+        } onCancel: {
+            let waiter = state.withLock { $0.waiters.removeValue(forKey: id) }
+            waiter?.resume()
+        }
+    }
+}

@@ -28,9 +28,13 @@ struct Daemon {
         try FileManager.default.createDirectory(atPath: settings.stateDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let store = try ClientStore(path: "\(settings.stateDirectory)/lprojd.sqlite")
 
-        // Load everything before accepting a single connection.
+        // Watch first, then load everything, then accept connections: a
+        // change made while loading waits in inotify's queue, unmissed.
         let started = ContinuousClock.now
-        let catalog = Catalog(configurations: configuration.bundles)
+        let catalog = Catalog()
+        let hub = SubscriptionHub(logger: logger)
+        let watcher = try CatalogWatcher(catalog: catalog, hub: hub, configurations: configuration.bundles, logger: logger)
+        catalog.load(configuration.bundles)
         let snapshot = catalog.snapshot
         for name in snapshot.names {
             let bundle = snapshot.bundles[name]!
@@ -44,9 +48,7 @@ struct Daemon {
         }
         logger.info("ready in \(ContinuousClock.now - started)")
 
-        let hub = SubscriptionHub(logger: logger)
         let added = AddedStringsRegistry(maximumStrings: configuration.limits.maximumAddedStrings, maximumLength: configuration.limits.maximumAddedStringLength)
-        let watcher = try CatalogWatcher(catalog: catalog, hub: hub, configurations: configuration.bundles, logger: logger)
         let group = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
         let serverReference = ServerReference()
         let interface = LocalizationInterface(

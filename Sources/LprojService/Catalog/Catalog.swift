@@ -29,13 +29,22 @@ public final class Catalog: Sendable {
 
     private let current: Mutex<Snapshot>
 
-    /// Loads every bundle (folders in parallel) before anything is served.
-    public init(configurations: [BundleConfiguration], loader: BundleLoader = BundleLoader()) {
-        var bundles: [String: LoadedBundle] = [:]
-        for configuration in configurations {
-            bundles[configuration.name] = loader.load(configuration)
-        }
-        current = Mutex(Snapshot(generation: 1, bundles: bundles, bundleGenerations: bundles.mapValues { _ in 1 }))
+    /// An empty catalog; see ``load(_:loader:)``.
+    public init() {
+        current = Mutex(Snapshot(generation: 0, bundles: [:], bundleGenerations: [:]))
+    }
+
+    /// A catalog of these bundles, loaded.
+    public convenience init(configurations: [BundleConfiguration], loader: BundleLoader = BundleLoader()) {
+        self.init()
+        load(configurations, loader: loader)
+    }
+
+    /// Loads every bundle (folders in parallel) and publishes them. lprojd
+    /// does this before it accepts a single connection, and after its
+    /// watches are in place, so that no change on disk goes unseen.
+    public func load(_ configurations: [BundleConfiguration], loader: BundleLoader = BundleLoader()) {
+        publish(configurations.map { loader.load($0) })
     }
 
     /// The current snapshot.

@@ -34,18 +34,24 @@ public actor CatalogWatcher: Service {
     private static let folderMask: InotifyMask = [.closeWrite, .movedTo, .movedFrom, .delete, .create, .deleteSelf, .moveSelf, .onlyDirectory]
     private static let parentMask: InotifyMask = [.create, .movedTo, .onlyDirectory]
 
-    /// Creates the watcher for the catalog's bundles.
+    /// Creates the watcher and puts its watches in place at once: create it
+    /// before loading the catalog, so that a change made while the bundles
+    /// are read waits in inotify's queue instead of being missed.
     public init(catalog: Catalog, hub: SubscriptionHub, configurations: [BundleConfiguration], loader: BundleLoader = BundleLoader(), logger: Logger) throws {
         self.catalog = catalog
         self.hub = hub
         self.loader = loader
         self.logger = logger
-        self.inotify = try InotifyWatcher()
+        let inotify = try InotifyWatcher()
+        self.inotify = inotify
         self.configurations = Dictionary(uniqueKeysWithValues: configurations.map { ($0.name, $0) })
+        var registry = WatchRegistry(inotify: inotify, logger: logger)
+        for configuration in configurations { registry.watch(configuration) }
+        self.targets = registry.targets
+        self.watches = registry.watches
     }
 
     public func run() async throws {
-        for configuration in configurations.values { watch(configuration) }
         let inotify = self.inotify
         await withTaskCancellationOrGracefulShutdownHandler {
             for await batch in inotify.events {
@@ -58,34 +64,22 @@ public actor CatalogWatcher: Service {
 
     // MARK: Watches
 
+    private func watch(_ configuration: BundleConfiguration) {
+        var registry = WatchRegistry(inotify: inotify, logger: logger, targets: targets, watches: watches)
+        registry.watch(configuration)
+        (targets, watches) = (registry.targets, registry.watches)
+    }
+
     private func add(_ target: Target, path: String, mask: InotifyMask) {
-        guard watches[target] == nil else { return }
-        do {
-            let watch = try inotify.add(path: path, mask: mask)
-            watches[target] = watch
-            targets[watch, default: []].insert(target)
-        } catch {
-            logger.debug("not watching \(path): \(error)")
-        }
+        var registry = WatchRegistry(inotify: inotify, logger: logger, targets: targets, watches: watches)
+        registry.add(target, path: path, mask: mask)
+        (targets, watches) = (registry.targets, registry.watches)
     }
 
     private func remove(_ target: Target) {
-        guard let watch = watches.removeValue(forKey: target) else { return }
-        targets[watch]?.remove(target)
-        if targets[watch]?.isEmpty ?? false {
-            targets[watch] = nil
-            inotify.remove(watch: watch)
-        }
-    }
-
-    private func watch(_ configuration: BundleConfiguration) {
-        let directory = URL(fileURLWithPath: configuration.directory, isDirectory: true)
-        add(.parent(bundle: configuration.name, child: directory.lastPathComponent), path: directory.deletingLastPathComponent().path, mask: Self.parentMask)
-        add(.bundle(configuration.name), path: directory.path, mask: Self.bundleMask)
-        let folders = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        for folder in folders where folder.hasSuffix(".lproj") {
-            add(.folder(bundle: configuration.name, folder: folder), path: directory.appendingPathComponent(folder).path, mask: Self.folderMask)
-        }
+        var registry = WatchRegistry(inotify: inotify, logger: logger, targets: targets, watches: watches)
+        registry.remove(target)
+        (targets, watches) = (registry.targets, registry.watches)
     }
 
     private func unwatch(bundle name: String, keepingParent: Bool) {
@@ -95,6 +89,44 @@ public actor CatalogWatcher: Service {
             case .folder(let bundle, _) where bundle == name: remove(target)
             case .parent(let bundle, _) where bundle == name && !keepingParent: remove(target)
             default: break
+            }
+        }
+    }
+
+    /// The bookkeeping of watches: which descriptor watches what.
+    private struct WatchRegistry {
+        let inotify: InotifyWatcher
+        let logger: Logger
+        var targets: [Int32: Set<Target>] = [:]
+        var watches: [Target: Int32] = [:]
+
+        mutating func add(_ target: Target, path: String, mask: InotifyMask) {
+            guard watches[target] == nil else { return }
+            do {
+                let watch = try inotify.add(path: path, mask: mask)
+                watches[target] = watch
+                targets[watch, default: []].insert(target)
+            } catch {
+                logger.debug("not watching \(path): \(error)")
+            }
+        }
+
+        mutating func remove(_ target: Target) {
+            guard let watch = watches.removeValue(forKey: target) else { return }
+            targets[watch]?.remove(target)
+            if targets[watch]?.isEmpty ?? false {
+                targets[watch] = nil
+                inotify.remove(watch: watch)
+            }
+        }
+
+        mutating func watch(_ configuration: BundleConfiguration) {
+            let directory = URL(fileURLWithPath: configuration.directory, isDirectory: true)
+            add(.parent(bundle: configuration.name, child: directory.lastPathComponent), path: directory.deletingLastPathComponent().path, mask: CatalogWatcher.parentMask)
+            add(.bundle(configuration.name), path: directory.path, mask: CatalogWatcher.bundleMask)
+            let folders = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+            for folder in folders where folder.hasSuffix(".lproj") {
+                add(.folder(bundle: configuration.name, folder: folder), path: directory.appendingPathComponent(folder).path, mask: CatalogWatcher.folderMask)
             }
         }
     }

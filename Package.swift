@@ -130,6 +130,11 @@ let package = Package(
             resources: [.copy("Python")],
             swiftSettings: strictSwift
         ),
+        .testTarget(
+            name: "LprojServiceTests",
+            dependencies: ["LprojService", "LprojEngine", "LprojLocales", "LprojStore", "LprojWatch", "VarlinkProtocol", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSwift
+        ),
         .testTarget(name: "LprojCtlTests", dependencies: ["lprojctl"], swiftSettings: strictSwift),
     ]
 )

@@ -14,6 +14,14 @@ public struct InotifyEvent: Sendable, Hashable {
     public let cookie: UInt32
     /// The file's name inside the watched directory; empty for the directory itself.
     public let name: String
+
+    /// An event (the reader makes them; tests may too).
+    public init(watch: Int32, mask: InotifyMask, cookie: UInt32, name: String) {
+        self.watch = watch
+        self.mask = mask
+        self.cookie = cookie
+        self.name = name
+    }
 }
 
 /// The inotify event bits lprojd uses.

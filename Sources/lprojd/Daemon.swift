@@ -16,6 +16,7 @@ struct Daemon {
 
     func run() async throws {
         signal(SIGPIPE, SIG_IGN)
+        raiseFileDescriptorLimit(toServe: settings.configuration.limits.maximumConnections)
         let level = settings.logLevel
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
@@ -76,6 +77,19 @@ struct Daemon {
         try await services.run()
         try await group.shutdownGracefully()
         logger.info("stopped")
+    }
+
+    /// The soft limit on open files is usually 1024, which would cap the
+    /// connections long before `max-connections`; raise it towards the hard
+    /// limit (systemd's default hard limit is 524288).
+    func raiseFileDescriptorLimit(toServe connections: Int) {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return }
+        let wanted = rlim_t(connections + 256)
+        if limit.rlim_cur < wanted {
+            limit.rlim_cur = min(wanted, limit.rlim_max)
+            _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        }
     }
 
     func serverConfiguration(_ limits: DaemonConfiguration.Limits) -> VarlinkServerConfiguration {

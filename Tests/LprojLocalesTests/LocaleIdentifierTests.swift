@@ -46,6 +46,14 @@ import Testing
         #expect(try LocaleIdentifier("sr").matchKey != LocaleIdentifier("sr-Latn").matchKey)
     }
 
+    @Test func languageOnlyKeepsAnUnusualScript() throws {
+        #expect(try LocaleIdentifier("zh-TW").languageOnly.tag == "zh-Hant")
+        #expect(try LocaleIdentifier("zh-Hant-HK").languageOnly.tag == "zh-Hant")
+        #expect(try LocaleIdentifier("zh-CN").languageOnly.tag == "zh")
+        #expect(try LocaleIdentifier("sr-Latn-RS").languageOnly.tag == "sr-Latn")
+        #expect(try LocaleIdentifier("en-GB").languageOnly.tag == "en")
+    }
+
     @Test func knownLocalesFollowICU() throws {
         #expect(KnownLocales.isKnown(try LocaleIdentifier("en-JP")))  // English in Japan: data through en
         #expect(KnownLocales.isKnown(try LocaleIdentifier("zh-Hant-TW")))

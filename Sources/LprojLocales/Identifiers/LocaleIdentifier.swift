@@ -100,9 +100,10 @@ public struct LocaleIdentifier: Sendable, Hashable, Comparable, CustomStringConv
     }
 
     /// The language alone, keeping a script that differs from the
-    /// language's usual one ("zh-Hant-TW" → "zh-Hant", "en-GB" → "en").
+    /// language's usual one, written or implied ("zh-Hant-TW" and "zh-TW"
+    /// → "zh-Hant", "sr-Latn-RS" → "sr-Latn", "en-GB" → "en").
     public var languageOnly: LocaleIdentifier {
-        if let script, script != LocaleIdentifier(canonicalTag: language).effectiveScript {
+        if let script = effectiveScript, script != LocaleIdentifier(canonicalTag: language).effectiveScript {
             return LocaleIdentifier(canonicalTag: "\(language)-\(script)")
         }
         return LocaleIdentifier(canonicalTag: language)

@@ -2,7 +2,7 @@ internal import Foundation
 public import Logging
 public import LprojEngine
 internal import LprojTables
-internal import LprojWatch
+public import LprojWatch
 public import ServiceLifecycle
 
 /// Follows the bundles on disk with inotify and publishes every change.
@@ -133,7 +133,7 @@ public actor CatalogWatcher: Service {
 
     // MARK: Events
 
-    private func handle(_ batch: [InotifyEvent]) {
+    func handle(_ batch: [InotifyEvent]) {
         var changes: [String: BundleChanges] = [:]
         for event in batch {
             if event.mask.contains(.queueOverflow) {

@@ -102,10 +102,10 @@ let package = Package(
             ],
             swiftSettings: strictSwift
         ),
-        .target(name: "CHeapStats", path: "Benchmarks/CHeapStats"),
+        .target(name: "CBenchSupport", path: "Benchmarks/CBenchSupport"),
         .executableTarget(
             name: "lproj-bench",
-            dependencies: ["LprojEngine", "CHeapStats"],
+            dependencies: ["LprojEngine", "LprojLocales", "CBenchSupport"],
             path: "Benchmarks/LprojBench",
             swiftSettings: strictSwift
         ),

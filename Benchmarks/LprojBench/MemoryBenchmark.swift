@@ -1,5 +1,5 @@
 import Foundation
-import CHeapStats
+import CBenchSupport
 import LprojEngine
 import LprojLocales
 

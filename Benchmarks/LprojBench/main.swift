@@ -1,18 +1,43 @@
 // lproj-bench: lprojd's benchmarks. Each figure is compared with a baseline
 // measured in the same run on the same machine.
 //
-//   swift run -c release lproj-bench            full run
-//   swift run -c release lproj-bench --smoke    a quick check that everything runs
+//   swift build -c release --product lprojd && swift run -c release lproj-bench
+//   ... lproj-bench --smoke                 a quick check that everything runs
+//   ... lproj-bench --only parse,lookup,memory,daemon
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
-let smoke = CommandLine.arguments.contains("--smoke")
+let arguments = CommandLine.arguments
+if let index = arguments.firstIndex(of: "--echo-server"), index + 1 < arguments.count {
+    EchoServer.run(path: arguments[index + 1])
+}
+
+let smoke = arguments.contains("--smoke")
+var sections: Set<String> = ["parse", "lookup", "memory", "daemon"]
+if let index = arguments.firstIndex(of: "--only"), index + 1 < arguments.count {
+    sections = Set(arguments[index + 1].split(separator: ",").map(String.init))
+}
+
+// The fan-out benchmark opens a thousand sockets.
+var limit = rlimit()
+if getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 {
+    limit.rlim_cur = limit.rlim_max
+    setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+}
+signal(SIGPIPE, SIG_IGN)
+
 var rows: [BenchmarkRow] = []
 do {
-    rows += try ParseBenchmark.run(smoke: smoke)
-    rows += try LookupBenchmark.run(smoke: smoke)
-    rows += try MemoryBenchmark.run(smoke: smoke)
+    if sections.contains("parse") { rows += try ParseBenchmark.run(smoke: smoke) }
+    if sections.contains("lookup") { rows += try LookupBenchmark.run(smoke: smoke) }
+    if sections.contains("memory") { rows += try MemoryBenchmark.run(smoke: smoke) }
+    if sections.contains("daemon") { rows += try DaemonBenchmarks.run(smoke: smoke) }
 } catch {
+    Report.print(rows)
     FileHandle.standardError.write(Data("lproj-bench: \(error)\n".utf8))
     exit(1)
 }
 Report.print(rows)
+if smoke { print("(smoke run: sizes are reduced and figures are not comparable with the targets)") }

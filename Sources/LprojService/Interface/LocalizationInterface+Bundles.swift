@@ -6,7 +6,7 @@ internal import VarlinkProtocol
 
 extension LocalizationInterface {
     func listBundles(_ raw: JSONObject) throws(VarlinkError) -> VarlinkOutcome {
-        _ = try Parameters(raw, allowed: [])
+        _ = try Parameters(raw, allowed: ParameterNames.listBundles)
         let snapshot = catalog.snapshot
         return .reply(["bundles": .array(snapshot.names.map { Self.bundleObject(snapshot.bundles[$0]!, generation: snapshot.bundleGenerations[$0] ?? snapshot.generation) })])
     }
@@ -25,7 +25,7 @@ extension LocalizationInterface {
     }
 
     func negotiate(_ raw: JSONObject) throws(VarlinkError) -> VarlinkOutcome {
-        let parameters = try Parameters(raw, allowed: ["available", "values", "preferredLanguages", "specificity", "defaultValue"])
+        let parameters = try Parameters(raw, allowed: ParameterNames.negotiate)
         let values = try parameters.optionalStringMap("values")
         let availableTexts = try parameters.optionalStrings("available") ?? values.map { Array($0.keys).sorted() } ?? []
         var available: [LocaleIdentifier] = []
@@ -59,7 +59,7 @@ extension LocalizationInterface {
     }
 
     func reload(_ raw: JSONObject, caller: VarlinkCaller) throws(VarlinkError) -> VarlinkOutcome {
-        let parameters = try Parameters(raw, allowed: ["bundle"])
+        let parameters = try Parameters(raw, allowed: ParameterNames.reload)
         guard caller.uid == 0 || caller.uid == daemonUID else { throw LocalizationErrors.permissionDenied("Reload") }
         let only = try parameters.optionalString("bundle")
         if let only { _ = try bundle(only) }
@@ -73,7 +73,7 @@ extension LocalizationInterface {
     }
 
     func status(_ raw: JSONObject) throws(VarlinkError) -> VarlinkOutcome {
-        _ = try Parameters(raw, allowed: [])
+        _ = try Parameters(raw, allowed: ParameterNames.status)
         let snapshot = catalog.snapshot
         var tables = 0, entries = 0
         var errors: [JSONValue] = []

@@ -4,7 +4,7 @@ internal import VarlinkProtocol
 
 extension LocalizationInterface {
     func addStrings(_ raw: JSONObject, caller: VarlinkCaller) throws(VarlinkError) -> VarlinkOutcome {
-        let parameters = try Parameters(raw, allowed: ["client", "bundle", "table", "locale", "strings"])
+        let parameters = try Parameters(raw, allowed: ParameterNames.addStrings)
         guard let client = try clientID(parameters.string("client")) else { throw .invalidParameter("client") }
         let bundle = try bundle(parameters.string("bundle"))
         let table = try tableName(parameters.optionalString("table"))
@@ -38,7 +38,7 @@ extension LocalizationInterface {
     }
 
     func removeAddedStrings(_ raw: JSONObject, caller: VarlinkCaller) throws(VarlinkError) -> VarlinkOutcome {
-        let parameters = try Parameters(raw, allowed: ["client", "bundle", "table", "locale"])
+        let parameters = try Parameters(raw, allowed: ParameterNames.removeAddedStrings)
         guard let client = try clientID(parameters.string("client")) else { throw .invalidParameter("client") }
         let bundle = try bundle(parameters.string("bundle"))
         let table = try parameters.optionalString("table").map { text throws(VarlinkError) in try tableName(text) }
@@ -57,7 +57,7 @@ extension LocalizationInterface {
     }
 
     func subscribe(_ raw: JSONObject, caller: VarlinkCaller) throws(VarlinkError) -> VarlinkOutcome {
-        let parameters = try Parameters(raw, allowed: ["client", "bundle"])
+        let parameters = try Parameters(raw, allowed: ParameterNames.subscribe)
         let client = try clientID(parameters.optionalString("client"))
         let bundleName = try parameters.optionalString("bundle")
         if let bundleName { _ = try bundle(bundleName) }

@@ -5,7 +5,7 @@ internal import VarlinkProtocol
 
 extension LocalizationInterface {
     func lookup(_ raw: JSONObject, caller: VarlinkCaller) throws(VarlinkError) -> VarlinkOutcome {
-        let parameters = try Parameters(raw, allowed: ["bundle", "key", "table", "locale", "client", "defaultValue", "arguments", "placeholders"])
+        let parameters = try Parameters(raw, allowed: ParameterNames.lookup)
         let bundle = try bundle(parameters.string("bundle"))
         let key = try parameters.string("key")
         let table = try tableName(parameters.optionalString("table"))
@@ -71,7 +71,7 @@ extension LocalizationInterface {
     }
 
     func getTable(_ raw: JSONObject, caller: VarlinkCaller) throws(VarlinkError) -> VarlinkOutcome {
-        let parameters = try Parameters(raw, allowed: ["bundle", "table", "locale", "client"])
+        let parameters = try Parameters(raw, allowed: ParameterNames.getTable)
         let snapshot = catalog.snapshot
         let name = try parameters.string("bundle")
         guard let bundle = snapshot.bundles[name] else { throw LocalizationErrors.bundleNotFound(name) }

@@ -5,7 +5,7 @@ internal import VarlinkProtocol
 
 extension LocalizationInterface {
     func getSelection(_ raw: JSONObject, caller: VarlinkCaller) throws(VarlinkError) -> VarlinkOutcome {
-        let parameters = try Parameters(raw, allowed: ["client", "bundle", "preferredLanguages"])
+        let parameters = try Parameters(raw, allowed: ParameterNames.getSelection)
         let client = try requiredClient(parameters)
         let bundle = try bundle(parameters.string("bundle"))
         var preferred: [LocaleIdentifier] = []
@@ -32,7 +32,7 @@ extension LocalizationInterface {
     }
 
     func selectLocale(_ raw: JSONObject, caller: VarlinkCaller) throws(VarlinkError) -> VarlinkOutcome {
-        let parameters = try Parameters(raw, allowed: ["client", "bundle", "locale"])
+        let parameters = try Parameters(raw, allowed: ParameterNames.selectLocale)
         let client = try requiredClient(parameters)
         let bundle = try bundle(parameters.string("bundle"))
         let requestedText = try parameters.string("locale")
@@ -53,7 +53,7 @@ extension LocalizationInterface {
     }
 
     func resetSelection(_ raw: JSONObject, caller: VarlinkCaller) throws(VarlinkError) -> VarlinkOutcome {
-        let parameters = try Parameters(raw, allowed: ["client", "bundle"])
+        let parameters = try Parameters(raw, allowed: ParameterNames.resetSelection)
         let client = try requiredClient(parameters)
         let bundle = try bundle(parameters.string("bundle"))
         let key = ClientKey(uid: caller.uid, client: client)

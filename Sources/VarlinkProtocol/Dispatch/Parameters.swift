@@ -5,7 +5,8 @@ public struct Parameters: Sendable {
 
     /// Wraps a call's parameters after checking that every name is one the
     /// method takes: a misspelled parameter is an error, not silently ignored.
-    public init(_ object: JSONObject, allowed: Set<String>) throws(VarlinkError) {
+    /// (`allowed` is a short list; comparing beats hashing on every call.)
+    public init(_ object: JSONObject, allowed: [String]) throws(VarlinkError) {
         for key in object.keys where !allowed.contains(key) { throw .invalidParameter(key) }
         self.object = object
     }

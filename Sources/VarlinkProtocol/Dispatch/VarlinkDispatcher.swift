@@ -17,15 +17,14 @@ public struct VarlinkDispatcher: Sendable {
     }
 
     private let info: Info
-    private let interfaces: [String: any VarlinkInterface]
+    /// Few interfaces: a scan comparing names beats hashing a new string.
+    private let interfaces: [any VarlinkInterface]
     private let interfaceNames: [String]
 
     /// A dispatcher for these interfaces.
     public init(info: Info, interfaces: [any VarlinkInterface]) {
         self.info = info
-        var byName: [String: any VarlinkInterface] = [:]
-        for interface in interfaces { byName[interface.name] = interface }
-        self.interfaces = byName
+        self.interfaces = interfaces
         self.interfaceNames = ["org.varlink.service"] + interfaces.map(\.name)
     }
 
@@ -35,7 +34,7 @@ public struct VarlinkDispatcher: Sendable {
         if interfaceName == "org.varlink.service" {
             return serviceCall(call)
         }
-        guard let interface = interfaces[String(interfaceName)] else {
+        guard let interface = interfaces.first(where: { $0.name == interfaceName }) else {
             return .error(.interfaceNotFound(String(interfaceName)))
         }
         let outcome = interface.handle(call.methodName, call: call, caller: caller)
@@ -53,7 +52,7 @@ public struct VarlinkDispatcher: Sendable {
         case "GetInterfaceDescription":
             guard case .string(let name)? = call.parameters["interface"] else { return .error(.invalidParameter("interface")) }
             if name == "org.varlink.service" { return .reply(["description": .string(Self.serviceDescription)]) }
-            guard let interface = interfaces[name] else { return .error(.interfaceNotFound(name)) }
+            guard let interface = interfaces.first(where: { $0.name == name }) else { return .error(.interfaceNotFound(name)) }
             return .reply(["description": .string(interface.description)])
         default:
             return .error(.methodNotFound(call.method))

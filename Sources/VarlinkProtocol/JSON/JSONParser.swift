@@ -148,16 +148,19 @@ public struct JSONParser {
     private mutating func parseString() throws(Error) -> String {
         position += 1
         let start = position
+        var ascii = true
         // Fast path: no escapes.
         while position < bytes.count {
             let byte = bytes[position]
             if byte == UInt8(ascii: "\"") {
                 let slice = UnsafeRawBufferPointer(rebasing: bytes[start..<position])
                 position += 1
-                return try validatedString(slice, at: start)
+                // ASCII is valid UTF-8 as it stands.
+                return ascii ? String(decoding: slice, as: UTF8.self) : try validatedString(slice, at: start)
             }
             if byte == UInt8(ascii: "\\") { break }
             if byte < 0x20 { throw error("a control character must be escaped in a string") }
+            if byte >= 0x80 { ascii = false }
             position += 1
         }
         var output: [UInt8] = Array(UnsafeRawBufferPointer(rebasing: bytes[start..<position]))

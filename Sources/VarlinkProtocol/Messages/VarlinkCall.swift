@@ -19,14 +19,20 @@ public struct VarlinkCall: Sendable, Equatable {
 
     /// The interface part of ``method``.
     public var interface: Substring {
-        guard let dot = method.lastIndex(of: ".") else { return "" }
+        guard let dot = lastDot else { return "" }
         return method[..<dot]
     }
 
     /// The method name without its interface.
     public var methodName: Substring {
-        guard let dot = method.lastIndex(of: ".") else { return method[...] }
-        return method[method.index(after: dot)...]
+        guard let dot = lastDot else { return method[...] }
+        return method[method.utf8.index(after: dot)...]
+    }
+
+    /// The last '.', found on the UTF-8 view: no grapheme breaking on the
+    /// path of every call.
+    private var lastDot: String.Index? {
+        method.utf8.lastIndex(of: UInt8(ascii: "."))
     }
 
     /// Reads a call from one message (without its NUL).
@@ -63,10 +69,13 @@ public struct VarlinkCall: Sendable, Equatable {
 
     /// `interface.Method`: a lowercase dotted interface and a capitalized method.
     static func isQualifiedMethod(_ text: String) -> Bool {
-        guard text.utf8.count <= 512, let dot = text.lastIndex(of: "."), dot != text.startIndex else { return false }
-        let name = text[text.index(after: dot)...]
-        guard let first = name.unicodeScalars.first, ("A"..."Z").contains(first) else { return false }
-        return name.unicodeScalars.allSatisfy { ("A"..."Z").contains($0) || ("a"..."z").contains($0) || ("0"..."9").contains($0) }
+        let bytes = text.utf8
+        guard bytes.count <= 512, let dot = bytes.lastIndex(of: UInt8(ascii: ".")), dot != bytes.startIndex else { return false }
+        let name = bytes[bytes.index(after: dot)...]
+        guard let first = name.first, (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(first) else { return false }
+        return name.allSatisfy { byte in
+            (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+        }
     }
 
     /// The call as a message (without the NUL), as a client writes it.

@@ -1,6 +1,7 @@
 # lprojd: build, test, benchmark, run the demo, install.
 #
 #   make demo       build lprojd and serve the demo bundle (Examples/DemoApp)
+#                   on $(DEMO_SOCKET), in the foreground; Ctrl-C stops it
 #   make test       install what is missing, build, run every test
 #   make bench      the benchmarks (release build), printed as a table
 #   make install    PREFIX=/usr DESTDIR=/tmp/pkg: binaries, units, configuration
@@ -14,7 +15,9 @@ DESTDIR      ?=
 SYSCONFDIR   ?= /etc
 BUILD_FLAGS  ?=
 
-APT_PACKAGES := libicu-dev libsystemd-dev libsqlite3-dev pkg-config systemd
+APT_PACKAGES := libicu-dev libsystemd-dev libsqlite3-dev pkg-config systemd util-linux
+DEMO_DIR     ?= $(or $(XDG_RUNTIME_DIR),/tmp)/lprojd-demo
+DEMO_SOCKET  ?= $(DEMO_DIR)/org.lprojd.Localization
 PIP_PACKAGES := varlink==31.0.0 babel==2.12.1
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -49,10 +52,13 @@ test: deps
 	$(SWIFT) test --skip-build $(BUILD_FLAGS)
 
 bench: deps
+	$(SWIFT) build -c release --product lprojd
 	$(SWIFT) run -c release lproj-bench
 
 demo: build
-	$(SWIFT) run lprojctl lint Examples/DemoApp
+	@echo "Serving Examples/DemoApp as the bundle 'demo' on $(DEMO_SOCKET)."
+	@echo "In another terminal: export LPROJD_SOCKET=$(DEMO_SOCKET); then .build/debug/lprojctl bundles"
+	$(SWIFT) run lprojd --socket $(DEMO_SOCKET) --state-directory $(DEMO_DIR)/state --bundle demo=$(CURDIR)/Examples/DemoApp@en
 
 clean:
 	rm -rf .build

@@ -8,7 +8,16 @@
 //   LprojLocales   pure: locale identifiers, CLDR fallback chains, negotiation, plural rules
 //   LprojEngine    bundles of .lproj folders -> immutable snapshots, per-key lookup
 //   LprojLint      what translators get wrong, on top of the engine's parsers
-//   lprojctl       the command-line client (offline lint/dump)
+//   VarlinkProtocol pure: Varlink messages, JSON, method dispatch
+//   VarlinkNIO     the Varlink server and client transport over a Unix socket (SwiftNIO)
+//   LprojStore     each client's selection in SQLite (GRDB)
+//   LprojWatch     inotify
+//   LprojConfiguration the daemon's YAML configuration and default paths
+//   LprojService   the org.lprojd.Localization interface, the catalog, hot reload, events
+//   CSystemd       libsystemd (pkg-config libsystemd)
+//   LprojSystemd   sd_notify, socket activation, the watchdog, the journal log handler
+//   LprojClient    the Swift client library
+//   lprojd         the daemon; lprojctl, its command-line client
 import PackageDescription
 
 let strictSwift: [SwiftSetting] = [
@@ -43,6 +52,7 @@ let package = Package(
                 .linkedLibrary("icudata"),
             ]
         ),
+        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .target(name: "LprojFormat", swiftSettings: strictSwift),
         .target(name: "LprojTables", dependencies: ["LprojFormat"], swiftSettings: strictSwift),
         .target(name: "LprojLocales", dependencies: ["CLprojICU", "LprojFormat"], swiftSettings: strictSwift),
@@ -74,6 +84,15 @@ let package = Package(
             swiftSettings: strictSwift
         ),
         .target(
+            name: "LprojSystemd",
+            dependencies: [
+                "CSystemd",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: strictSwift
+        ),
+        .target(
             name: "LprojClient",
             dependencies: [
                 "VarlinkProtocol", "VarlinkNIO",
@@ -85,10 +104,11 @@ let package = Package(
         .executableTarget(
             name: "lprojd",
             dependencies: [
-                "LprojService", "LprojConfiguration", "LprojEngine", "LprojLocales", "LprojStore", "VarlinkNIO", "VarlinkProtocol",
+                "LprojService", "LprojConfiguration", "LprojEngine", "LprojLocales", "LprojStore", "LprojSystemd", "VarlinkNIO", "VarlinkProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
@@ -133,6 +153,16 @@ let package = Package(
         .testTarget(
             name: "LprojServiceTests",
             dependencies: ["LprojService", "LprojEngine", "LprojLocales", "LprojStore", "LprojWatch", "VarlinkProtocol", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "LprojSystemdTests",
+            dependencies: [
+                "LprojSystemd",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
             swiftSettings: strictSwift
         ),
         .testTarget(name: "LprojCtlTests", dependencies: ["lprojctl"], swiftSettings: strictSwift),

@@ -3,25 +3,37 @@ import Logging
 import LprojConfiguration
 import LprojService
 import LprojStore
+import LprojSystemd
 import NIOCore
 import NIOPosix
 import ServiceLifecycle
 import Synchronization
+import UnixSignals
 import VarlinkProtocol
 import VarlinkNIO
 
 /// Wires lprojd's parts together and runs them.
+///
+/// Start-up: logging (the journal when stderr is connected to it), the
+/// state directory and its SQLite store, watches, every bundle loaded, the
+/// socket (bound, or the one systemd passed), and only then `READY=1`.
+/// Then a service group runs the watcher, the server, the SIGHUP reloader
+/// and the service-manager lifecycle until SIGTERM or SIGINT, which stop
+/// them in reverse: `STOPPING=1` first, the server last but the watcher.
 struct Daemon {
     let settings: DaemonSettings
+    var activatedSocket: ActivatedSocket?
+    var notifier: ServiceNotifier = .system
+    var rereadSettings: (@Sendable () throws -> DaemonSettings)?
 
     func run() async throws {
         signal(SIGPIPE, SIG_IGN)
         raiseFileDescriptorLimit(toServe: settings.configuration.limits.maximumConnections)
-        let level = settings.logLevel
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
+        let logLevel = LogLevelControl(settings.logLevel)
+        let toJournal = JournalStream.isStandardErrorConnected(environment: ProcessInfo.processInfo.environment)
+        LoggingSystem.bootstrap { label -> any LogHandler in
+            if toJournal { return JournalLogHandler(label: label, identifier: "lprojd", threshold: logLevel) }
+            return PlainLogHandler(label: label, threshold: logLevel)
         }
         let logger = Logger(label: "lprojd")
         let configuration = settings.configuration
@@ -59,7 +71,7 @@ struct Daemon {
             info: .init(vendor: "lprojd", product: "lprojd", version: LocalizationInterface.version, url: "https://github.com/lprojd/lprojd"),
             interfaces: [interface])
         let server = VarlinkServer(
-            listener: .path(settings.socketPath), dispatcher: dispatcher, configuration: serverConfiguration(configuration.limits),
+            listener: try listener(logger: logger), dispatcher: dispatcher, configuration: serverConfiguration(configuration.limits),
             group: group, logger: logger)
         serverReference.set(server)
         do {
@@ -69,14 +81,52 @@ struct Daemon {
             throw error
         }
 
+        let status = StatusReporter(notifier: notifier) {
+            StatusReporter.summary(of: catalog.snapshot, connections: serverReference.connectionCount, subscribers: hub.count)
+        }
+        // Trap SIGHUP now, before READY=1, so that an early reload request
+        // cannot kill the daemon (SIGHUP's default action).
+        let hangups = await UnixSignalsSequence(trapping: .sighup)
+        let reloader = ConfigurationReloader(
+            hangups: hangups, running: settings, rereadSettings: rereadSettings ?? { settings }, watcher: watcher,
+            logLevel: logLevel, status: status, logger: logger)
+        let watchdog = Watchdog.requestedInterval().map { interval in
+            logger.info("the watchdog expects a sign of life every \(interval); pinging every \(interval / 2)")
+            return Watchdog(interval: interval, group: group, probe: { await watcher.checkIn() }, ping: { [notifier] in notifier.notify(.watchdog) })
+        }
+        watchdog?.start()
+
         let services = ServiceGroup(
             configuration: .init(
-                services: [.init(service: watcher), .init(service: server)],
+                services: [
+                    .init(service: watcher), .init(service: server), .init(service: reloader),
+                    .init(service: ServiceManagerLifecycle(status: status, logger: logger)),
+                ],
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger))
+        defer { watchdog?.stop() }
         try await services.run()
         try await group.shutdownGracefully()
         logger.info("stopped")
+    }
+
+    /// The socket systemd passed, or else the configured path.
+    func listener(logger: Logger) throws -> VarlinkServer.Listener {
+        if let activatedSocket {
+            guard SocketActivation.isListeningStreamSocket(activatedSocket.descriptor) else {
+                throw SocketActivation.Problem(
+                    description: "the socket passed by the service manager (fd \(activatedSocket.descriptor), \(activatedSocket.name)) is not a listening stream socket",
+                    code: ENOTSOCK)
+            }
+            if let path = settings.socketPath, settings.configuration.socketPath != nil {
+                logger.notice("serving the socket passed by the service manager; the configured \(path) is not used")
+            }
+            return .descriptor(activatedSocket.descriptor)
+        }
+        guard let path = settings.socketPath else {
+            throw DaemonSettings.Problem(description: "no socket path and no socket passed by the service manager")
+        }
+        return .path(path)
     }
 
     /// The soft limit on open files is usually 1024, which would cap the

@@ -5,17 +5,20 @@ import LprojEngine
 import LprojLocales
 
 /// What lprojd runs with: the configuration file, then the options.
-struct DaemonSettings {
+struct DaemonSettings: Sendable {
     struct Problem: Error, CustomStringConvertible {
         let description: String
     }
 
     var configuration: DaemonConfiguration
-    var socketPath: String
+    /// Where to bind; nil only when the service manager passed the socket.
+    var socketPath: String?
     var stateDirectory: String
     var logLevel: Logger.Level
 
-    init(configPath: String?, socket: String?, stateDirectory: String?, bundles: [String], logLevel: String?, environment: [String: String]) throws {
+    /// - Parameter socketActivated: whether the service manager passed a
+    ///   listening socket, which then needs no path.
+    init(configPath: String?, socket: String?, stateDirectory: String?, bundles: [String], logLevel: String?, environment: [String: String], socketActivated: Bool = false) throws {
         let path = configPath ?? ConfigurationFile.defaultPath
         if configPath != nil || FileManager.default.fileExists(atPath: path) {
             configuration = try ConfigurationFile.read(path: path)
@@ -28,7 +31,8 @@ struct DaemonSettings {
         if let logLevel { configuration.logLevel = logLevel }
 
         let isRoot = getuid() == 0
-        guard let socketPath = configuration.socketPath ?? DefaultPaths.socket(environment: environment, isRoot: isRoot) else {
+        let socketPath = configuration.socketPath ?? DefaultPaths.socket(environment: environment, isRoot: isRoot)
+        if socketPath == nil && !socketActivated {
             throw Problem(description: "no socket path: pass --socket, set socket in the configuration, or set XDG_RUNTIME_DIR")
         }
         guard let state = configuration.stateDirectory ?? DefaultPaths.stateDirectory(environment: environment) else {
@@ -44,6 +48,16 @@ struct DaemonSettings {
         if configuration.bundles.isEmpty {
             throw Problem(description: "no bundles to serve: add some to \(path) or pass --bundle NAME=DIR")
         }
+    }
+
+    /// What differs from `running` in ways a reload cannot apply: the
+    /// socket, the state directory and the limits are fixed at start-up.
+    func changesNeedingRestart(from running: DaemonSettings) -> [String] {
+        var changes: [String] = []
+        if socketPath != running.socketPath { changes.append("the socket path") }
+        if stateDirectory != running.stateDirectory { changes.append("the state directory") }
+        if configuration.limits != running.configuration.limits { changes.append("the limits") }
+        return changes
     }
 
     /// `NAME=DIR` or `NAME=DIR@LOCALE`. Without a locale, the development

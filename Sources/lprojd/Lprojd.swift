@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
-import Logging
-import LprojConfiguration
+import LprojSystemd
 
 /// lprojd: the localization daemon.
 @main
@@ -9,14 +8,18 @@ struct Lprojd: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lprojd",
         abstract: "Serve Apple .lproj localization bundles over Varlink.",
-        discussion: "Runs in the foreground. Options override the configuration file.",
+        discussion: """
+            Runs in the foreground. Options override the configuration file. Under systemd it \
+            notifies readiness (Type=notify), serves a socket passed by socket activation, pings \
+            the watchdog, logs to the journal, and re-reads its configuration on SIGHUP.
+            """,
         version: "0.1.0"
     )
 
     @Option(help: "The configuration file (YAML). A missing default file is fine.")
     var config: String?
 
-    @Option(help: "The Unix socket to serve on.")
+    @Option(help: "The Unix socket to serve on (ignored when systemd passes the socket).")
     var socket: String?
 
     @Option(name: .customLong("state-directory"), help: "Where to keep each client's selected locale.")
@@ -29,20 +32,41 @@ struct Lprojd: AsyncParsableCommand {
     var logLevel: String?
 
     func run() async throws {
+        let notifier = ServiceNotifier.system
+        // Take the activated sockets first: reading them unsets LISTEN_*.
+        let activated: ActivatedSocket?
+        do {
+            activated = try SocketActivation.socket(named: "varlink", in: SocketActivation.takeListeningSockets())
+        } catch let problem as SocketActivation.Problem {
+            fail(problem.description, errno: problem.code, notifier: notifier)
+            throw ExitCode(1)
+        }
+
+        let (config, socket, stateDirectory, bundles, logLevel) = (config, socket, stateDirectory, bundles, logLevel)
+        let readSettings: @Sendable () throws -> DaemonSettings = {
+            try DaemonSettings(
+                configPath: config, socket: socket, stateDirectory: stateDirectory, bundles: bundles, logLevel: logLevel,
+                environment: ProcessInfo.processInfo.environment, socketActivated: activated != nil)
+        }
         let settings: DaemonSettings
         do {
-            settings = try DaemonSettings(
-                configPath: config, socket: socket, stateDirectory: stateDirectory, bundles: bundles, logLevel: logLevel,
-                environment: ProcessInfo.processInfo.environment)
+            settings = try readSettings()
         } catch {
-            FileHandle.standardError.write(Data("lprojd: \(error)\n".utf8))
+            fail("\(error)", errno: EINVAL, notifier: notifier)
             throw ExitCode(2)
         }
         do {
-            try await Daemon(settings: settings).run()
+            try await Daemon(settings: settings, activatedSocket: activated, notifier: notifier, rereadSettings: readSettings).run()
         } catch {
-            FileHandle.standardError.write(Data("lprojd: \(error)\n".utf8))
+            fail("\(error)", errno: StartupFailure.errno(for: error), notifier: notifier)
             throw ExitCode(1)
         }
+    }
+
+    /// Says why lprojd cannot run: on stderr (the journal, under systemd)
+    /// and to the service manager, which shows the errno and status.
+    private func fail(_ message: String, errno: Int32, notifier: ServiceNotifier) {
+        FileHandle.standardError.write(Data("lprojd: \(message)\n".utf8))
+        notifier.notify(.errno(errno), .status("Failed: \(message)"))
     }
 }

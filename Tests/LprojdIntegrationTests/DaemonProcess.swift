@@ -5,6 +5,25 @@ import Synchronization
 import Glibc
 #endif
 
+/// How a test starts lprojd: plainly, or as systemd would.
+struct Launch {
+    /// Variables added to lprojd's environment (NOTIFY_SOCKET, WATCHDOG_USEC…).
+    var environment: [String: String] = [:]
+    /// A program lprojd runs under, which execs it: given its own arguments,
+    /// then lprojd's path and arguments (systemd-socket-activate, unshare).
+    var wrapper: [String] = []
+    /// Whether lprojd gets `--socket` (a socket-activated one is passed its socket instead).
+    var passesSocketPath = true
+    /// Sets JOURNAL_STREAM to lprojd's stderr, as systemd does for a
+    /// service whose output goes to the journal.
+    var stderrIsJournalStream = false
+    /// The log line that says the start is over; nil returns once launched.
+    var readyMarker: String? = "listening on"
+
+    /// What a test may not inherit from whatever runs the tests.
+    static let managerVariables = ["NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID", "LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES", "JOURNAL_STREAM"]
+}
+
 /// The real `lprojd` binary, started for a test on a temporary socket with
 /// its own state directory and a copy of a bundle it may change.
 final class DaemonProcess: @unchecked Sendable {
@@ -12,9 +31,11 @@ final class DaemonProcess: @unchecked Sendable {
     let socket: String
     let stateDirectory: String
     let bundleDirectory: URL
+    let configurationPath: URL
     private(set) var process: Process?
     private let log = LogBuffer()
     private var extraArguments: [String]
+    private let launch: Launch
 
     static var packageRoot: URL {
         var url = URL(fileURLWithPath: #filePath)
@@ -26,8 +47,10 @@ final class DaemonProcess: @unchecked Sendable {
     static var binaries: URL { URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent() }
 
     /// Copies the demo bundle (or the given files) and starts lprojd on it.
-    init(configuration: String? = nil, files: [String: String]? = nil, arguments: [String] = []) async throws {
+    init(configuration: String? = nil, files: [String: String]? = nil, arguments: [String] = [], launch: Launch = Launch()) async throws {
+        self.launch = launch
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("lprojd-it-\(UUID().uuidString.prefix(8))")
+        configurationPath = directory.appendingPathComponent("lprojd.conf")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         // Other users (the per-uid tests) must reach the socket.
         chmod(directory.path, 0o755)
@@ -45,9 +68,8 @@ final class DaemonProcess: @unchecked Sendable {
         }
         var arguments = arguments
         if let configuration {
-            let path = directory.appendingPathComponent("lprojd.conf")
-            try Data(configuration.replacingOccurrences(of: "$BUNDLE", with: bundleDirectory.path).utf8).write(to: path)
-            arguments += ["--config", path.path]
+            try Data(configuration.replacingOccurrences(of: "$BUNDLE", with: bundleDirectory.path).utf8).write(to: configurationPath)
+            arguments += ["--config", configurationPath.path]
         } else {
             arguments += ["--bundle", "demo=\(bundleDirectory.path)"]
         }
@@ -61,17 +83,39 @@ final class DaemonProcess: @unchecked Sendable {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    /// Starts lprojd and returns once it is listening.
+    /// Writes the configuration file (`$BUNDLE` is the bundle's directory).
+    func writeConfiguration(_ text: String) throws {
+        try Data(text.replacingOccurrences(of: "$BUNDLE", with: bundleDirectory.path).utf8).write(to: configurationPath)
+    }
+
+    /// Starts lprojd and returns once it is listening (or as `launch` says).
     func start() async throws {
         log.reset()
         let process = Process()
-        process.executableURL = Self.binaries.appendingPathComponent("lprojd")
-        process.arguments = ["--socket", socket, "--state-directory", stateDirectory, "--log-level", "debug"] + extraArguments
+        let lprojd = Self.binaries.appendingPathComponent("lprojd").path
+        let arguments = (launch.passesSocketPath ? ["--socket", socket] : []) + ["--state-directory", stateDirectory, "--log-level", "debug"] + extraArguments
+        if launch.wrapper.isEmpty {
+            process.executableURL = URL(fileURLWithPath: lprojd)
+            process.arguments = arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = launch.wrapper + [lprojd] + arguments
+        }
         let errors = Pipe()
+        var environment = ProcessInfo.processInfo.environment
+        for name in Launch.managerVariables { environment[name] = nil }
+        environment.merge(launch.environment) { $1 }
+        if launch.stderrIsJournalStream {
+            var info = stat()
+            fstat(errors.fileHandleForWriting.fileDescriptor, &info)
+            environment["JOURNAL_STREAM"] = "\(info.st_dev):\(info.st_ino)"
+        }
+        process.environment = environment
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
         let ready = AsyncStream<Void>.makeStream()
         let log = self.log
+        let readyMarker = launch.readyMarker
         let reading = errors.fileHandleForReading
         // A thread of its own reads the log with blocking reads (Foundation's
         // readabilityHandler is fragile on Linux when descriptors close).
@@ -80,17 +124,36 @@ final class DaemonProcess: @unchecked Sendable {
                 let data = reading.availableData
                 if data.isEmpty { break }
                 log.append(String(decoding: data, as: UTF8.self))
-                if log.text.contains("listening on") { ready.continuation.yield() }
+                if let readyMarker, log.text.contains(readyMarker) { ready.continuation.yield() }
             }
             ready.continuation.finish()
         }
         try process.run()
         reader.start()
         self.process = process
+        guard readyMarker != nil else { return }
         try await withTimeout(seconds: 30, "lprojd did not start:\n\(log.text)") {
             for await _ in ready.stream { return }
             throw DaemonError(description: "lprojd exited:\n\(log.text)")
         }
+    }
+
+    /// lprojd's process id (a wrapper execs it, so it keeps the wrapper's).
+    var pid: Int32 { process?.processIdentifier ?? 0 }
+
+    /// Sends a signal and returns at once.
+    func send(_ signal: Int32) {
+        if let process { kill(process.processIdentifier, signal) }
+    }
+
+    /// Waits for lprojd to end by itself; returns its exit status.
+    func waitForExit(seconds: Double = 15) async throws -> Int32 {
+        guard let process else { return -1 }
+        try await withTimeout(seconds: seconds, "lprojd did not exit:\n\(self.output)") {
+            while process.isRunning { try await Task.sleep(for: .milliseconds(10)) }
+        }
+        self.process = nil
+        return process.terminationStatus
     }
 
     /// Sends a signal and waits for the process to end.

@@ -3,7 +3,7 @@ import Testing
 
 @Suite struct MessageTests {
     func decode(_ text: String) throws(VarlinkError) -> VarlinkCall {
-        var bytes = Array(text.utf8)
+        let bytes = Array(text.utf8)
         return try bytes.withUnsafeBytes { buffer in Result { () throws(VarlinkError) in try VarlinkCall.decode(buffer) } }.get()
     }
 

@@ -1,5 +1,5 @@
 internal import Foundation
-public import LprojTables
+internal import LprojTables
 
 extension BundleLoader {
     /// Applies changes to a loaded bundle, reading only what changed: the

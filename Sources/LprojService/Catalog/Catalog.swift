@@ -25,6 +25,14 @@ public final class Catalog: Sendable {
 
         /// Bundle names, sorted.
         public var names: [String] { bundles.keys.sorted() }
+
+        /// Tables over every bundle, counting each locale's copy of a table.
+        public var tableCount: Int {
+            bundles.values.reduce(0) { total, bundle in total + bundle.localizations.reduce(0) { $0 + $1.tables.count } }
+        }
+
+        /// Entries over every bundle and table.
+        public var entryCount: Int { bundles.values.reduce(0) { $0 + $1.entryCount } }
     }
 
     private let current: Mutex<Snapshot>

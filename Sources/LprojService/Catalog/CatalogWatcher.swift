@@ -2,7 +2,7 @@ internal import Foundation
 public import Logging
 public import LprojEngine
 internal import LprojTables
-public import LprojWatch
+internal import LprojWatch
 public import ServiceLifecycle
 
 /// Follows the bundles on disk with inotify and publishes every change.
@@ -55,7 +55,7 @@ public actor CatalogWatcher: Service {
         let inotify = self.inotify
         await withTaskCancellationOrGracefulShutdownHandler {
             for await batch in inotify.events {
-                await self.handle(batch)
+                self.handle(batch)
             }
         } onCancelOrGracefulShutdown: {
             inotify.close()
@@ -253,6 +253,10 @@ public actor CatalogWatcher: Service {
     }
 
     // MARK: Requests
+
+    /// Returns at once. The watchdog calls it to prove that this actor, which
+    /// applies every reload, is not stuck.
+    public func checkIn() {}
 
     /// Reads bundles again from scratch (all, or one); returns them.
     public func reload(bundle: String?) -> [LoadedBundle] {

@@ -75,12 +75,9 @@ extension LocalizationInterface {
     func status(_ raw: JSONObject) throws(VarlinkError) -> VarlinkOutcome {
         _ = try Parameters(raw, allowed: ParameterNames.status)
         let snapshot = catalog.snapshot
-        var tables = 0, entries = 0
         var errors: [JSONValue] = []
         for name in snapshot.names {
             let bundle = snapshot.bundles[name]!
-            tables += bundle.localizations.reduce(0) { $0 + $1.tables.count }
-            entries += bundle.entryCount
             for problem in bundle.problems {
                 errors.append(Self.fileError(bundle: name, file: "", problem))
             }
@@ -92,8 +89,8 @@ extension LocalizationInterface {
             "version": .string(Self.version),
             "generation": .int(snapshot.generation),
             "bundles": .int(snapshot.bundles.count),
-            "tables": .int(tables),
-            "entries": .int(entries),
+            "tables": .int(snapshot.tableCount),
+            "entries": .int(snapshot.entryCount),
             "connections": .int(connectionCount()),
             "subscribers": .int(hub.count),
             "selections": .int(store.selectionCount),

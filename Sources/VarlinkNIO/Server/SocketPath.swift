@@ -2,30 +2,35 @@
 import Glibc
 #endif
 
+/// Why a socket path cannot be used.
+public struct SocketPathError: Error, CustomStringConvertible {
+    public let description: String
+    /// The errno that best names the problem (`EADDRINUSE` for a live
+    /// socket), for a service manager's `ERRNO=`.
+    public let code: Int32
+}
+
 /// Prepares a path for binding a Unix socket.
 enum SocketPath {
-    /// Why a socket path cannot be used.
-    struct Problem: Error, CustomStringConvertible {
-        let description: String
-    }
 
     /// Creates the parent directory if needed; replaces a stale socket left
     /// by a crashed run; refuses a live one (another server answering) and
     /// anything that is not a socket.
     static func prepare(_ path: String) throws {
-        guard path.utf8.count < 108 else { throw Problem(description: "the socket path \(path) is longer than 107 bytes") }
+        guard path.utf8.count < 108 else { throw SocketPathError(description: "the socket path \(path) is longer than 107 bytes", code: ENAMETOOLONG) }
         let parent = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
         if !parent.isEmpty { try makeDirectories(parent) }
         var info = stat()
         guard lstat(path, &info) == 0 else { return }
         guard info.st_mode & S_IFMT == S_IFSOCK else {
-            throw Problem(description: "\(path) exists and is not a socket; remove it or choose another path")
+            throw SocketPathError(description: "\(path) exists and is not a socket; remove it or choose another path", code: EEXIST)
         }
         if isAnswering(path) {
-            throw Problem(description: "another server is already answering on \(path)")
+            throw SocketPathError(description: "another server is already answering on \(path)", code: EADDRINUSE)
         }
         guard unlink(path) == 0 || errno == ENOENT else {
-            throw Problem(description: "cannot remove the stale socket \(path): \(String(cString: strerror(errno)))")
+            let code = errno
+            throw SocketPathError(description: "cannot remove the stale socket \(path): \(String(cString: strerror(code)))", code: code)
         }
     }
 
@@ -34,7 +39,8 @@ enum SocketPath {
         for component in path.split(separator: "/") {
             current += "/\(component)"
             if mkdir(current, 0o755) != 0 && errno != EEXIST {
-                throw Problem(description: "cannot create the directory \(current): \(String(cString: strerror(errno)))")
+                let code = errno
+                throw SocketPathError(description: "cannot create the directory \(current): \(String(cString: strerror(code)))", code: code)
             }
         }
     }

@@ -4,7 +4,10 @@
 #                   on $(DEMO_SOCKET), in the foreground; Ctrl-C stops it
 #   make test       install what is missing, build, run every test
 #   make bench      the benchmarks (release build), printed as a table
-#   make install    PREFIX=/usr DESTDIR=/tmp/pkg: binaries, units, configuration
+#   make release    the release binaries, with the Swift runtime linked in
+#   make install    after `make release`: binaries, systemd units (system and
+#                   user), the sample configuration and the demo bundle, under
+#                   PREFIX (default /usr/local), staged in DESTDIR if set
 #
 # `deps` installs the Debian packages and Python modules a fresh machine
 # lacks; `demo` and `test` run it first.
@@ -12,16 +15,22 @@
 SWIFT        ?= swift
 PREFIX       ?= /usr/local
 DESTDIR      ?=
+BINDIR       ?= $(PREFIX)/bin
+DATADIR      ?= $(PREFIX)/share
 SYSCONFDIR   ?= /etc
+SYSTEMD_SYSTEM_UNIT_DIR ?= $(PREFIX)/lib/systemd/system
+SYSTEMD_USER_UNIT_DIR   ?= $(PREFIX)/lib/systemd/user
+# Where `install` takes the binaries from.
+BUILD_DIR    ?= .build/release
 BUILD_FLAGS  ?=
 
-APT_PACKAGES := libicu-dev libsystemd-dev libsqlite3-dev pkg-config systemd util-linux
+APT_PACKAGES := libicu-dev libsystemd-dev libsqlite3-dev pkg-config systemd util-linux strace
 DEMO_DIR     ?= $(or $(XDG_RUNTIME_DIR),/tmp)/lprojd-demo
 DEMO_SOCKET  ?= $(DEMO_DIR)/org.lprojd.Localization
 PIP_PACKAGES := varlink==31.0.0 babel==2.12.1
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build release test bench demo install clean
+.PHONY: all deps build release test bench demo install install-binaries install-data clean
 
 all: build
 
@@ -44,8 +53,11 @@ deps:
 build: deps
 	$(SWIFT) build $(BUILD_FLAGS)
 
+# Static Swift runtime: the installed binaries need no toolchain on the
+# machine, only the Debian libraries (ICU, libsystemd, SQLite).
 release: deps
-	$(SWIFT) build -c release $(BUILD_FLAGS)
+	$(SWIFT) build -c release --static-swift-stdlib --product lprojd $(BUILD_FLAGS)
+	$(SWIFT) build -c release --static-swift-stdlib --product lprojctl $(BUILD_FLAGS)
 
 test: deps
 	$(SWIFT) build --build-tests $(BUILD_FLAGS)
@@ -59,6 +71,39 @@ demo: build
 	@echo "Serving Examples/DemoApp as the bundle 'demo' on $(DEMO_SOCKET)."
 	@echo "In another terminal: export LPROJD_SOCKET=$(DEMO_SOCKET); then .build/debug/lprojctl bundles"
 	$(SWIFT) run lprojd --socket $(DEMO_SOCKET) --state-directory $(DEMO_DIR)/state --bundle demo=$(CURDIR)/Examples/DemoApp@en
+
+install: install-binaries install-data
+
+install-binaries:
+	@test -x $(BUILD_DIR)/lprojd -a -x $(BUILD_DIR)/lprojctl || { echo "No binaries in $(BUILD_DIR): run 'make release' first."; exit 1; }
+	install -d $(DESTDIR)$(BINDIR)
+	install -m 0755 $(BUILD_DIR)/lprojd $(BUILD_DIR)/lprojctl $(DESTDIR)$(BINDIR)/
+
+# The units name /usr/bin/lprojd and /etc/lprojd; they are rewritten for
+# BINDIR and SYSCONFDIR. An existing configuration is never overwritten.
+UNIT_PATHS := -e 's|/usr/bin/lprojd|$(BINDIR)/lprojd|g' -e 's|/etc/lprojd/|$(SYSCONFDIR)/lprojd/|g'
+
+# The demo bundle goes in too, world-readable as the service's dynamic user
+# needs, so that the sample configuration serves something at once.
+install-data:
+	install -d $(DESTDIR)$(SYSTEMD_SYSTEM_UNIT_DIR) $(DESTDIR)$(SYSTEMD_USER_UNIT_DIR)
+	for unit in lprojd.socket lprojd.service; do \
+	  sed $(UNIT_PATHS) systemd/$$unit > $(DESTDIR)$(SYSTEMD_SYSTEM_UNIT_DIR)/$$unit; \
+	  sed $(UNIT_PATHS) systemd/user/$$unit > $(DESTDIR)$(SYSTEMD_USER_UNIT_DIR)/$$unit; \
+	  chmod 0644 $(DESTDIR)$(SYSTEMD_SYSTEM_UNIT_DIR)/$$unit $(DESTDIR)$(SYSTEMD_USER_UNIT_DIR)/$$unit; \
+	done
+	install -d $(DESTDIR)$(SYSCONFDIR)/lprojd
+	@if [ -e $(DESTDIR)$(SYSCONFDIR)/lprojd/lprojd.conf ]; then \
+	  echo "Keeping $(DESTDIR)$(SYSCONFDIR)/lprojd/lprojd.conf; the new sample is lprojd.conf.sample"; \
+	  target=$(DESTDIR)$(SYSCONFDIR)/lprojd/lprojd.conf.sample; \
+	else target=$(DESTDIR)$(SYSCONFDIR)/lprojd/lprojd.conf; fi; \
+	sed -e 's|/usr/share/lprojd/|$(DATADIR)/lprojd/|g' -e 's|/etc/lprojd/|$(SYSCONFDIR)/lprojd/|g' etc/lprojd/lprojd.conf > $$target; \
+	chmod 0644 $$target
+	install -d $(DESTDIR)$(DATADIR)/lprojd/demo
+	cd Examples/DemoApp && for folder in *.lproj; do \
+	  install -d $(DESTDIR)$(DATADIR)/lprojd/demo/$$folder; \
+	  install -m 0644 $$folder/* $(DESTDIR)$(DATADIR)/lprojd/demo/$$folder/; \
+	done
 
 clean:
 	rm -rf .build

@@ -20,4 +20,23 @@ public enum DefaultPaths {
         if let home = environment["HOME"], home.hasPrefix("/") { return "\(home)/.local/state/lprojd" }
         return nil
     }
+
+    /// The configuration files lprojd looks for without `--config`, in
+    /// order; it reads the first that exists. A user's own
+    /// (`$XDG_CONFIG_HOME/lprojd/lprojd.conf`, else
+    /// `~/.config/lprojd/lprojd.conf`) comes before the system's, so that a
+    /// per-user lprojd (`systemctl --user`) can serve its own bundles; root
+    /// reads only the system's.
+    public static func configurationFiles(environment: [String: String], isRoot: Bool) -> [String] {
+        var files: [String] = []
+        if !isRoot {
+            if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
+                files.append("\(xdg)/lprojd/lprojd.conf")
+            } else if let home = environment["HOME"], home.hasPrefix("/"), home != "/" {
+                files.append("\(home)/.config/lprojd/lprojd.conf")
+            }
+        }
+        files.append(ConfigurationFile.defaultPath)
+        return files
+    }
 }

@@ -37,6 +37,11 @@ struct Daemon {
         }
         let logger = Logger(label: "lprojd")
         let configuration = settings.configuration
+        // Trap the signals first: one that arrives while the bundles load
+        // waits for the service group instead of killing the daemon (the
+        // default action of SIGTERM, SIGINT and SIGHUP).
+        let stopSignals = await UnixSignalsSequence(trapping: .sigterm, .sigint)
+        let hangups = await UnixSignalsSequence(trapping: .sighup)
 
         try FileManager.default.createDirectory(atPath: settings.stateDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let store = try ClientStore(path: "\(settings.stateDirectory)/lprojd.sqlite")
@@ -47,6 +52,7 @@ struct Daemon {
         let catalog = Catalog()
         let hub = SubscriptionHub(logger: logger)
         let watcher = try CatalogWatcher(catalog: catalog, hub: hub, configurations: configuration.bundles, logger: logger)
+        logger.info("loading \(configuration.bundles.count) bundle\(configuration.bundles.count == 1 ? "" : "s")")
         catalog.load(configuration.bundles)
         let snapshot = catalog.snapshot
         for name in snapshot.names {
@@ -84,9 +90,6 @@ struct Daemon {
         let status = StatusReporter(notifier: notifier) {
             StatusReporter.summary(of: catalog.snapshot, connections: serverReference.connectionCount, subscribers: hub.count)
         }
-        // Trap SIGHUP now, before READY=1, so that an early reload request
-        // cannot kill the daemon (SIGHUP's default action).
-        let hangups = await UnixSignalsSequence(trapping: .sighup)
         let reloader = ConfigurationReloader(
             hangups: hangups, running: settings, rereadSettings: rereadSettings ?? { settings }, watcher: watcher,
             logLevel: logLevel, status: status, logger: logger)
@@ -102,10 +105,18 @@ struct Daemon {
                     .init(service: watcher), .init(service: server), .init(service: reloader),
                     .init(service: ServiceManagerLifecycle(status: status, logger: logger)),
                 ],
-                gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger))
         defer { watchdog?.stop() }
-        try await services.run()
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask {
+                for await signal in stopSignals {
+                    logger.info("\(signal): stopping gracefully")
+                    await services.triggerGracefulShutdown()
+                }
+            }
+            try await services.run()
+            tasks.cancelAll()
+        }
         try await group.shutdownGracefully()
         logger.info("stopped")
     }

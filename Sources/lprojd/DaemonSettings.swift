@@ -19,7 +19,9 @@ struct DaemonSettings: Sendable {
     /// - Parameter socketActivated: whether the service manager passed a
     ///   listening socket, which then needs no path.
     init(configPath: String?, socket: String?, stateDirectory: String?, bundles: [String], logLevel: String?, environment: [String: String], socketActivated: Bool = false) throws {
-        let path = configPath ?? ConfigurationFile.defaultPath
+        let isRoot = getuid() == 0
+        let candidates = DefaultPaths.configurationFiles(environment: environment, isRoot: isRoot)
+        let path = configPath ?? candidates.first { FileManager.default.fileExists(atPath: $0) } ?? ConfigurationFile.defaultPath
         if configPath != nil || FileManager.default.fileExists(atPath: path) {
             configuration = try ConfigurationFile.read(path: path)
         } else {
@@ -30,7 +32,6 @@ struct DaemonSettings: Sendable {
         if let stateDirectory { configuration.stateDirectory = stateDirectory }
         if let logLevel { configuration.logLevel = logLevel }
 
-        let isRoot = getuid() == 0
         let socketPath = configuration.socketPath ?? DefaultPaths.socket(environment: environment, isRoot: isRoot)
         if socketPath == nil && !socketActivated {
             throw Problem(description: "no socket path: pass --socket, set socket in the configuration, or set XDG_RUNTIME_DIR")

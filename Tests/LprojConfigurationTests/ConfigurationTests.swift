@@ -12,8 +12,15 @@ import Testing
 
     @Test func theSampleConfigurationReads() throws {
         let configuration = try ConfigurationFile.read(path: Self.sample)
-        #expect(configuration.socketPath == "/run/lprojd/org.lprojd.Localization")
-        #expect(configuration.stateDirectory == "/var/lib/lprojd")
+        // The socket and the state directory are left to their defaults
+        // (and to systemd), but the commented-out examples are valid.
+        #expect(configuration.socketPath == nil && configuration.stateDirectory == nil)
+        let text = try String(contentsOfFile: Self.sample, encoding: .utf8)
+            .replacingOccurrences(of: "# socket: ", with: "socket: ")
+            .replacingOccurrences(of: "# state-directory: ", with: "state-directory: ")
+        let uncommented = try ConfigurationFile.parse(text, name: "sample", baseDirectory: "/etc/lprojd")
+        #expect(uncommented.socketPath == "/run/lprojd/org.lprojd.Localization")
+        #expect(uncommented.stateDirectory == "/var/lib/lprojd")
         #expect(configuration.logLevel == "info")
         let demo = try #require(configuration.bundles.first)
         #expect(demo.name == "demo" && demo.directory == "/usr/share/lprojd/demo" && demo.developmentLocale.tag == "en")
@@ -61,6 +68,16 @@ import Testing
         #expect(DefaultPaths.stateDirectory(environment: ["STATE_DIRECTORY": "/var/lib/lprojd:/var/lib/other", "HOME": "/h"]) == "/var/lib/lprojd")
         #expect(DefaultPaths.stateDirectory(environment: ["XDG_STATE_HOME": "/s", "HOME": "/h"]) == "/s/lprojd")
         #expect(DefaultPaths.stateDirectory(environment: ["HOME": "/h"]) == "/h/.local/state/lprojd")
+    }
+
+    @Test func aUsersOwnConfigurationComesBeforeTheSystems() {
+        let system = "/etc/lprojd/lprojd.conf"
+        #expect(DefaultPaths.configurationFiles(environment: ["HOME": "/home/a"], isRoot: true) == [system])
+        #expect(DefaultPaths.configurationFiles(environment: ["HOME": "/home/a"], isRoot: false) == ["/home/a/.config/lprojd/lprojd.conf", system])
+        #expect(DefaultPaths.configurationFiles(environment: ["HOME": "/home/a", "XDG_CONFIG_HOME": "/c"], isRoot: false) == ["/c/lprojd/lprojd.conf", system])
+        // systemd's dynamic users have HOME=/ (or none): only the system's.
+        #expect(DefaultPaths.configurationFiles(environment: ["HOME": "/"], isRoot: false) == [system])
+        #expect(DefaultPaths.configurationFiles(environment: [:], isRoot: false) == [system])
     }
 
     @Test func commandLineBundlesOverrideTheFile() throws {

@@ -9,14 +9,20 @@ import Glibc
 struct Launch {
     /// Variables added to lprojd's environment (NOTIFY_SOCKET, WATCHDOG_USEC…).
     var environment: [String: String] = [:]
-    /// A program lprojd runs under, which execs it: given its own arguments,
-    /// then lprojd's path and arguments (systemd-socket-activate, unshare).
+    /// A program lprojd runs under: given its own arguments, then lprojd's
+    /// path and arguments (systemd-socket-activate, unshare, strace).
     var wrapper: [String] = []
+    /// Whether the wrapper runs lprojd as its child (strace) instead of
+    /// becoming it with exec; signals then go to the child.
+    var wrapperForks = false
     /// Whether lprojd gets `--socket` (a socket-activated one is passed its socket instead).
     var passesSocketPath = true
     /// Sets JOURNAL_STREAM to lprojd's stderr, as systemd does for a
     /// service whose output goes to the journal.
     var stderrIsJournalStream = false
+    /// When lprojd runs as another user (the wrapper switches), its socket
+    /// and state directories are made that user's.
+    var writableBy: uid_t?
     /// The log line that says the start is over; nil returns once launched.
     var readyMarker: String? = "listening on"
 
@@ -74,12 +80,21 @@ final class DaemonProcess: @unchecked Sendable {
             arguments += ["--bundle", "demo=\(bundleDirectory.path)"]
         }
         extraArguments = arguments
+        if let owner = launch.writableBy {
+            for path in [URL(fileURLWithPath: socket).deletingLastPathComponent().path, stateDirectory] {
+                try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+                chown(path, owner, gid_t(owner))
+            }
+        }
         try await start()
     }
 
     deinit {
-        process?.terminate()
-        process?.waitUntilExit()
+        if let process, process.isRunning {
+            if launch.wrapperForks { kill(pid, SIGTERM) }
+            process.terminate()
+            process.waitUntilExit()
+        }
         try? FileManager.default.removeItem(at: directory)
     }
 
@@ -138,12 +153,19 @@ final class DaemonProcess: @unchecked Sendable {
         }
     }
 
-    /// lprojd's process id (a wrapper execs it, so it keeps the wrapper's).
-    var pid: Int32 { process?.processIdentifier ?? 0 }
+    /// lprojd's process id: the wrapper's, which execs it, or the
+    /// wrapper's child.
+    var pid: Int32 {
+        guard let process else { return 0 }
+        let wrapper = process.processIdentifier
+        guard launch.wrapperForks else { return wrapper }
+        let children = (try? String(contentsOfFile: "/proc/\(wrapper)/task/\(wrapper)/children", encoding: .utf8)) ?? ""
+        return children.split(separator: " ").first.flatMap { Int32($0) } ?? wrapper
+    }
 
     /// Sends a signal and returns at once.
     func send(_ signal: Int32) {
-        if let process { kill(process.processIdentifier, signal) }
+        if process != nil { kill(pid, signal) }
     }
 
     /// Waits for lprojd to end by itself; returns its exit status.
@@ -159,7 +181,7 @@ final class DaemonProcess: @unchecked Sendable {
     /// Sends a signal and waits for the process to end.
     func stop(signal: Int32 = SIGTERM) async throws -> Int32 {
         guard let process else { return -1 }
-        kill(process.processIdentifier, signal)
+        kill(pid, signal)
         try await withTimeout(seconds: 15, "lprojd did not stop") {
             while process.isRunning { try await Task.sleep(for: .milliseconds(10)) }
         }

@@ -60,22 +60,14 @@ import Glibc
 
     /// Runs lprojctl as another user (uid 65534) through setpriv. The binary
     /// is copied next to the socket first, where that user can reach it.
-    func runAsNobody(_ daemon: DaemonProcess, _ arguments: [String]) throws -> (status: Int32, output: String) {
+    func runAsNobody(_ daemon: DaemonProcess, _ arguments: [String]) async throws -> (status: Int32, output: String) {
         let copy = daemon.directory.appendingPathComponent("lprojctl")
         if !FileManager.default.fileExists(atPath: copy.path) {
             try FileManager.default.copyItem(at: DaemonProcess.binaries.appendingPathComponent("lprojctl"), to: copy)
             chmod(copy.path, 0o755)
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", copy.path] + arguments + ["--socket", daemon.socket]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+        let finished = try await run("setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", copy.path] + arguments + ["--socket", daemon.socket])
+        return (finished.status, (finished.output + finished.errors).trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     /// Two users running the same app id never see each other's choices,
@@ -88,10 +80,10 @@ import Glibc
         _ = try await lprojd.select(client: "shared.app", bundle: "demo", locale: "ja")
         _ = try await lprojd.addStrings(["welcome.title": "root's own"], client: "shared.app", bundle: "demo", locale: "de")
 
-        #expect(try runAsNobody(daemon, ["selection", "shared.app", "demo"]).output == "en (default)")
-        #expect(try runAsNobody(daemon, ["select", "shared.app", "demo", "fr"]).output == "fr (saved)")
-        #expect(try runAsNobody(daemon, ["lookup", "demo", "welcome.title", "--client", "shared.app", "--locale", "de"]).output == "Willkommen bei Demo")
-        let reload = try runAsNobody(daemon, ["reload"])
+        #expect(try await runAsNobody(daemon, ["selection", "shared.app", "demo"]).output == "en (default)")
+        #expect(try await runAsNobody(daemon, ["select", "shared.app", "demo", "fr"]).output == "fr (saved)")
+        #expect(try await runAsNobody(daemon, ["lookup", "demo", "welcome.title", "--client", "shared.app", "--locale", "de"]).output == "Willkommen bei Demo")
+        let reload = try await runAsNobody(daemon, ["reload"])
         #expect(reload.status != 0 && reload.output.contains("permission denied"), "\(reload.output)")
 
         // Root's choice and added string are untouched.

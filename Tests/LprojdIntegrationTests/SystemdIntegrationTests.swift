@@ -1,5 +1,6 @@
 import Foundation
 import LprojClient
+import LprojTestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -57,6 +58,17 @@ import Glibc
         #expect(last.type == "shutdown")
         #expect(try await daemon.waitForExit() == 0)
         await lprojd.close()
+    }
+
+    @Test func aStopAskedForDuringStartUpIsGraceful() async throws {
+        var big = ""
+        for index in 0..<100_000 { big += "\"key.\(index)\" = \"value \(index)\";\n" }
+        let daemon = try await DaemonProcess(
+            files: ["en.lproj/Localizable.strings": big], launch: Launch(readyMarker: "loading 1 bundle"))
+        // The bundle is still loading: SIGTERM must not kill lprojd outright.
+        daemon.send(SIGTERM)
+        #expect(try await daemon.waitForExit() == 0, "\(daemon.output)")
+        #expect(daemon.output.contains("stopping gracefully"))
     }
 
     @Test func theWatchdogIsPingedAtHalfItsInterval() async throws {
@@ -143,7 +155,7 @@ import Glibc
         // The socket path is taken by a regular file.
         let taken = scratch.url.appendingPathComponent("taken")
         try Data().write(to: taken)
-        let (status, _) = try runLprojd(["--socket", taken.path, "--state-directory", scratch.url.appendingPathComponent("state").path,
+        let (status, _) = try await runLprojd(["--socket", taken.path, "--state-directory", scratch.url.appendingPathComponent("state").path,
                                          "--bundle", "demo=\(DaemonProcess.packageRoot.appendingPathComponent("Examples/DemoApp").path)"],
                                         environment: ["NOTIFY_SOCKET": notify.path])
         #expect(status == 1)
@@ -156,7 +168,7 @@ import Glibc
         let config = scratch.url.appendingPathComponent("bad.conf")
         try Data("bundles: 3\n".utf8).write(to: config)
         let mark = notify.messages.count
-        let (configStatus, output) = try runLprojd(["--config", config.path, "--socket", scratch.url.appendingPathComponent("s").path],
+        let (configStatus, output) = try await runLprojd(["--config", config.path, "--socket", scratch.url.appendingPathComponent("s").path],
                                                    environment: ["NOTIFY_SOCKET": notify.path])
         #expect(configStatus == 2)
         let (configFailure, _) = try await notify.next("ERRNO", after: mark)
@@ -240,7 +252,11 @@ func canUseMountNamespaces() -> Bool {
 }
 
 /// Runs lprojd to its end (a start-up failure); returns its status and stderr.
-func runLprojd(_ arguments: [String], environment: [String: String]) throws -> (Int32, String) {
+func runLprojd(_ arguments: [String], environment: [String: String]) async throws -> (Int32, String) {
+    try await offload { try runLprojdBlocking(arguments, environment: environment) }
+}
+
+func runLprojdBlocking(_ arguments: [String], environment: [String: String]) throws -> (Int32, String) {
     let process = Process()
     process.executableURL = DaemonProcess.binaries.appendingPathComponent("lprojd")
     process.arguments = arguments

@@ -13,7 +13,7 @@ import Synchronization
 public final class Watchdog: Sendable {
     private let period: TimeAmount
     private let group: any EventLoopGroup
-    private let probe: @Sendable () async -> Void
+    private let probe: (@Sendable () async -> Void)?
     private let ping: @Sendable () -> Void
     private let task = Mutex<RepeatedTask?>(nil)
     private let checking = Atomic<Bool>(false)
@@ -27,7 +27,7 @@ public final class Watchdog: Sendable {
     }
 
     /// Pings every `interval / 2` once started.
-    public init(interval: Duration, group: any EventLoopGroup, probe: @escaping @Sendable () async -> Void = {}, ping: @escaping @Sendable () -> Void) {
+    public init(interval: Duration, group: any EventLoopGroup, probe: (@Sendable () async -> Void)? = nil, ping: @escaping @Sendable () -> Void) {
         let (seconds, attoseconds) = (interval / 2).components
         self.period = .nanoseconds(max(1_000_000, seconds * 1_000_000_000 + attoseconds / 1_000_000_000))
         self.group = group
@@ -60,7 +60,10 @@ public final class Watchdog: Sendable {
         guard !checking.exchange(true, ordering: .acquiringAndReleasing) else { return }
         let answers = group.makeIterator().map { $0.submit {} }
         EventLoopFuture.andAllSucceed(answers, on: loop)
-            .flatMap { [probe] in loop.makeFutureWithTask { await probe() } }
+            .flatMap { [probe] in
+                guard let probe else { return loop.makeSucceededVoidFuture() }
+                return loop.makeFutureWithTask { await probe() }
+            }
             .whenComplete { [self] result in
                 if case .success = result { ping() }
                 checking.store(false, ordering: .releasing)

@@ -7,6 +7,7 @@
 //   LprojTables    pure: bytes -> .strings / .stringsdict tables, with diagnostics
 //   LprojLocales   pure: locale identifiers, CLDR fallback chains, negotiation, plural rules
 //   LprojEngine    bundles of .lproj folders -> immutable snapshots, per-key lookup
+//   LprojFormatting numbers, units, dates, case and locale names for a locale (ICU)
 //   LprojLint      what translators get wrong, on top of the engine's parsers
 //   VarlinkProtocol pure: Varlink messages, JSON, method dispatch
 //   VarlinkNIO     the Varlink server and client transport over a Unix socket (SwiftNIO)
@@ -57,6 +58,7 @@ let package = Package(
         .target(name: "LprojTables", dependencies: ["LprojFormat"], swiftSettings: strictSwift),
         .target(name: "LprojLocales", dependencies: ["CLprojICU", "LprojFormat"], swiftSettings: strictSwift),
         .target(name: "LprojEngine", dependencies: ["LprojTables", "LprojLocales", "LprojFormat"], swiftSettings: strictSwift),
+        .target(name: "LprojFormatting", dependencies: ["CLprojICU", "LprojLocales"], swiftSettings: strictSwift),
         .target(name: "LprojLint", dependencies: ["LprojEngine"], swiftSettings: strictSwift),
         .target(name: "VarlinkProtocol", swiftSettings: strictSwift),
         .target(name: "LprojStore", dependencies: [.product(name: "GRDB", package: "GRDB.swift")], swiftSettings: strictSwift),
@@ -134,6 +136,12 @@ let package = Package(
         .testTarget(name: "LprojFormatTests", dependencies: ["LprojFormat", "LprojLocales"], swiftSettings: strictSwift),
         .testTarget(name: "LprojEngineTests", dependencies: ["LprojEngine", "LprojTables", "LprojLocales", "LprojFormat"], swiftSettings: strictSwift),
         .testTarget(name: "LprojLintTests", dependencies: ["LprojLint"], swiftSettings: strictSwift),
+        .target(
+            name: "CICUOracle",
+            path: "Tests/CICUOracle",
+            linkerSettings: [.linkedLibrary("icui18n"), .linkedLibrary("icuuc"), .linkedLibrary("icudata")]
+        ),
+        .testTarget(name: "LprojFormattingTests", dependencies: ["LprojFormatting", "LprojLocales", "CICUOracle"], swiftSettings: strictSwift),
         .testTarget(name: "VarlinkProtocolTests", dependencies: ["VarlinkProtocol"], swiftSettings: strictSwift),
         .target(name: "LprojTestSupport", path: "Tests/LprojTestSupport", swiftSettings: strictSwift),
         .testTarget(

@@ -1,5 +1,6 @@
 // Implementation of lproj_icu.h. ICU headers are included only here.
 #include "lproj_icu.h"
+#include "icu_common.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -12,35 +13,6 @@
 #include <unicode/uregion.h>
 #include <unicode/ures.h>
 #include <unicode/ustring.h>
-
-#define LPROJ_ID_CAPACITY 160
-
-// Copies a NUL-terminated string into `out`; -1 if it does not fit.
-static int32_t copy_out(const char *value, char *out, int32_t capacity) {
-    size_t length = strlen(value);
-    if (capacity <= 0 || length >= (size_t)capacity) return -1;
-    memcpy(out, value, length + 1);
-    return (int32_t)length;
-}
-
-// BCP 47 tag -> ICU locale ID ("zh-Hant-TW" -> "zh_Hant_TW"). The whole tag
-// must parse: a partial parse means ICU ignored part of what the caller wrote.
-static int32_t tag_to_icu_id(const char *tag, char *id, int32_t capacity) {
-    UErrorCode status = U_ZERO_ERROR;
-    int32_t parsed = 0;
-    int32_t length = uloc_forLanguageTag(tag, id, capacity, &parsed, &status);
-    if (U_FAILURE(status) || status == U_STRING_NOT_TERMINATED_WARNING) return -1;
-    if ((size_t)parsed != strlen(tag)) return -1;
-    return length;
-}
-
-// ICU locale ID -> BCP 47 tag.
-static int32_t icu_id_to_tag(const char *id, char *out, int32_t capacity) {
-    UErrorCode status = U_ZERO_ERROR;
-    int32_t length = uloc_toLanguageTag(id, out, capacity, false, &status);
-    if (U_FAILURE(status) || status == U_STRING_NOT_TERMINATED_WARNING) return -1;
-    return length;
-}
 
 int32_t lproj_locale_canonical_tag(const char *tag, char *out, int32_t capacity) {
     char id[LPROJ_ID_CAPACITY];

@@ -1,9 +1,10 @@
 internal import CLprojICU
 
 /// Swift access to the ICU shim: strings in, strings out.
-enum ICU {
-    /// Calls a shim function that fills a buffer, growing it if needed.
-    static func string(_ fill: (UnsafeMutablePointer<CChar>, Int32) -> Int32) -> String? {
+package enum ICU {
+    /// Calls a shim function that fills a buffer, growing it if needed
+    /// (shared with the package's other ICU users).
+    package static func string(_ fill: (UnsafeMutablePointer<CChar>, Int32) -> Int32) -> String? {
         var capacity: Int32 = 160
         for _ in 0..<2 {
             let result: String?? = withUnsafeTemporaryAllocation(of: CChar.self, capacity: Int(capacity)) { buffer in

@@ -67,7 +67,7 @@ let package = Package(
         .target(
             name: "LprojService",
             dependencies: [
-                "LprojEngine", "LprojLocales", "LprojFormat", "LprojTables", "LprojStore", "LprojWatch", "VarlinkProtocol",
+                "LprojEngine", "LprojLocales", "LprojFormat", "LprojFormatting", "LprojTables", "LprojStore", "LprojWatch", "VarlinkProtocol",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -149,7 +149,7 @@ let package = Package(
             dependencies: ["VarlinkNIO", "VarlinkProtocol", "LprojTestSupport", .product(name: "NIOPosix", package: "swift-nio")],
             swiftSettings: strictSwift
         ),
-        .testTarget(name: "LprojStoreTests", dependencies: ["LprojStore"], swiftSettings: strictSwift),
+        .testTarget(name: "LprojStoreTests", dependencies: ["LprojStore", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: strictSwift),
         .testTarget(name: "LprojWatchTests", dependencies: ["LprojWatch"], swiftSettings: strictSwift),
         .testTarget(name: "LprojConfigurationTests", dependencies: ["LprojConfiguration", "LprojEngine"], swiftSettings: strictSwift),
         .testTarget(

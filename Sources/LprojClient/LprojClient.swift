@@ -142,6 +142,65 @@ public final class LprojClient: Sendable {
         return Self.bundles(try await call("Reload", parameters))
     }
 
+    /// Formats a value in the locale's way: `locale`, else the client's
+    /// selected locale for the bundle, else the bundle's development locale.
+    public func format(_ value: FormatValue, bundle: String? = nil, client: String? = nil, locale: String? = nil) async throws -> FormatReply {
+        var parameters = value.parameters
+        parameters["bundle"] = bundle.map(JSONValue.string)
+        parameters["client"] = client.map(JSONValue.string)
+        parameters["locale"] = locale.map(JSONValue.string)
+        let reply = try await call("Format", parameters)
+        return FormatReply(
+            value: reply.string("value") ?? "", locale: reply.string("locale") ?? "", pattern: reply.string("pattern"),
+            unit: reply.string("unit"), timeZone: reply.string("timeZone"), calendar: reply.string("calendar"))
+    }
+
+    /// Reads a date in the server format (or `pattern`); seconds since 1970.
+    public func parseDate(_ text: String, pattern: String? = nil, bundle: String? = nil, client: String? = nil, locale: String? = nil, timeZone: String? = nil) async throws -> Double {
+        var parameters: JSONObject = ["text": .string(text)]
+        if let pattern {
+            parameters["style"] = "pattern"
+            parameters["pattern"] = .string(pattern)
+        }
+        parameters["bundle"] = bundle.map(JSONValue.string)
+        parameters["client"] = client.map(JSONValue.string)
+        parameters["locale"] = locale.map(JSONValue.string)
+        parameters["timeZone"] = timeZone.map(JSONValue.string)
+        return try await call("ParseDate", parameters).double("date") ?? .nan
+    }
+
+    /// A client's preferences for a bundle.
+    public func preferences(client: String, bundle: String) async throws -> Preferences {
+        Preferences(try await call("GetPreferences", ["client": .string(client), "bundle": .string(bundle)]).object("preferences") ?? [:])
+    }
+
+    /// Sets the non-nil fields of `preferences` and forgets those in `clear`;
+    /// returns the preferences now and the fields that changed.
+    @discardableResult
+    public func setPreferences(_ preferences: Preferences, clear: [String] = [], client: String, bundle: String) async throws -> (preferences: Preferences, changed: [String]) {
+        var parameters: JSONObject = ["client": .string(client), "bundle": .string(bundle), "preferences": .object(preferences.json)]
+        if !clear.isEmpty { parameters["clear"] = .array(clear.map(JSONValue.string)) }
+        let reply = try await call("SetPreferences", parameters)
+        let changed = reply.array("changed").compactMap { if case .string(let name) = $0 { name } else { nil } }
+        return (Preferences(reply.object("preferences") ?? [:]), changed)
+    }
+
+    /// A bundle's locales with their names in the display locale (`locale`,
+    /// else the client's, else the development locale).
+    public func supportedLocales(bundle: String, client: String? = nil, locale: String? = nil) async throws -> (displayLocale: String, locales: [LocaleName]) {
+        var parameters: JSONObject = ["bundle": .string(bundle)]
+        parameters["client"] = client.map(JSONValue.string)
+        parameters["locale"] = locale.map(JSONValue.string)
+        let reply = try await call("SupportedLocales", parameters)
+        let locales: [LocaleName] = reply.array("locales").compactMap { value in
+            guard case .object(let object) = value else { return nil }
+            return LocaleName(
+                locale: object.string("locale") ?? "", name: object.string("name") ?? "", nativeName: object.string("nativeName") ?? "",
+                bundleName: object.string("bundleName"))
+        }
+        return (reply.string("displayLocale") ?? "", locales)
+    }
+
     /// The daemon's state.
     public func status() async throws -> Status {
         let reply = try await call("GetStatus")

@@ -117,10 +117,127 @@ public struct Status: Sendable, Equatable {
     public let errors: [FileError]
 }
 
+/// How a client wants values written (the interface's `Preferences`); nil
+/// fields are unset.
+public struct Preferences: Sendable, Equatable {
+    public var dateFormat: String?
+    public var timeFormat: String?
+    /// `meters`, `kilometers`, `feet`, `yards` or `miles`.
+    public var distanceUnit: String?
+    /// `kilometersPerHour`, `milesPerHour`, `metersPerSecond` or `knots`.
+    public var speedUnit: String?
+    public var currencySymbol: String?
+    public var timeZone: String?
+    public var calendar: String?
+
+    public init(
+        dateFormat: String? = nil, timeFormat: String? = nil, distanceUnit: String? = nil, speedUnit: String? = nil,
+        currencySymbol: String? = nil, timeZone: String? = nil, calendar: String? = nil
+    ) {
+        self.dateFormat = dateFormat
+        self.timeFormat = timeFormat
+        self.distanceUnit = distanceUnit
+        self.speedUnit = speedUnit
+        self.currencySymbol = currencySymbol
+        self.timeZone = timeZone
+        self.calendar = calendar
+    }
+
+    /// The field names, as the interface spells them.
+    public static let fieldNames = ["dateFormat", "timeFormat", "distanceUnit", "speedUnit", "currencySymbol", "timeZone", "calendar"]
+
+    init(_ object: JSONObject) {
+        self.init(
+            dateFormat: object.string("dateFormat"), timeFormat: object.string("timeFormat"), distanceUnit: object.string("distanceUnit"),
+            speedUnit: object.string("speedUnit"), currencySymbol: object.string("currencySymbol"), timeZone: object.string("timeZone"),
+            calendar: object.string("calendar"))
+    }
+
+    var json: JSONObject {
+        var object = JSONObject()
+        let values = [dateFormat, timeFormat, distanceUnit, speedUnit, currencySymbol, timeZone, calendar]
+        for (name, value) in zip(Self.fieldNames, values) {
+            if let value { object[name] = .string(value) }
+        }
+        return object
+    }
+}
+
+/// What to format, for ``LprojClient/format(_:bundle:client:locale:)``.
+public enum FormatValue: Sendable, Equatable {
+    /// `decimal`, `percent`, `currency`, `scientific` or `spellOut`.
+    case number(Double, style: String, fractionDigits: Int? = nil, currency: String? = nil)
+    /// Meters, in `unit` or the client's or the locale's.
+    case distance(meters: Double, unit: String? = nil, fractionDigits: Int? = nil)
+    /// Meters per second.
+    case speed(metersPerSecond: Double, unit: String? = nil, fractionDigits: Int? = nil)
+    /// Seconds since 1970-01-01 UTC in a date style: `simpleDate`, `time12`,
+    /// `time24`, `simpleDateTime`, `server`, `savedDate`, `savedTime`,
+    /// `savedDateTime`; or `template` with `template`, or `pattern` with
+    /// `pattern`.
+    case date(Double, style: String, template: String? = nil, pattern: String? = nil, timeZone: String? = nil, calendar: String? = nil)
+    /// `uppercase` or `lowercase`.
+    case text(String, style: String)
+
+    var parameters: JSONObject {
+        var parameters = JSONObject()
+        switch self {
+        case .number(let value, let style, let digits, let currency):
+            parameters["style"] = .string(style)
+            parameters["number"] = .number(JSONNumber(value))
+            parameters["fractionDigits"] = digits.map { .int($0) }
+            parameters["currency"] = currency.map(JSONValue.string)
+        case .distance(let meters, let unit, let digits):
+            parameters["style"] = "distance"
+            parameters["number"] = .number(JSONNumber(meters))
+            parameters["unit"] = unit.map(JSONValue.string)
+            parameters["fractionDigits"] = digits.map { .int($0) }
+        case .speed(let speed, let unit, let digits):
+            parameters["style"] = "speed"
+            parameters["number"] = .number(JSONNumber(speed))
+            parameters["unit"] = unit.map(JSONValue.string)
+            parameters["fractionDigits"] = digits.map { .int($0) }
+        case .date(let seconds, let style, let template, let pattern, let timeZone, let calendar):
+            parameters["style"] = .string(style)
+            parameters["date"] = .number(JSONNumber(seconds))
+            parameters["template"] = template.map(JSONValue.string)
+            parameters["pattern"] = pattern.map(JSONValue.string)
+            parameters["timeZone"] = timeZone.map(JSONValue.string)
+            parameters["calendar"] = calendar.map(JSONValue.string)
+        case .text(let text, let style):
+            parameters["style"] = .string(style)
+            parameters["text"] = .string(text)
+        }
+        return parameters
+    }
+}
+
+/// A formatted value, and what was used to make it.
+public struct FormatReply: Sendable, Equatable {
+    public let value: String
+    /// The locale whose conventions were followed (as asked, or selected).
+    public let locale: String
+    public let pattern: String?
+    public let unit: String?
+    public let timeZone: String?
+    public let calendar: String?
+}
+
+/// A supported locale's names.
+public struct LocaleName: Sendable, Equatable {
+    public let locale: String
+    /// In the display locale.
+    public let name: String
+    /// In itself.
+    public let nativeName: String
+    /// The bundle's `LM_locale_name_<locale>`, if it has one.
+    public let bundleName: String?
+}
+
 /// A notification from ``LprojClient/events(client:bundle:)``.
 public struct Event: Sendable, Equatable {
-    /// `ready`, `localeChanged`, `tablesChanged`, `localesChanged`,
-    /// `tableError`, `bundleChanged` or `shutdown`.
+    /// `ready`, `localeChanged`, `preferencesChanged`, `tablesChanged`,
+    /// `localesChanged`, `tableError`, `bundleChanged` or `shutdown`.
     public let type: String
     /// Every field the event carries.
     public let fields: JSONObject

@@ -33,6 +33,23 @@ import Testing
         bundle.lookup(key, table: table, locale: try bundle.resolve(locale: locale), defaultValue: value)
     }
 
+    @Test func aLanguagesOwnSettingsNeverComeFromTheDevelopmentLocale() throws {
+        let fixture = try Self.bundle()
+        let bundle = try fixture.load()
+        func own(_ key: String, _ locale: String) throws -> String? {
+            bundle.lookupInOwnLanguage(key, locale: try bundle.resolve(locale: locale))?.value
+        }
+        #expect(try own("hello", "de-AT") == "Servus")
+        #expect(try own("only.de", "de-AT") == "nur Deutsch")
+        // English has it, but English is only the development locale here.
+        #expect(try own("only.en", "de") == nil)
+        #expect(try lookup(bundle, "only.en", "de").value == "English only")
+        // Base speaks for every language.
+        #expect(try own("only.base", "de") == "from Base")
+        // For English itself, English is its own language.
+        #expect(try own("only.en", "en-GB") == "English only")
+    }
+
     @Test func eachKeyFallsBackOnItsOwn() throws {
         let fixture = try Self.bundle()
         let bundle = try fixture.load()

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 @testable import LprojStore
 
@@ -53,5 +54,77 @@ import Testing
         #expect(!ClientKey.isValidClientID(""))
         #expect(!ClientKey.isValidClientID("has space"))
         #expect(!ClientKey.isValidClientID(String(repeating: "a", count: 256)))
+    }
+
+    @Test func preferencesAreKeyedAsSelectionsAndSurviveReopening() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("lprojd.sqlite").path
+        let alice = ClientKey(uid: 1000, client: "org.example.App"), bob = ClientKey(uid: 1001, client: "org.example.App")
+        let mine = SavedPreferences(dateFormat: "yyyy.MM.dd", distanceUnit: "miles", timeZone: "Europe/Rome", calendar: "japanese")
+        do {
+            let store = try ClientStore(path: path)
+            #expect(store.preferences(for: alice, bundle: "demo").isEmpty)
+            let (previous, current) = try await store.updatePreferences(for: alice, bundle: "demo") { _ in mine }
+            #expect(previous.isEmpty && current == mine)
+            #expect(store.preferences(for: alice, bundle: "demo") == mine)
+            #expect(store.preferences(for: bob, bundle: "demo").isEmpty)
+            #expect(store.preferences(for: alice, bundle: "other").isEmpty)
+            try await store.updatePreferences(for: alice, bundle: "other") { _ in SavedPreferences(currencySymbol: "CHF") }
+        }
+        let reopened = try ClientStore(path: path)
+        #expect(reopened.preferences(for: alice, bundle: "demo") == mine)
+        #expect(reopened.preferences(for: alice, bundle: "other").currencySymbol == "CHF")
+        // Saving nothing forgets them, on disk too.
+        let (previous, _) = try await reopened.updatePreferences(for: alice, bundle: "demo") { _ in SavedPreferences() }
+        #expect(previous == mine)
+        #expect(try ClientStore(path: path).preferences(for: alice, bundle: "demo").isEmpty)
+    }
+
+    /// A store written by an lprojd that had only the selections (the first
+    /// migration) gains the preferences table and keeps its selections.
+    @Test func anOlderStoreIsMigrated() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("lprojd.sqlite").path
+        do {
+            let old = try DatabaseQueue(path: path)
+            var migrator = DatabaseMigrator()
+            migrator.registerMigration("v1-selections") { db in
+                try db.execute(sql: """
+                    CREATE TABLE selection (uid INTEGER NOT NULL, client TEXT NOT NULL, bundle TEXT NOT NULL, locale TEXT NOT NULL,
+                    updatedAt DATETIME NOT NULL, PRIMARY KEY (uid, client, bundle))
+                    """)
+                try db.execute(sql: "INSERT INTO selection VALUES (1000, 'app', 'demo', 'de', '2026-01-01 00:00:00.000')")
+            }
+            try migrator.migrate(old)
+        }
+        let store = try ClientStore(path: path)
+        let key = ClientKey(uid: 1000, client: "app")
+        #expect(store.selection(for: key, bundle: "demo")?.locale == "de")
+        try await store.updatePreferences(for: key, bundle: "demo") { _ in SavedPreferences(speedUnit: "knots") }
+        #expect(try ClientStore(path: path).preferences(for: key, bundle: "demo").speedUnit == "knots")
+        let applied = try await DatabaseQueue(path: path).read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier") }
+        #expect(applied == ["v1-selections", "v2-preferences"])
+    }
+
+    @Test func concurrentPreferenceChangesAreAllKept() async throws {
+        let store = try ClientStore.inMemory()
+        let key = ClientKey(uid: 1, client: "app")
+        // Forty read-modify-writes of one counter: none may be lost.
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<40 {
+                group.addTask {
+                    _ = try? await store.updatePreferences(for: key, bundle: "b") { saved in
+                        var updated = saved
+                        updated.currencySymbol = String((Int(saved.currencySymbol ?? "0") ?? 0) + 1)
+                        return updated
+                    }
+                }
+            }
+        }
+        #expect(store.preferences(for: key, bundle: "b").currencySymbol == "40")
     }
 }

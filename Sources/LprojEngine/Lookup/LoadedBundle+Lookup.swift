@@ -27,6 +27,44 @@ extension LoadedBundle {
         return LookupResult(value: defaultValue ?? key, localization: nil, plural: nil)
     }
 
+    /// Looks a key up in what speaks for the locale's language only: its own
+    /// chain and `Base`, never the development locale. For settings a
+    /// translator makes for a language, such as the separators
+    /// (`LM_decimal_separator`), which must not leak from English into
+    /// German. Nil when none of those folders has the key.
+    public func lookupInOwnLanguage(_ key: String, table: String = TableName.defaultTable, locale: ResolvedLocale, overlay: (any StringOverlay)? = nil) -> LookupResult? {
+        for step in locale.ownLanguageSteps {
+            if let stepKey = step.key, let added = overlay?.value(forKey: key, table: table, locale: stepKey) {
+                return LookupResult(value: added, localization: nil, addedLocale: stepKey, plural: nil)
+            }
+            for index in step.folders {
+                if let result = lookup(key, table: table, in: localizations[index]) { return result }
+            }
+        }
+        return nil
+    }
+
+    /// Looks up whichever of several spellings of a key comes first in the
+    /// locale's chain: each folder is asked for every spelling before the
+    /// next folder is. Nil when no folder (nor added string) has any.
+    public func lookup(anyOf keys: [String], table: String = TableName.defaultTable, locale: ResolvedLocale, overlay: (any StringOverlay)? = nil) -> LookupResult? {
+        for step in locale.steps {
+            if let stepKey = step.key, let overlay {
+                for key in keys {
+                    if let added = overlay.value(forKey: key, table: table, locale: stepKey) {
+                        return LookupResult(value: added, localization: nil, addedLocale: stepKey, plural: nil)
+                    }
+                }
+            }
+            for index in step.folders {
+                for key in keys {
+                    if let result = lookup(key, table: table, in: localizations[index]) { return result }
+                }
+            }
+        }
+        return nil
+    }
+
     /// One folder's answer: its `.stringsdict` first, then its `.strings`.
     @inline(__always)
     private func lookup(_ key: String, table: String, in localization: Localization) -> LookupResult? {

@@ -23,12 +23,22 @@ public final class ResolvedLocale: Sendable {
     /// The folders of all steps, in order: the fast path when no added
     /// strings are involved.
     public let chain: [Int]
+    /// How many of the first steps are the locale's own chain, before the
+    /// development locale's.
+    public let ownStepCount: Int
 
-    init(locale: LocaleIdentifier, standardLocale: LocaleIdentifier, steps: [Step]) {
+    init(locale: LocaleIdentifier, standardLocale: LocaleIdentifier, steps: [Step], ownStepCount: Int) {
         self.locale = locale
         self.standardLocale = standardLocale
         self.steps = steps
         self.chain = steps.flatMap(\.folders)
+        self.ownStepCount = ownStepCount
+    }
+
+    /// The locale's own chain, then `Base`: what speaks for the locale's
+    /// language, without the development locale.
+    public var ownLanguageSteps: [Step] {
+        Array(steps.prefix(ownStepCount)) + (steps.last.map { $0.key == nil ? [$0] : [] } ?? [])
     }
 }
 
@@ -64,16 +74,19 @@ extension LoadedBundle {
         } else {
             throw .invalidLocale(.unknown(locale.tag))
         }
+        let ownKeyCount = keys.count
         keys += FallbackChain(configuration.developmentLocale).keys
         var steps: [ResolvedLocale.Step] = []
         var seenKeys: Set<LocaleKey> = []
         var seenFolders: Set<Int> = []
-        for key in keys where seenKeys.insert(key).inserted {
+        var ownStepCount = 0
+        for (index, key) in keys.enumerated() where seenKeys.insert(key).inserted {
             let folders = (localizationsByKey[key] ?? []).filter { seenFolders.insert($0).inserted }
             steps.append(ResolvedLocale.Step(key: key, folders: folders))
+            if index < ownKeyCount { ownStepCount += 1 }
         }
         steps.append(ResolvedLocale.Step(key: nil, folders: baseIndex.map { [$0] } ?? []))
-        return ResolvedLocale(locale: locale, standardLocale: standard, steps: steps)
+        return ResolvedLocale(locale: locale, standardLocale: standard, steps: steps, ownStepCount: ownStepCount)
     }
 
     /// The development locale, resolved.
@@ -81,6 +94,6 @@ extension LoadedBundle {
         // The configured development locale is always allowed.
         (try? resolve(locale: configuration.developmentLocale.tag))
             ?? ResolvedLocale(locale: configuration.developmentLocale, standardLocale: configuration.developmentLocale,
-                              steps: [ResolvedLocale.Step(key: nil, folders: baseIndex.map { [$0] } ?? [])])
+                              steps: [ResolvedLocale.Step(key: nil, folders: baseIndex.map { [$0] } ?? [])], ownStepCount: 0)
     }
 }

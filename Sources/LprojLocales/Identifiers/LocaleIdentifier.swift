@@ -51,7 +51,7 @@ public struct LocaleIdentifier: Sendable, Hashable, Comparable, CustomStringConv
     }
 
     /// Splits a tag that is already canonical.
-    init(canonicalTag tag: String) {
+    package init(canonicalTag tag: String) {
         self.tag = tag
         let parts = tag.split(separator: "-").map(String.init)
         var index = 1

@@ -4,7 +4,7 @@ public import VarlinkProtocol
 public struct ServiceEvent: Sendable, Equatable {
     /// The kinds of event.
     public enum Kind: String, Sendable {
-        case ready, localeChanged, tablesChanged, localesChanged, tableError, bundleChanged, shutdown
+        case ready, localeChanged, preferencesChanged, tablesChanged, localesChanged, tableError, bundleChanged, shutdown
     }
 
     public var kind: Kind
@@ -25,6 +25,10 @@ public struct ServiceEvent: Sendable, Equatable {
     public var line: Int?
     public var column: Int?
     public var message: String?
+    /// A client's preferences (the interface's `Preferences`) and the
+    /// fields that changed.
+    public var preferences: JSONObject?
+    public var changed: [String]?
 
     /// An event of a kind, to fill in.
     public init(_ kind: Kind) {
@@ -50,6 +54,8 @@ public struct ServiceEvent: Sendable, Equatable {
         set("line", line)
         set("column", column)
         set("message", message)
+        if let preferences { event["preferences"] = .object(preferences) }
+        set("changed", changed)
         return ["event": .object(event)]
     }
 }

@@ -49,5 +49,9 @@ public enum LocalizationErrors {
         VarlinkError(prefix + "LimitExceeded", ["limit": .string(limit), "maximum": .int(maximum)])
     }
 
+    static func invalidValue(_ parameter: String, _ reason: String) -> VarlinkError {
+        VarlinkError(prefix + "InvalidValue", ["parameter": .string(parameter), "reason": .string(reason)])
+    }
+
     static let internalError = VarlinkError(prefix + "InternalError")
 }

@@ -60,6 +60,11 @@ public final class LocalizationInterface: VarlinkInterface {
             case "Subscribe": return try subscribe(call.parameters, caller: caller)
             case "Reload": return try reload(call.parameters, caller: caller)
             case "GetStatus": return try status(call.parameters)
+            case "Format": return try format(call.parameters, caller: caller)
+            case "ParseDate": return try parseDate(call.parameters, caller: caller)
+            case "GetPreferences": return try getPreferences(call.parameters, caller: caller)
+            case "SetPreferences": return try setPreferences(call.parameters, caller: caller)
+            case "SupportedLocales": return try supportedLocales(call.parameters, caller: caller)
             default: return .error(.methodNotFound(call.method))
             }
         } catch {

@@ -12,4 +12,11 @@ enum ParameterNames {
     static let getSelection: [String] = ["client", "bundle", "preferredLanguages"]
     static let selectLocale: [String] = ["client", "bundle", "locale"]
     static let resetSelection: [String] = ["client", "bundle"]
+    static let format: [String] = [
+        "style", "bundle", "client", "locale", "number", "date", "text", "template", "pattern", "fractionDigits", "currency", "unit", "timeZone", "calendar",
+    ]
+    static let parseDate: [String] = ["text", "style", "pattern", "bundle", "client", "locale", "timeZone", "calendar"]
+    static let getPreferences: [String] = ["client", "bundle"]
+    static let setPreferences: [String] = ["client", "bundle", "preferences", "clear"]
+    static let supportedLocales: [String] = ["bundle", "client", "locale"]
 }

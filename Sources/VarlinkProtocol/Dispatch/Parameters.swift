@@ -43,6 +43,20 @@ public struct Parameters: Sendable {
         return integer
     }
 
+    /// An optional number (an integer is a number too).
+    public func optionalDouble(_ name: String) throws(VarlinkError) -> Double? {
+        guard let value = value(name) else { return nil }
+        guard case .number(let number) = value else { throw .invalidParameter(name) }
+        return number.double
+    }
+
+    /// An optional object, for the caller to read further.
+    public func optionalObject(_ name: String) throws(VarlinkError) -> JSONObject? {
+        guard let value = value(name) else { return nil }
+        guard case .object(let object) = value else { throw .invalidParameter(name) }
+        return object
+    }
+
     /// An optional array of strings.
     public func optionalStrings(_ name: String) throws(VarlinkError) -> [String]? {
         guard let value = value(name) else { return nil }

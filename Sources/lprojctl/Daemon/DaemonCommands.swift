@@ -123,6 +123,8 @@ struct WatchCommand: AsyncParsableCommand {
             return "ready (generation \(event.int("generation") ?? 0))"
         case "localeChanged":
             return "\(bundle)\(event.string("client") ?? "?") now uses \(event.string("locale") ?? "?") (was \(event.string("previousLocale") ?? "?"))"
+        case "preferencesChanged":
+            return "\(bundle)\(event.string("client") ?? "?") changed its preferences: \(event.strings("changed")?.joined(separator: ", ") ?? "?")"
         case "tablesChanged":
             let tables = event.strings("tables")?.joined(separator: ", ") ?? "tables"
             let locales = event.strings("locales").map { " (\($0.joined(separator: ", ")))" } ?? ""

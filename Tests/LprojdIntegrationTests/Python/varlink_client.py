@@ -71,4 +71,21 @@ with varlink.Client(address=address) as client:
         reply = lprojd.Lookup(bundle="demo", key="files.selected", client="py.app", arguments=[{"int": 1000000}])
         check("the client's locale applies", reply["value"], "1.000.000 de arquivos selecionados")
 
+        # Formatting in the client's language, with its preferences.
+        reply = lprojd.Format(style="currency", bundle="demo", client="py.app", number=1234.5)
+        check("Format follows the client's locale", (reply["value"], reply["locale"]), ("R$\u00a01.234,50", "pt-BR"))
+        reply = lprojd.SetPreferences(client="py.app", bundle="demo", preferences={"timeZone": "Asia/Tokyo"})
+        check("SetPreferences reports the change", reply["changed"], ["timeZone"])
+        reply = lprojd.Format(style="time24", bundle="demo", client="py.app", date=1700000000)
+        check("the client's time zone applies", (reply["value"], reply["timeZone"]), ("07:13", "Asia/Tokyo"))
+        check("the server format parses", lprojd.ParseDate(text="2023-11-14 22:13:20.000")["date"], 1700000000)
+        names = {entry["locale"]: entry for entry in lprojd.SupportedLocales(bundle="demo", client="py.app")["locales"]}
+        check("locales are named in the client's language", names["de"]["name"], "Alemão")
+        check("and in their own", names["ja"]["nativeName"], "日本語")
+        try:
+            lprojd.SetPreferences(client="py.app", bundle="demo", preferences={"calendar": "mayan"})
+            check("a bad calendar raises", False, True)
+        except varlink.VarlinkError as error:
+            check("a bad calendar raises InvalidValue", (error.error(), error.parameters()["parameter"]), ("org.lprojd.Localization.InvalidValue", "preferences.calendar"))
+
 print("all checks passed")

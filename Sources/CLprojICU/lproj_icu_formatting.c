@@ -68,9 +68,13 @@ int32_t lproj_currency_is_known(const char *code) {
     return found;
 }
 
-int32_t lproj_format_number(const char *tag, lproj_number_style style, double value, const lproj_number_options *options, char *out, int32_t capacity) {
+struct lproj_style_format {
+    UNumberFormat *format;
+};
+
+lproj_style_format *lproj_style_format_open(const char *tag, lproj_number_style style, const lproj_number_options *options) {
     char id[LPROJ_ID_CAPACITY];
-    if (tag_to_icu_id(tag, id, sizeof id) < 0) return -1;
+    if (tag_to_icu_id(tag, id, sizeof id) < 0) return NULL;
     UNumberFormatStyle icuStyle;
     switch (style) {
     case LPROJ_NUMBER_DECIMAL: icuStyle = UNUM_DECIMAL; break;
@@ -78,12 +82,11 @@ int32_t lproj_format_number(const char *tag, lproj_number_style style, double va
     case LPROJ_NUMBER_CURRENCY: icuStyle = UNUM_CURRENCY; break;
     case LPROJ_NUMBER_SCIENTIFIC: icuStyle = UNUM_SCIENTIFIC; break;
     case LPROJ_NUMBER_SPELL_OUT: icuStyle = UNUM_SPELLOUT; break;
-    default: return -1;
+    default: return NULL;
     }
     UErrorCode status = U_ZERO_ERROR;
     UNumberFormat *format = unum_open(icuStyle, NULL, 0, id, NULL, &status);
-    if (U_FAILURE(status) || format == NULL) return -1;
-    int32_t result = -1;
+    if (U_FAILURE(status) || format == NULL) return NULL;
 
     if (style == LPROJ_NUMBER_PERCENT) {
         // The value already is a percentage (SDLocalizationManager's
@@ -94,25 +97,26 @@ int32_t lproj_format_number(const char *tag, lproj_number_style style, double va
         char code[8];
         const char *currency = options != NULL ? options->currency_code : NULL;
         if (currency == NULL) {
-            if (lproj_locale_currency(tag, code, sizeof code) != 3) goto done;
+            if (lproj_locale_currency(tag, code, sizeof code) != 3) goto fail;
             currency = code;
         }
+        if (strlen(currency) != 3) goto fail;
         UChar ucode[4];
         u_uastrncpy(ucode, currency, 3);
         ucode[3] = 0;
         unum_setTextAttribute(format, UNUM_CURRENCY_CODE, ucode, 3, &status);
-        if (U_FAILURE(status)) goto done;
+        if (U_FAILURE(status)) goto fail;
         // After the code, which would otherwise bring its own symbol back.
         if (options != NULL && options->currency_symbol != NULL
-            && set_symbol(format, UNUM_CURRENCY_SYMBOL, options->currency_symbol) < 0) goto done;
+            && set_symbol(format, UNUM_CURRENCY_SYMBOL, options->currency_symbol) < 0) goto fail;
     }
     if (options != NULL && style != LPROJ_NUMBER_SPELL_OUT) {
         if (options->decimal_separator != NULL
             && (set_symbol(format, UNUM_DECIMAL_SEPARATOR_SYMBOL, options->decimal_separator) < 0
-                || set_symbol(format, UNUM_MONETARY_SEPARATOR_SYMBOL, options->decimal_separator) < 0)) goto done;
+                || set_symbol(format, UNUM_MONETARY_SEPARATOR_SYMBOL, options->decimal_separator) < 0)) goto fail;
         if (options->grouping_separator != NULL
             && (set_symbol(format, UNUM_GROUPING_SEPARATOR_SYMBOL, options->grouping_separator) < 0
-                || set_symbol(format, UNUM_MONETARY_GROUPING_SEPARATOR_SYMBOL, options->grouping_separator) < 0)) goto done;
+                || set_symbol(format, UNUM_MONETARY_GROUPING_SEPARATOR_SYMBOL, options->grouping_separator) < 0)) goto fail;
     }
     if (options != NULL && options->maximum_fraction_digits >= 0) {
         unum_setAttribute(format, UNUM_MAX_FRACTION_DIGITS, options->maximum_fraction_digits);
@@ -120,36 +124,56 @@ int32_t lproj_format_number(const char *tag, lproj_number_style style, double va
     if (options != NULL && options->minimum_fraction_digits >= 0) {
         unum_setAttribute(format, UNUM_MIN_FRACTION_DIGITS, options->minimum_fraction_digits);
     }
+    lproj_style_format *handle = malloc(sizeof *handle);
+    if (handle == NULL) goto fail;
+    handle->format = format;
+    return handle;
+fail:
+    unum_close(format);
+    return NULL;
+}
 
+int32_t lproj_style_format_double(lproj_style_format *handle, double value, char *out, int32_t capacity) {
+    if (handle == NULL) return -1;
     UChar stack[256];
-    status = U_ZERO_ERROR;
-    int32_t length = unum_formatDouble(format, value, stack, 256, NULL, &status);
+    UErrorCode status = U_ZERO_ERROR;
+    int32_t length = unum_formatDouble(handle->format, value, stack, 256, NULL, &status);
     if (status == U_BUFFER_OVERFLOW_ERROR) {
         UChar *heap = malloc(sizeof(UChar) * (size_t)(length + 1));
-        if (heap != NULL) {
-            status = U_ZERO_ERROR;
-            unum_formatDouble(format, value, heap, length + 1, NULL, &status);
-            if (U_SUCCESS(status)) result = lproj_utf16_to_utf8(heap, length, out, capacity);
-            free(heap);
-        }
-    } else if (U_SUCCESS(status)) {
-        result = lproj_utf16_to_utf8(stack, length, out, capacity);
+        if (heap == NULL) return -1;
+        status = U_ZERO_ERROR;
+        unum_formatDouble(handle->format, value, heap, length + 1, NULL, &status);
+        int32_t result = U_SUCCESS(status) ? lproj_utf16_to_utf8(heap, length, out, capacity) : -1;
+        free(heap);
+        return result;
     }
-done:
-    unum_close(format);
-    return result;
+    return U_SUCCESS(status) ? lproj_utf16_to_utf8(stack, length, out, capacity) : -1;
+}
+
+void lproj_style_format_close(lproj_style_format *handle) {
+    if (handle == NULL) return;
+    unum_close(handle->format);
+    free(handle);
 }
 
 // ---------------------------------------------------------------------------
 // Measures
 
-int32_t lproj_format_measure(const char *tag, const char *unit, double value, int32_t fraction_digits,
-                             const char *decimal_separator, const char *grouping_separator, char *out, int32_t capacity) {
+struct lproj_measure_format {
+    UNumberFormatter *formatter;
+    lproj_ustring decimal;
+    lproj_ustring grouping;
+    bool hasDecimal;
+    bool hasGrouping;
+};
+
+lproj_measure_format *lproj_measure_format_open(const char *tag, const char *unit, int32_t fraction_digits,
+                                                const char *decimal_separator, const char *grouping_separator) {
     char id[LPROJ_ID_CAPACITY];
-    if (tag_to_icu_id(tag, id, sizeof id) < 0) return -1;
-    if (unit == NULL || strlen(unit) > 64 || fraction_digits < 0 || fraction_digits > 15) return -1;
+    if (tag_to_icu_id(tag, id, sizeof id) < 0) return NULL;
+    if (unit == NULL || strlen(unit) > 64 || fraction_digits < 0 || fraction_digits > 15) return NULL;
     for (const char *c = unit; *c; c++) {
-        if (!((*c >= 'a' && *c <= 'z') || *c == '-')) return -1;
+        if (!((*c >= 'a' && *c <= 'z') || *c == '-')) return NULL;
     }
     char precision[20];
     if (fraction_digits == 0) {
@@ -162,34 +186,45 @@ int32_t lproj_format_measure(const char *tag, const char *unit, double value, in
     char skeleton[160];
     snprintf(skeleton, sizeof skeleton, "measure-unit/%s unit-width-short %s", unit, precision);
     lproj_ustring uskeleton;
-    if (!lproj_ustring_init(&uskeleton, skeleton, -1)) return -1;
+    if (!lproj_ustring_init(&uskeleton, skeleton, -1)) return NULL;
     UErrorCode status = U_ZERO_ERROR;
     UNumberFormatter *formatter = unumf_openForSkeletonAndLocale(uskeleton.chars, uskeleton.length, id, &status);
     lproj_ustring_free(&uskeleton);
-    if (U_FAILURE(status) || formatter == NULL) return -1;
+    if (U_FAILURE(status) || formatter == NULL) return NULL;
+    lproj_measure_format *handle = calloc(1, sizeof *handle);
+    if (handle == NULL) {
+        unumf_close(formatter);
+        return NULL;
+    }
+    handle->formatter = formatter;
+    handle->decimal.chars = handle->decimal.stack;
+    handle->grouping.chars = handle->grouping.stack;
+    handle->hasDecimal = decimal_separator != NULL && lproj_ustring_init(&handle->decimal, decimal_separator, -1);
+    handle->hasGrouping = grouping_separator != NULL && lproj_ustring_init(&handle->grouping, grouping_separator, -1);
+    return handle;
+}
+
+int32_t lproj_measure_format_double(const lproj_measure_format *handle, double value, char *out, int32_t capacity) {
+    if (handle == NULL) return -1;
+    UErrorCode status = U_ZERO_ERROR;
     UFormattedNumber *formatted = unumf_openResult(&status);
+    if (U_FAILURE(status)) return -1;
     int32_t result = -1;
-    lproj_ustring decimal = {0}, grouping = {0};
-    decimal.chars = decimal.stack;
-    grouping.chars = grouping.stack;
-    bool hasDecimal = decimal_separator != NULL && lproj_ustring_init(&decimal, decimal_separator, -1);
-    bool hasGrouping = grouping_separator != NULL && lproj_ustring_init(&grouping, grouping_separator, -1);
     UChar *rebuilt = NULL;
     UConstrainedFieldPosition *position = NULL;
-    if (U_FAILURE(status)) goto done;
-    unumf_formatDouble(formatter, value, formatted, &status);
+    unumf_formatDouble(handle->formatter, value, formatted, &status);
     const UFormattedValue *formattedValue = unumf_resultAsValue(formatted, &status);
     if (U_FAILURE(status)) goto done;
     int32_t length = 0;
     const UChar *text = ufmtval_getString(formattedValue, &length, &status);
     if (U_FAILURE(status)) goto done;
-    if (!hasDecimal && !hasGrouping) {
+    if (!handle->hasDecimal && !handle->hasGrouping) {
         result = lproj_utf16_to_utf8(text, length, out, capacity);
         goto done;
     }
     // Replace exactly the characters ICU marks as separators: a unit name
     // may contain a '.' or a space that is not one.
-    int32_t longest = decimal.length > grouping.length ? decimal.length : grouping.length;
+    int32_t longest = handle->decimal.length > handle->grouping.length ? handle->decimal.length : handle->grouping.length;
     rebuilt = malloc(sizeof(UChar) * (size_t)(length * (longest + 1) + 1));
     position = ucfpos_open(&status);
     if (rebuilt == NULL || U_FAILURE(status)) goto done;
@@ -200,8 +235,8 @@ int32_t lproj_format_measure(const char *tag, const char *unit, double value, in
         int32_t start = 0, limit = 0;
         ucfpos_getIndexes(position, &start, &limit, &status);
         const lproj_ustring *replacement = NULL;
-        if (field == UNUM_DECIMAL_SEPARATOR_FIELD && hasDecimal) replacement = &decimal;
-        if (field == UNUM_GROUPING_SEPARATOR_FIELD && hasGrouping) replacement = &grouping;
+        if (field == UNUM_DECIMAL_SEPARATOR_FIELD && handle->hasDecimal) replacement = &handle->decimal;
+        if (field == UNUM_GROUPING_SEPARATOR_FIELD && handle->hasGrouping) replacement = &handle->grouping;
         if (replacement == NULL || start < copied) continue;
         memcpy(rebuilt + written, text + copied, sizeof(UChar) * (size_t)(start - copied));
         written += start - copied;
@@ -216,11 +251,16 @@ int32_t lproj_format_measure(const char *tag, const char *unit, double value, in
 done:
     if (position != NULL) ucfpos_close(position);
     free(rebuilt);
-    if (hasDecimal) lproj_ustring_free(&decimal);
-    if (hasGrouping) lproj_ustring_free(&grouping);
-    if (formatted != NULL) unumf_closeResult(formatted);
-    unumf_close(formatter);
+    unumf_closeResult(formatted);
     return result;
+}
+
+void lproj_measure_format_close(lproj_measure_format *handle) {
+    if (handle == NULL) return;
+    if (handle->hasDecimal) lproj_ustring_free(&handle->decimal);
+    if (handle->hasGrouping) lproj_ustring_free(&handle->grouping);
+    unumf_close(handle->formatter);
+    free(handle);
 }
 
 int32_t lproj_measurement_system(const char *tag) {
@@ -281,54 +321,63 @@ static UDateFormat *open_date_format(const char *tag, const char *calendar, cons
     return format;
 }
 
-int32_t lproj_date_format(const char *tag, const char *calendar, const char *pattern, const char *zone,
-                          double milliseconds, char *out, int32_t capacity) {
+struct lproj_date_formatter {
+    UDateFormat *format;
+};
+
+lproj_date_formatter *lproj_date_formatter_open(const char *tag, const char *calendar, const char *pattern, const char *zone) {
     UDateFormat *format = open_date_format(tag, calendar, pattern, zone);
-    if (format == NULL) return -1;
-    UChar stack[256];
-    UErrorCode status = U_ZERO_ERROR;
-    int32_t length = udat_format(format, milliseconds, stack, 256, NULL, &status);
-    int32_t result = -1;
-    if (status == U_BUFFER_OVERFLOW_ERROR) {
-        UChar *heap = malloc(sizeof(UChar) * (size_t)(length + 1));
-        if (heap != NULL) {
-            status = U_ZERO_ERROR;
-            udat_format(format, milliseconds, heap, length + 1, NULL, &status);
-            if (U_SUCCESS(status)) result = lproj_utf16_to_utf8(heap, length, out, capacity);
-            free(heap);
-        }
-    } else if (U_SUCCESS(status)) {
-        result = lproj_utf16_to_utf8(stack, length, out, capacity);
+    if (format == NULL) return NULL;
+    // Parsing is strict: all of the text, in the pattern's own form.
+    udat_setLenient(format, false);
+    lproj_date_formatter *handle = malloc(sizeof *handle);
+    if (handle == NULL) {
+        udat_close(format);
+        return NULL;
     }
-    udat_close(format);
-    return result;
+    handle->format = format;
+    return handle;
 }
 
-int32_t lproj_date_parse(const char *tag, const char *calendar, const char *pattern, const char *zone,
-                         const char *text, double *milliseconds) {
-    UDateFormat *format = open_date_format(tag, calendar, pattern, zone);
-    if (format == NULL) return -1;
-    lproj_ustring utext;
-    if (!lproj_ustring_init(&utext, text, -1)) {
-        udat_close(format);
-        return 1;
+int32_t lproj_date_formatter_format(lproj_date_formatter *handle, double milliseconds, char *out, int32_t capacity) {
+    if (handle == NULL) return -1;
+    UChar stack[256];
+    UErrorCode status = U_ZERO_ERROR;
+    int32_t length = udat_format(handle->format, milliseconds, stack, 256, NULL, &status);
+    if (status == U_BUFFER_OVERFLOW_ERROR) {
+        UChar *heap = malloc(sizeof(UChar) * (size_t)(length + 1));
+        if (heap == NULL) return -1;
+        status = U_ZERO_ERROR;
+        udat_format(handle->format, milliseconds, heap, length + 1, NULL, &status);
+        int32_t result = U_SUCCESS(status) ? lproj_utf16_to_utf8(heap, length, out, capacity) : -1;
+        free(heap);
+        return result;
     }
-    udat_setLenient(format, false);
+    return U_SUCCESS(status) ? lproj_utf16_to_utf8(stack, length, out, capacity) : -1;
+}
+
+int32_t lproj_date_formatter_parse(lproj_date_formatter *handle, const char *text, double *milliseconds) {
+    if (handle == NULL) return -1;
+    lproj_ustring utext;
+    if (!lproj_ustring_init(&utext, text, -1)) return 1;
     UErrorCode status = U_ZERO_ERROR;
     int32_t position = 0;
-    UDate date = udat_parse(format, utext.chars, utext.length, &position, &status);
+    UDate date = udat_parse(handle->format, utext.chars, utext.length, &position, &status);
     int32_t result;
-    if (U_FAILURE(status)) {
-        result = position + 1;
-    } else if (position != utext.length) {
+    if (U_FAILURE(status) || position != utext.length) {
         result = position + 1;
     } else {
         *milliseconds = date;
         result = 0;
     }
     lproj_ustring_free(&utext);
-    udat_close(format);
     return result;
+}
+
+void lproj_date_formatter_close(lproj_date_formatter *handle) {
+    if (handle == NULL) return;
+    udat_close(handle->format);
+    free(handle);
 }
 
 int32_t lproj_date_pattern_is_valid(const char *pattern) {

@@ -5,45 +5,72 @@ internal import LprojLocales
 enum ICUFormatting {
     /// Separators that replace the locale's (`LM_decimal_separator`,
     /// `LM_grouping_separator`).
-    struct Separators: Sendable, Equatable {
+    struct Separators: Sendable, Hashable {
         var decimal: String?
         var grouping: String?
     }
 
-    static func number(
-        _ value: Double, style: NumberFormatStyle, locale: String, minimumFractionDigits: Int?, maximumFractionDigits: Int?,
-        separators: Separators, currencyCode: String?, currencySymbol: String?
-    ) -> String? {
+    /// What a number format depends on.
+    struct NumberKey: Hashable, Sendable {
+        let locale: String
+        let style: NumberFormatStyle
+        let minimumFractionDigits: Int?
+        let maximumFractionDigits: Int?
+        let separators: Separators
+        let currencyCode: String?
+        let currencySymbol: String?
+    }
+
+    static func number(_ value: Double, _ key: NumberKey) -> String? {
+        numberFormats.with(key, open: { openNumberFormat(key) }) { format in
+            ICU.string { lproj_style_format_double(format.pointer, value, $0, $1) }
+        } ?? nil
+    }
+
+    private static func openNumberFormat(_ key: NumberKey) -> ICUHandle? {
         let icuStyle: lproj_number_style
-        switch style {
+        switch key.style {
         case .decimal: icuStyle = LPROJ_NUMBER_DECIMAL
         case .percent: icuStyle = LPROJ_NUMBER_PERCENT
         case .currency: icuStyle = LPROJ_NUMBER_CURRENCY
         case .scientific: icuStyle = LPROJ_NUMBER_SCIENTIFIC
         case .spellOut: icuStyle = LPROJ_NUMBER_SPELL_OUT
         }
-        return withOptionalCString(separators.decimal) { decimal in
-            withOptionalCString(separators.grouping) { grouping in
-                withOptionalCString(currencyCode) { code in
-                    withOptionalCString(currencySymbol) { symbol in
+        let pointer = withOptionalCString(key.separators.decimal) { decimal in
+            withOptionalCString(key.separators.grouping) { grouping in
+                withOptionalCString(key.currencyCode) { code in
+                    withOptionalCString(key.currencySymbol) { symbol in
                         var options = lproj_number_options(
-                            minimum_fraction_digits: Int32(minimumFractionDigits ?? -1),
-                            maximum_fraction_digits: Int32(maximumFractionDigits ?? -1),
+                            minimum_fraction_digits: Int32(key.minimumFractionDigits ?? -1),
+                            maximum_fraction_digits: Int32(key.maximumFractionDigits ?? -1),
                             decimal_separator: decimal, grouping_separator: grouping,
                             currency_code: code, currency_symbol: symbol)
-                        return ICU.string { lproj_format_number(locale, icuStyle, value, &options, $0, $1) }
+                        return lproj_style_format_open(key.locale, icuStyle, &options)
                     }
                 }
             }
         }
+        return pointer.map { ICUHandle($0, close: lproj_style_format_close) }
     }
 
-    static func measure(_ value: Double, unit: String, locale: String, fractionDigits: Int, separators: Separators) -> String? {
-        withOptionalCString(separators.decimal) { decimal in
-            withOptionalCString(separators.grouping) { grouping in
-                ICU.string { lproj_format_measure(locale, unit, value, Int32(fractionDigits), decimal, grouping, $0, $1) }
+    struct MeasureKey: Hashable, Sendable {
+        let locale: String
+        let unit: String
+        let fractionDigits: Int
+        let separators: Separators
+    }
+
+    static func measure(_ value: Double, _ key: MeasureKey) -> String? {
+        // ICU's number formatters are immutable: one per key serves every thread.
+        guard let format = measureFormats.value(key, make: {
+            let pointer = withOptionalCString(key.separators.decimal) { decimal in
+                withOptionalCString(key.separators.grouping) { grouping in
+                    lproj_measure_format_open(key.locale, key.unit, Int32(key.fractionDigits), decimal, grouping)
+                }
             }
-        }
+            return pointer.map { ICUHandle($0, close: lproj_measure_format_close) }
+        }) else { return nil }
+        return ICU.string { lproj_measure_format_double(format.pointer, value, $0, $1) }
     }
 
     static func measurementSystem(_ locale: String) -> MeasurementSystem {
@@ -63,15 +90,32 @@ enum ICUFormatting {
     }
 
     static func datePattern(template: String, locale: String, calendar: String?) -> String? {
-        withOptionalCString(calendar) { calendar in
-            ICU.string { lproj_date_pattern_for_template(locale, calendar, template, $0, $1) }
+        // The pattern generator is the costliest of all to open; its answers
+        // are small strings, kept.
+        datePatterns.value("\(locale)|\(calendar ?? "")|\(template)") {
+            withOptionalCString(calendar) { calendar in
+                ICU.string { lproj_date_pattern_for_template(locale, calendar, template, $0, $1) }
+            }
         }
     }
 
-    static func date(_ milliseconds: Double, pattern: String, locale: String, timeZone: String, calendar: String?) -> String? {
-        withOptionalCString(calendar) { calendar in
-            ICU.string { lproj_date_format(locale, calendar, pattern, timeZone, milliseconds, $0, $1) }
-        }
+    struct DateKey: Hashable, Sendable {
+        let locale: String
+        let calendar: String?
+        let pattern: String
+        let timeZone: String
+    }
+
+    static func date(_ milliseconds: Double, _ key: DateKey) -> String? {
+        dateFormats.with(key, open: { openDateFormat(key) }) { format in
+            ICU.string { lproj_date_formatter_format(format.pointer, milliseconds, $0, $1) }
+        } ?? nil
+    }
+
+    private static func openDateFormat(_ key: DateKey) -> ICUHandle? {
+        withOptionalCString(key.calendar) { calendar in
+            lproj_date_formatter_open(key.locale, calendar, key.pattern, key.timeZone)
+        }.map { ICUHandle($0, close: lproj_date_formatter_close) }
     }
 
     enum ParseResult: Equatable {
@@ -81,24 +125,35 @@ enum ICUFormatting {
         case unusable
     }
 
-    static func parseDate(_ text: String, pattern: String, locale: String, timeZone: String, calendar: String?) -> ParseResult {
-        var milliseconds = 0.0
-        let result = withOptionalCString(calendar) { calendar in
-            lproj_date_parse(locale, calendar, pattern, timeZone, text, &milliseconds)
-        }
-        switch result {
-        case 0: return .date(milliseconds)
-        case ..<0: return .unusable
-        default: return .stopped(at: Int(result) - 1)
-        }
+    static func parseDate(_ text: String, _ key: DateKey) -> ParseResult {
+        dateFormats.with(key, open: { openDateFormat(key) }) { format in
+            var milliseconds = 0.0
+            let result = lproj_date_formatter_parse(format.pointer, text, &milliseconds)
+            switch result {
+            case 0: return ParseResult.date(milliseconds)
+            case ..<0: return .unusable
+            default: return .stopped(at: Int(result) - 1)
+            }
+        } ?? .unusable
     }
 
     /// Why ICU cannot use `pattern`, or nil when it can.
     static func datePatternProblem(_ pattern: String) -> String? {
         guard pattern.utf8.count <= 256 else { return "a pattern is at most 256 bytes" }
-        if let problem = DatePattern.problem(in: pattern) { return problem }
-        return lproj_date_pattern_is_valid(pattern) == 1 ? nil : "ICU cannot format with it"
+        let verdict = patternVerdicts.value(pattern) {
+            if let problem = DatePattern.problem(in: pattern) { return .some(problem) }
+            return lproj_date_pattern_is_valid(pattern) == 1 ? .some(nil) : .some("ICU cannot format with it")
+        }
+        return verdict ?? nil
     }
+
+    // MARK: Caches
+
+    private static let numberFormats = HandlePool<NumberKey, ICUHandle>(keyCapacity: 512, perKey: 8)
+    private static let measureFormats = BoundedCache<MeasureKey, ICUHandle>(capacity: 512)
+    private static let dateFormats = HandlePool<DateKey, ICUHandle>(keyCapacity: 512, perKey: 8)
+    private static let datePatterns = BoundedCache<String, String>(capacity: 2048)
+    private static let patternVerdicts = BoundedCache<String, String?>(capacity: 2048)
 
     static func canonicalTimeZone(_ zone: String) throws(FormattingError) -> String {
         guard zone.utf8.count <= 64, !zone.contains("\0"), let canonical = ICU.string({ lproj_time_zone_canonical(zone, $0, $1) }) else {
@@ -133,4 +188,19 @@ enum ICUFormatting {
         guard let text else { return body(nil) }
         return text.withCString { body($0) }
     }
+}
+
+/// An ICU formatter handle from the shim, closed when the last reference
+/// goes. A pool hands each to one thread at a time, or (for ICU's
+/// immutable number formatters) shares it.
+final class ICUHandle: @unchecked Sendable {
+    let pointer: OpaquePointer
+    private let close: (OpaquePointer?) -> Void
+
+    init(_ pointer: OpaquePointer, close: @escaping (OpaquePointer?) -> Void) {
+        self.pointer = pointer
+        self.close = close
+    }
+
+    deinit { close(pointer) }
 }

@@ -118,11 +118,11 @@ public struct LocaleFormatter: Sendable {
         case .decimal, .scientific, .spellOut:
             break
         }
-        guard let text = ICUFormatting.number(
-            value, style: style, locale: locale.tag, minimumFractionDigits: minimum, maximumFractionDigits: maximum,
+        let key = ICUFormatting.NumberKey(
+            locale: locale.tag, style: style, minimumFractionDigits: minimum, maximumFractionDigits: maximum,
             separators: style == .spellOut ? ICUFormatting.Separators() : separators,
             currencyCode: code, currencySymbol: style == .currency ? preferences.currencySymbol : nil)
-        else {
+        guard let text = ICUFormatting.number(value, key) else {
             throw .failed("ICU could not format \(value) as \(style.rawValue) for \(locale.tag)")
         }
         return FormattedValue(value: text, unit: code)
@@ -133,7 +133,8 @@ public struct LocaleFormatter: Sendable {
     private func measure(_ value: Double, icuUnit: String, name: String, fractionDigits: Int?) throws(FormattingError) -> FormattedValue {
         guard value.isFinite else { throw .invalidValue("number", "\(value) is not a finite number") }
         try Self.check(fractionDigits)
-        guard let text = ICUFormatting.measure(value, unit: icuUnit, locale: locale.tag, fractionDigits: fractionDigits ?? 1, separators: separators) else {
+        let key = ICUFormatting.MeasureKey(locale: locale.tag, unit: icuUnit, fractionDigits: fractionDigits ?? 1, separators: separators)
+        guard let text = ICUFormatting.measure(value, key) else {
             throw .failed("ICU could not format \(value) \(name) for \(locale.tag)")
         }
         return FormattedValue(value: text, unit: name)
@@ -193,7 +194,8 @@ public struct LocaleFormatter: Sendable {
     private func date(_ seconds: Double, style: DateFormatStyle, timeZone: String?, calendar: String?) throws(FormattingError) -> FormattedValue {
         guard seconds.isFinite, abs(seconds) < 1e14 else { throw .invalidValue("date", "\(seconds) is not a usable instant") }
         let settings = try dateSettings(style, timeZone: timeZone, calendar: calendar)
-        guard let text = ICUFormatting.date(seconds * 1000, pattern: settings.pattern, locale: settings.locale, timeZone: settings.timeZone, calendar: settings.calendar) else {
+        let key = ICUFormatting.DateKey(locale: settings.locale, calendar: settings.calendar, pattern: settings.pattern, timeZone: settings.timeZone)
+        guard let text = ICUFormatting.date(seconds * 1000, key) else {
             throw .failed("ICU could not format the date for \(locale.tag)")
         }
         return FormattedValue(value: text, pattern: settings.pattern, timeZone: settings.timeZone, calendar: settings.calendar)
@@ -205,7 +207,8 @@ public struct LocaleFormatter: Sendable {
     public func parseDate(_ text: String, style: DateFormatStyle, timeZone: String? = nil, calendar: String? = nil) throws(FormattingError) -> Double {
         guard text.utf8.count <= 256, !text.contains("\0") else { throw .invalidValue("text", "a date is at most 256 bytes") }
         let settings = try dateSettings(style, timeZone: timeZone, calendar: calendar)
-        switch ICUFormatting.parseDate(text, pattern: settings.pattern, locale: settings.locale, timeZone: settings.timeZone, calendar: settings.calendar) {
+        let key = ICUFormatting.DateKey(locale: settings.locale, calendar: settings.calendar, pattern: settings.pattern, timeZone: settings.timeZone)
+        switch ICUFormatting.parseDate(text, key) {
         case .date(let milliseconds):
             return milliseconds / 1000
         case .stopped(let offset):

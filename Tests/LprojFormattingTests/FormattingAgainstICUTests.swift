@@ -177,6 +177,35 @@ import Testing
         }
     }
 
+    /// Formatters are reused across calls and threads (ICU's date and
+    /// number formats are not thread-safe, so each is lent to one caller at
+    /// a time): many at once must give what one alone gives.
+    @Test func concurrentCallsGiveWhatOneCallGives() async throws {
+        let requests: [(String, FormatRequest)] = Self.locales.flatMap { entry in
+            [(entry.tag, FormatRequest.date(seconds: Self.instant, .simpleDateTime)), (entry.tag, .number(1234.5, .currency)),
+             (entry.tag, .distance(meters: 1500)), (entry.tag, .number(42, .spellOut))]
+        }
+        var expected: [String] = []
+        for (tag, request) in requests { expected.append(try formatter(tag).format(request).value) }
+        let results = try await withThrowingTaskGroup(of: [String].self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    var values: [String] = []
+                    for _ in 0..<50 {
+                        for (tag, request) in requests { values.append(try LocaleFormatter(locale: try LocaleIdentifier(tag)).format(request).value) }
+                    }
+                    return values
+                }
+            }
+            var all: [[String]] = []
+            for try await values in group { all.append(values) }
+            return all
+        }
+        for values in results {
+            #expect(values == Array(Array(repeating: expected, count: 50).joined()))
+        }
+    }
+
     @Test func arabicIsWrittenWithArabicDigits() throws {
         let f = try formatter("ar")
         for request in [FormatRequest.number(1234.5, .decimal), .number(25, .percent), .distance(meters: 1500), .date(seconds: Self.instant, .simpleDate)] {

@@ -78,21 +78,40 @@ enum DaemonBenchmarks {
             echo.stop()
             let (daemon, socket) = try startDaemon(directory: directory, bundles: ["bench=\(bundle.path)@en"], cpu: cpu)
             let daemonSamples = try roundTrips(path: socket, messages: messages, calls: calls)
+            // Formatting goes through ICU per call: its cost beside a lookup's.
+            var formatRows: [BenchmarkRow] = []
+            // Pinned: on one core the comparison shows CPU cost, not wake-ups.
+            if pinned {
+                let lookupMedian = Measure.medianOf(daemonSamples)
+                for (style, extra) in [("currency", #""number":1234.5"#), ("simpleDate", #""date":1700000000"#)] {
+                    let format = (0..<64).map { index in
+                        Array(#"{"method":"org.lprojd.Localization.Format","parameters":{"style":"\#(style)","locale":"\#(["de", "fr", "ja", "ar"][index % 4])",\#(extra)}}"#.utf8) + [0]
+                    }
+                    let samples = try roundTrips(path: socket, messages: format, calls: calls / 4)
+                    let median = Measure.medianOf(samples)
+                    formatRows.append(BenchmarkRow(
+                        name: "socket Format (\(style); de, fr, ja, ar), one at a time, one core (median; p99 \(microseconds(Measure.percentile(samples, 0.99))))",
+                        measured: microseconds(median), baseline: "socket lookup \(microseconds(lookupMedian))",
+                        ratio: String(format: "%.2f× lookup", median / lookupMedian), target: "", passed: nil))
+                }
+            }
             daemon.stop()
             let ours = Measure.medianOf(daemonSamples), floor = Measure.medianOf(echoSamples)
             rows.append(BenchmarkRow(
                 name: "socket lookup, one at a time, \(pinned ? "both on one core" : "unpinned") (median; p99 \(microseconds(Measure.percentile(daemonSamples, 0.99))))",
                 measured: microseconds(ours), baseline: "Unix-socket echo \(microseconds(floor))",
                 ratio: String(format: "%.2f× echo", ours / floor), target: "≤ 2× echo", passed: ours <= 2 * floor))
+            rows += formatRows
         }
         return rows
     }
 
     static func roundTrips(path: String, messages: [[UInt8]], calls: Int) throws -> [Double] {
         let socket = try BenchSocket(path: path)
-        for index in 0..<200 {  // warm up
+        for index in 0..<200 {  // warm up, and check that the calls succeed
             socket.send(messages[index % messages.count])
-            guard socket.receive() >= 0 else { throw BenchmarkFailure("the server closed the connection") }
+            guard let reply = socket.receiveText() else { throw BenchmarkFailure("the server closed the connection") }
+            if reply.contains("\"error\"") { throw BenchmarkFailure("the call failed: \(reply)") }
         }
         var samples: [Double] = []
         samples.reserveCapacity(calls)

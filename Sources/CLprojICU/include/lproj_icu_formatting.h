@@ -36,15 +36,32 @@ typedef struct {
     const char *currency_symbol;
 } lproj_number_options;
 
-/// Formats `value` in a style. A percent is not multiplied by 100: 25 is
-/// "25%" (in the locale's way of writing it).
-int32_t lproj_format_number(const char *tag, lproj_number_style style, double value, const lproj_number_options *options, char *out, int32_t capacity);
+/// A number format for one locale, style and set of options: ICU's
+/// UNumberFormat. Not safe to use from two threads at once (keep one per
+/// thread, or pool them).
+typedef struct lproj_style_format lproj_style_format;
 
-/// Formats `value` in an ICU measure unit ("length-kilometer",
-/// "speed-mile-per-hour") with the unit's short name, exactly
-/// `fraction_digits` fraction digits, and the separators replaced when given.
-int32_t lproj_format_measure(const char *tag, const char *unit, double value, int32_t fraction_digits,
-                             const char *decimal_separator, const char *grouping_separator, char *out, int32_t capacity);
+/// Opens a format; NULL when the locale, style or options are unusable. A
+/// percent is not multiplied by 100: 25 is "25%" (in the locale's way).
+lproj_style_format *lproj_style_format_open(const char *tag, lproj_number_style style, const lproj_number_options *options);
+
+/// Formats `value`.
+int32_t lproj_style_format_double(lproj_style_format *format, double value, char *out, int32_t capacity);
+
+void lproj_style_format_close(lproj_style_format *format);
+
+/// A measure format: `value`s (already in the unit) in an ICU measure unit
+/// ("length-kilometer", "speed-mile-per-hour") with the unit's short name,
+/// exactly `fraction_digits` fraction digits, and the separators replaced
+/// when given. Immutable, and safe to use from several threads at once.
+typedef struct lproj_measure_format lproj_measure_format;
+
+lproj_measure_format *lproj_measure_format_open(const char *tag, const char *unit, int32_t fraction_digits,
+                                                const char *decimal_separator, const char *grouping_separator);
+
+int32_t lproj_measure_format_double(const lproj_measure_format *format, double value, char *out, int32_t capacity);
+
+void lproj_measure_format_close(lproj_measure_format *format);
 
 /// The locale's measurement system: 0 metric, 1 US, 2 UK; -1 on failure.
 int32_t lproj_measurement_system(const char *tag);
@@ -61,17 +78,21 @@ int32_t lproj_currency_is_known(const char *code);
 /// locale's; the Japanese calendar's patterns carry its era).
 int32_t lproj_date_pattern_for_template(const char *tag, const char *calendar, const char *template_text, char *out, int32_t capacity);
 
-/// Formats an instant (milliseconds since 1970 UTC) with a pattern, in a time
-/// zone ("Europe/Rome", "GMT") and a calendar ("gregorian", "japanese";
-/// NULL: the locale's).
-int32_t lproj_date_format(const char *tag, const char *calendar, const char *pattern, const char *zone,
-                          double milliseconds, char *out, int32_t capacity);
+/// A date format for a locale, a calendar ("gregorian", "japanese"; NULL:
+/// the locale's), a pattern and a time zone ("Europe/Rome", "GMT"). Not
+/// safe to use from two threads at once.
+typedef struct lproj_date_formatter lproj_date_formatter;
 
-/// Parses `text`, all of it and strictly, with a pattern. Returns 0 and sets
-/// `milliseconds`; else the 1-based offset where parsing stopped, or -1 when
-/// the locale, pattern, zone or calendar is unusable.
-int32_t lproj_date_parse(const char *tag, const char *calendar, const char *pattern, const char *zone,
-                         const char *text, double *milliseconds);
+lproj_date_formatter *lproj_date_formatter_open(const char *tag, const char *calendar, const char *pattern, const char *zone);
+
+/// Formats an instant (milliseconds since 1970 UTC).
+int32_t lproj_date_formatter_format(lproj_date_formatter *formatter, double milliseconds, char *out, int32_t capacity);
+
+/// Parses `text`, all of it and strictly. Returns 0 and sets
+/// `milliseconds`; else the 1-based offset where parsing stopped.
+int32_t lproj_date_formatter_parse(lproj_date_formatter *formatter, const char *text, double *milliseconds);
+
+void lproj_date_formatter_close(lproj_date_formatter *formatter);
 
 /// 1 when ICU accepts `pattern` as a date pattern (it formats with it).
 int32_t lproj_date_pattern_is_valid(const char *pattern);

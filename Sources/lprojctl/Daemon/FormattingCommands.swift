@@ -151,7 +151,7 @@ struct PreferencesCommand: AsyncParsableCommand {
                 for (name, value) in zip(Preferences.fieldNames, values) { object[name] = value.map(JSONValue.string) }
                 connection.printJSON(.object(object))
             } else {
-                for (name, value) in zip(Preferences.fieldNames, values) { print("\(name): \(value ?? "(the locale's)")") }
+                for (name, value) in zip(Preferences.fieldNames, values) { print("\(name): \(value ?? "(not set)")") }
             }
         }
     }

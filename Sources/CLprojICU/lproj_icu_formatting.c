@@ -27,6 +27,26 @@ static int32_t locale_id(const char *tag, const char *calendar, char *id, int32_
     return length;
 }
 
+// Runs an ICU call that writes UTF-16 into a buffer (a stack buffer first,
+// then one of the size it asked for) and converts its result to UTF-8.
+typedef int32_t (*utf16_writer)(void *context, UChar *buffer, int32_t capacity, UErrorCode *status);
+
+static int32_t write_utf8(utf16_writer write, void *context, char *out, int32_t capacity) {
+    UChar stack[256];
+    UErrorCode status = U_ZERO_ERROR;
+    int32_t length = write(context, stack, 256, &status);
+    if (status == U_BUFFER_OVERFLOW_ERROR) {
+        UChar *heap = malloc(sizeof(UChar) * (size_t)(length + 1));
+        if (heap == NULL) return -1;
+        status = U_ZERO_ERROR;
+        write(context, heap, length + 1, &status);
+        int32_t result = U_SUCCESS(status) ? lproj_utf16_to_utf8(heap, length, out, capacity) : -1;
+        free(heap);
+        return result;
+    }
+    return U_SUCCESS(status) ? lproj_utf16_to_utf8(stack, length, out, capacity) : -1;
+}
+
 // ---------------------------------------------------------------------------
 // Numbers
 
@@ -133,21 +153,20 @@ fail:
     return NULL;
 }
 
+typedef struct {
+    UNumberFormat *format;
+    double value;
+} number_call;
+
+static int32_t write_number(void *context, UChar *buffer, int32_t capacity, UErrorCode *status) {
+    number_call *call = context;
+    return unum_formatDouble(call->format, call->value, buffer, capacity, NULL, status);
+}
+
 int32_t lproj_style_format_double(lproj_style_format *handle, double value, char *out, int32_t capacity) {
     if (handle == NULL) return -1;
-    UChar stack[256];
-    UErrorCode status = U_ZERO_ERROR;
-    int32_t length = unum_formatDouble(handle->format, value, stack, 256, NULL, &status);
-    if (status == U_BUFFER_OVERFLOW_ERROR) {
-        UChar *heap = malloc(sizeof(UChar) * (size_t)(length + 1));
-        if (heap == NULL) return -1;
-        status = U_ZERO_ERROR;
-        unum_formatDouble(handle->format, value, heap, length + 1, NULL, &status);
-        int32_t result = U_SUCCESS(status) ? lproj_utf16_to_utf8(heap, length, out, capacity) : -1;
-        free(heap);
-        return result;
-    }
-    return U_SUCCESS(status) ? lproj_utf16_to_utf8(stack, length, out, capacity) : -1;
+    number_call call = {handle->format, value};
+    return write_utf8(write_number, &call, out, capacity);
 }
 
 void lproj_style_format_close(lproj_style_format *handle) {
@@ -339,21 +358,20 @@ lproj_date_formatter *lproj_date_formatter_open(const char *tag, const char *cal
     return handle;
 }
 
+typedef struct {
+    UDateFormat *format;
+    double milliseconds;
+} date_call;
+
+static int32_t write_date(void *context, UChar *buffer, int32_t capacity, UErrorCode *status) {
+    date_call *call = context;
+    return udat_format(call->format, call->milliseconds, buffer, capacity, NULL, status);
+}
+
 int32_t lproj_date_formatter_format(lproj_date_formatter *handle, double milliseconds, char *out, int32_t capacity) {
     if (handle == NULL) return -1;
-    UChar stack[256];
-    UErrorCode status = U_ZERO_ERROR;
-    int32_t length = udat_format(handle->format, milliseconds, stack, 256, NULL, &status);
-    if (status == U_BUFFER_OVERFLOW_ERROR) {
-        UChar *heap = malloc(sizeof(UChar) * (size_t)(length + 1));
-        if (heap == NULL) return -1;
-        status = U_ZERO_ERROR;
-        udat_format(handle->format, milliseconds, heap, length + 1, NULL, &status);
-        int32_t result = U_SUCCESS(status) ? lproj_utf16_to_utf8(heap, length, out, capacity) : -1;
-        free(heap);
-        return result;
-    }
-    return U_SUCCESS(status) ? lproj_utf16_to_utf8(stack, length, out, capacity) : -1;
+    date_call call = {handle->format, milliseconds};
+    return write_utf8(write_date, &call, out, capacity);
 }
 
 int32_t lproj_date_formatter_parse(lproj_date_formatter *handle, const char *text, double *milliseconds) {

@@ -94,27 +94,23 @@ extension LocalizationInterface {
         }
         switch style {
         case "distance":
-            let distanceUnit = try unit.map { name throws(VarlinkError) -> DistanceUnit in
-                guard let unit = DistanceUnit(rawValue: name) else {
-                    throw LocalizationErrors.invalidValue("unit", "'\(name)' is not one of \(DistanceUnit.allCases.map(\.rawValue).joined(separator: ", "))")
-                }
-                return unit
-            }
-            return .distance(meters: try number(), unit: distanceUnit, fractionDigits: digits)
+            return .distance(meters: try number(), unit: try unit.map(Self.unit), fractionDigits: digits)
         case "speed":
-            let speedUnit = try unit.map { name throws(VarlinkError) -> SpeedUnit in
-                guard let unit = SpeedUnit(rawValue: name) else {
-                    throw LocalizationErrors.invalidValue("unit", "'\(name)' is not one of \(SpeedUnit.allCases.map(\.rawValue).joined(separator: ", "))")
-                }
-                return unit
-            }
-            return .speed(metersPerSecond: try number(), unit: speedUnit, fractionDigits: digits)
+            return .speed(metersPerSecond: try number(), unit: try unit.map(Self.unit), fractionDigits: digits)
         case "uppercase": return .uppercase(try text())
         case "lowercase": return .lowercase(try text())
         default:
             let dateStyle = try dateStyle(style, parameters)
             return .date(seconds: try date(), dateStyle, timeZone: timeZone, calendar: calendar)
         }
+    }
+
+    /// A distance or speed unit by name.
+    static func unit<Unit: RawRepresentable & CaseIterable>(_ name: String) throws(VarlinkError) -> Unit where Unit.RawValue == String {
+        guard let unit = Unit(rawValue: name) else {
+            throw LocalizationErrors.invalidValue("unit", "'\(name)' is not one of \(Unit.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return unit
     }
 
     static func dateStyle(_ style: String, _ parameters: Parameters) throws(VarlinkError) -> DateFormatStyle {

@@ -20,15 +20,7 @@ extension LocalizationInterface {
         let reply = selectionReply(client: client, bundle: bundle.name, choice: choice, requested: nil)
         guard choice.save || choice.forgetSaved else { return .reply(reply) }
         let previous = saved?.locale ?? bundle.configuration.developmentLocale.tag
-        return committing { [store] in
-            if choice.save {
-                try await store.saveSelection(choice.locale.tag, for: key, bundle: bundle.name)
-            } else {
-                try await store.removeSelection(for: key, bundle: bundle.name)
-            }
-            self.announceLocaleChange(key: key, bundle: bundle.name, locale: choice.locale.tag, previous: previous)
-            return .reply(reply)
-        }
+        return commit(choice, key: key, bundle: bundle.name, previous: previous, reply: reply)
     }
 
     func selectLocale(_ raw: JSONObject, caller: VarlinkCaller) throws(VarlinkError) -> VarlinkOutcome {
@@ -41,13 +33,18 @@ extension LocalizationInterface {
         let previous = store.selection(for: key, bundle: bundle.name)?.locale ?? bundle.configuration.developmentLocale.tag
         let choice = SelectionPolicy.select(requested, in: bundle)
         let reply = selectionReply(client: client, bundle: bundle.name, choice: choice, requested: choice.locale.matchKey == requested.matchKey ? nil : requested.tag)
-        return committing { [store] in
+        return commit(choice, key: key, bundle: bundle.name, previous: previous, reply: reply)
+    }
+
+    /// Saves (or forgets) a choice, then tells subscribers and replies.
+    private func commit(_ choice: SelectionPolicy.Choice, key: ClientKey, bundle: String, previous: String, reply: JSONObject) -> VarlinkOutcome {
+        committing { [store] in
             if choice.save {
-                try await store.saveSelection(choice.locale.tag, for: key, bundle: bundle.name)
+                try await store.saveSelection(choice.locale.tag, for: key, bundle: bundle)
             } else {
-                try await store.removeSelection(for: key, bundle: bundle.name)
+                try await store.removeSelection(for: key, bundle: bundle)
             }
-            self.announceLocaleChange(key: key, bundle: bundle.name, locale: choice.locale.tag, previous: previous)
+            self.announceLocaleChange(key: key, bundle: bundle, locale: choice.locale.tag, previous: previous)
             return .reply(reply)
         }
     }

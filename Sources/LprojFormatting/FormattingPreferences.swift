@@ -84,6 +84,19 @@ public struct FormattingPreferences: Sendable, Equatable {
         }
     }
 
+    /// Copies one field's value (set or not) from `other`, which checked it.
+    public mutating func take(_ field: Field, from other: FormattingPreferences) {
+        switch field {
+        case .dateFormat: dateFormat = other.dateFormat
+        case .timeFormat: timeFormat = other.timeFormat
+        case .distanceUnit: distanceUnit = other.distanceUnit
+        case .speedUnit: speedUnit = other.speedUnit
+        case .currencySymbol: currencySymbol = other.currencySymbol
+        case .timeZone: timeZone = other.timeZone
+        case .calendar: calendar = other.calendar
+        }
+    }
+
     public mutating func clear(_ field: Field) {
         switch field {
         case .dateFormat: dateFormat = nil

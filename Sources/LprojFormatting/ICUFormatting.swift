@@ -73,20 +73,25 @@ enum ICUFormatting {
         return ICU.string { lproj_measure_format_double(format.pointer, value, $0, $1) }
     }
 
+    // A locale's measurement system and currency, and whether a currency
+    // exists, each cost ICU a resource lookup; the answers never change.
+
     static func measurementSystem(_ locale: String) -> MeasurementSystem {
-        switch lproj_measurement_system(locale) {
-        case 1: .us
-        case 2: .uk
-        default: .metric
-        }
+        measurementSystems.value(locale) {
+            switch lproj_measurement_system(locale) {
+            case 1: .us
+            case 2: .uk
+            default: .metric
+            }
+        } ?? .metric
     }
 
     static func currency(of locale: String) -> String? {
-        ICU.string { lproj_locale_currency(locale, $0, $1) }
+        localeCurrencies.value(locale) { ICU.string { lproj_locale_currency(locale, $0, $1) } }
     }
 
     static func isKnownCurrency(_ code: String) -> Bool {
-        lproj_currency_is_known(code) == 1
+        knownCurrencies.value(code) { lproj_currency_is_known(code) == 1 } ?? false
     }
 
     static func datePattern(template: String, locale: String, calendar: String?) -> String? {
@@ -154,6 +159,9 @@ enum ICUFormatting {
     private static let dateFormats = HandlePool<DateKey, ICUHandle>(keyCapacity: 512, perKey: 8)
     private static let datePatterns = BoundedCache<String, String>(capacity: 2048)
     private static let patternVerdicts = BoundedCache<String, String?>(capacity: 2048)
+    private static let measurementSystems = BoundedCache<String, MeasurementSystem>(capacity: 512)
+    private static let localeCurrencies = BoundedCache<String, String>(capacity: 512)
+    private static let knownCurrencies = BoundedCache<String, Bool>(capacity: 512)
 
     static func canonicalTimeZone(_ zone: String) throws(FormattingError) -> String {
         guard zone.utf8.count <= 64, !zone.contains("\0"), let canonical = ICU.string({ lproj_time_zone_canonical(zone, $0, $1) }) else {

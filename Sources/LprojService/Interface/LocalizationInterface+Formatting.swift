@@ -181,37 +181,34 @@ extension LocalizationInterface {
         let parameters = try Parameters(raw, allowed: ParameterNames.setPreferences)
         guard let client = try clientID(parameters.string("client")) else { throw .invalidParameter("client") }
         let bundle = try bundle(parameters.string("bundle"))
-        // Check and canonicalize every value before anything is saved.
-        var changes: [(FormattingPreferences.Field, String?)] = []
-        var scratch = FormattingPreferences()
-        let requested = try parameters.optionalObject("preferences") ?? JSONObject()
-        for (name, value) in requested.members {
+        // Check and canonicalize every value before anything is saved: the
+        // checked values are in `requested`, the fields to change in `fields`.
+        var requested = FormattingPreferences()
+        var fields: [FormattingPreferences.Field] = []
+        for (name, value) in (try parameters.optionalObject("preferences") ?? JSONObject()).members {
             guard let field = FormattingPreferences.Field(rawValue: name) else { throw .invalidParameter("preferences.\(name)") }
             switch value {
             case .null: continue
             case .string(let text):
                 do throws(FormattingError) {
-                    try scratch.set(field, to: text)
+                    try requested.set(field, to: text)
                 } catch {
                     throw Self.varlinkError(error, parameter: "preferences.\(name)")
                 }
-                changes.append((field, scratch[field]))
+                fields.append(field)
             default: throw .invalidParameter("preferences.\(name)")
             }
         }
         for name in try parameters.optionalStrings("clear") ?? [] {
             guard let field = FormattingPreferences.Field(rawValue: name) else { throw LocalizationErrors.invalidValue("clear", "'\(name)' is not a preference") }
-            changes.append((field, nil))
+            requested.clear(field)
+            fields.append(field)
         }
         let key = ClientKey(uid: caller.uid, client: client)
-        let changesToApply = changes
-        return committing { [store] in
+        return committing { [store, requested, fields] in
             let (previous, current) = try await store.updatePreferences(for: key, bundle: bundle.name) { saved in
                 var preferences = Self.formattingPreferences(saved)
-                for (field, value) in changesToApply {
-                    // Checked above; setting canonical text again cannot fail.
-                    if let value { try? preferences.set(field, to: value) } else { preferences.clear(field) }
-                }
+                for field in fields { preferences.take(field, from: requested) }
                 return Self.savedPreferences(preferences)
             }
             let now = Self.formattingPreferences(current)

@@ -9,6 +9,7 @@
 //   LprojEngine    bundles of .lproj folders -> immutable snapshots, per-key lookup
 //   LprojFormatting numbers, units, dates, case and locale names for a locale (ICU)
 //   LprojLint      what translators get wrong, on top of the engine's parsers
+//   ClientBudget   pure: what each uid makes lprojd hold, charged against its limits
 //   VarlinkProtocol pure: Varlink messages, JSON, method dispatch
 //   VarlinkNIO     the Varlink server and client transport over a Unix socket (SwiftNIO)
 //   LprojStore     each client's selection in SQLite (GRDB)
@@ -58,16 +59,18 @@ let package = Package(
         .target(name: "LprojTables", dependencies: ["LprojFormat"], swiftSettings: strictSwift),
         .target(name: "LprojLocales", dependencies: ["CLprojICU", "LprojFormat"], swiftSettings: strictSwift),
         .target(name: "LprojEngine", dependencies: ["LprojTables", "LprojLocales", "LprojFormat"], swiftSettings: strictSwift),
-        .target(name: "LprojFormatting", dependencies: ["CLprojICU", "LprojLocales"], swiftSettings: strictSwift),
+        .target(name: "LprojFormatting", dependencies: ["CLprojICU", "LprojLocales", "LprojFormat"], swiftSettings: strictSwift),
+        .target(name: "ClientBudget", swiftSettings: strictSwift),
         .target(name: "LprojLint", dependencies: ["LprojEngine"], swiftSettings: strictSwift),
         .target(name: "VarlinkProtocol", swiftSettings: strictSwift),
-        .target(name: "LprojStore", dependencies: [.product(name: "GRDB", package: "GRDB.swift")], swiftSettings: strictSwift),
+        .target(name: "LprojStore", dependencies: ["ClientBudget", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: strictSwift),
         .target(name: "LprojWatch", swiftSettings: strictSwift),
-        .target(name: "LprojConfiguration", dependencies: ["LprojEngine", "LprojLocales", "Yams"], swiftSettings: strictSwift),
+        .target(name: "LprojConfiguration", dependencies: ["LprojEngine", "LprojLocales", "ClientBudget", "Yams"], swiftSettings: strictSwift),
         .target(
             name: "LprojService",
             dependencies: [
                 "LprojEngine", "LprojLocales", "LprojFormat", "LprojFormatting", "LprojTables", "LprojStore", "LprojWatch", "VarlinkProtocol",
+                "ClientBudget",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -77,8 +80,9 @@ let package = Package(
         .target(
             name: "VarlinkNIO",
             dependencies: [
-                "VarlinkProtocol",
+                "VarlinkProtocol", "ClientBudget",
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -107,6 +111,7 @@ let package = Package(
             name: "lprojd",
             dependencies: [
                 "LprojService", "LprojConfiguration", "LprojEngine", "LprojLocales", "LprojStore", "LprojSystemd", "VarlinkNIO", "VarlinkProtocol",
+                "ClientBudget",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -143,13 +148,17 @@ let package = Package(
         ),
         .testTarget(name: "LprojFormattingTests", dependencies: ["LprojFormatting", "LprojLocales", "CICUOracle"], swiftSettings: strictSwift),
         .testTarget(name: "VarlinkProtocolTests", dependencies: ["VarlinkProtocol"], swiftSettings: strictSwift),
+        .testTarget(name: "ClientBudgetTests", dependencies: ["ClientBudget"], swiftSettings: strictSwift),
         .target(name: "LprojTestSupport", path: "Tests/LprojTestSupport", swiftSettings: strictSwift),
         .testTarget(
             name: "VarlinkNIOTests",
-            dependencies: ["VarlinkNIO", "VarlinkProtocol", "LprojTestSupport", .product(name: "NIOPosix", package: "swift-nio")],
+            dependencies: [
+                "VarlinkNIO", "VarlinkProtocol", "ClientBudget", "LprojTestSupport",
+                .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
+            ],
             swiftSettings: strictSwift
         ),
-        .testTarget(name: "LprojStoreTests", dependencies: ["LprojStore", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: strictSwift),
+        .testTarget(name: "LprojStoreTests", dependencies: ["LprojStore", "ClientBudget", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: strictSwift),
         .testTarget(name: "LprojWatchTests", dependencies: ["LprojWatch"], swiftSettings: strictSwift),
         .testTarget(name: "LprojConfigurationTests", dependencies: ["LprojConfiguration", "LprojEngine"], swiftSettings: strictSwift),
         .testTarget(

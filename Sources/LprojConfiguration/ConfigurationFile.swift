@@ -1,3 +1,4 @@
+internal import ClientBudget
 internal import Foundation
 internal import LprojEngine
 internal import LprojLocales
@@ -39,15 +40,7 @@ public enum ConfigurationFile {
         configuration.stateDirectory = file.stateDirectory
         configuration.logLevel = file.logLevel
         if let limits = file.limits {
-            var result = DaemonConfiguration.Limits()
-            if let value = limits.maxMessageSize { result.maximumMessageSize = try positive(value, "limits.max-message-size", name) }
-            if let value = limits.maxConnections { result.maximumConnections = try positive(value, "limits.max-connections", name) }
-            if let value = limits.maxConnectionsPerUid { result.maximumConnectionsPerUID = try positive(value, "limits.max-connections-per-uid", name) }
-            if let value = limits.maxSubscriberQueue { result.maximumSubscriberQueueBytes = try positive(value, "limits.max-subscriber-queue", name) }
-            if let value = limits.maxTableFileSize { result.maximumTableFileSize = try positive(value, "limits.max-table-file-size", name) }
-            if let value = limits.maxAddedStrings { result.maximumAddedStrings = try positive(value, "limits.max-added-strings", name) }
-            if let value = limits.maxAddedStringLength { result.maximumAddedStringLength = try positive(value, "limits.max-added-string-length", name) }
-            configuration.limits = result
+            configuration.limits = try self.limits(limits, name: name)
         }
         var names: Set<String> = []
         for (index, bundle) in (file.bundles ?? []).enumerated() {
@@ -92,6 +85,26 @@ public enum ConfigurationFile {
         return value
     }
 
+    /// The `limits:` section: every limit lprojd enforces, by name.
+    private static func limits(_ model: [String: ByteCount], name: String) throws(Problem) -> DaemonConfiguration.Limits {
+        var limits = DaemonConfiguration.Limits()
+        for (key, value) in model {
+            let path = "limits.\(key)"
+            guard let setting = LimitSetting(rawValue: key) else {
+                throw Problem(description: "\(name): \(path): unknown setting '\(key)' (the limits are: \(LimitSetting.allCases.map(\.rawValue).joined(separator: ", ")))")
+            }
+            guard let bytes = value.bytes else {
+                throw Problem(description: "\(name): \(path): '\(value.text)' is not a number (a count, or bytes such as 16 MiB)")
+            }
+            let amount = try positive(bytes, path, name)
+            setting.apply(amount, to: &limits)
+        }
+        // A connection's cost follows from the connections a uid may open.
+        limits.budget.perUID[.connections] = limits.maximumConnectionsPerUID * BudgetLimits.connectionCost
+        limits.budget.total[.connections] = limits.maximumConnections * BudgetLimits.connectionCost
+        return limits
+    }
+
     private static func describe(_ error: DecodingError) -> String {
         func path(_ context: DecodingError.Context) -> String {
             context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined().trimmingCharacters(in: CharacterSet(charactersIn: "."))
@@ -115,7 +128,7 @@ public enum ConfigurationFile {
         var stateDirectory: String?
         var logLevel: String?
         var bundles: [BundleModel]?
-        var limits: LimitsModel?
+        var limits: [String: ByteCount]?
 
         enum CodingKeys: String, CodingKey {
             case socket, bundles, limits
@@ -133,7 +146,7 @@ public enum ConfigurationFile {
             stateDirectory = try known.decodeIfPresent(String.self, forKey: .stateDirectory)
             logLevel = try known.decodeIfPresent(String.self, forKey: .logLevel)
             bundles = try known.decodeIfPresent([BundleModel].self, forKey: .bundles)
-            limits = try known.decodeIfPresent(LimitsModel.self, forKey: .limits)
+            limits = try known.decodeIfPresent([String: ByteCount].self, forKey: .limits)
         }
     }
 
@@ -159,41 +172,6 @@ public enum ConfigurationFile {
             directory = try known.decode(String.self, forKey: .directory)
             developmentLocale = try known.decodeIfPresent(String.self, forKey: .developmentLocale)
             customLocales = try known.decodeIfPresent([String: String].self, forKey: .customLocales)
-        }
-    }
-
-    private struct LimitsModel: Decodable {
-        var maxMessageSize: Int?
-        var maxConnections: Int?
-        var maxConnectionsPerUid: Int?
-        var maxSubscriberQueue: Int?
-        var maxTableFileSize: Int?
-        var maxAddedStrings: Int?
-        var maxAddedStringLength: Int?
-
-        enum CodingKeys: String, CodingKey {
-            case maxMessageSize = "max-message-size"
-            case maxConnections = "max-connections"
-            case maxConnectionsPerUid = "max-connections-per-uid"
-            case maxSubscriberQueue = "max-subscriber-queue"
-            case maxTableFileSize = "max-table-file-size"
-            case maxAddedStrings = "max-added-strings"
-            case maxAddedStringLength = "max-added-string-length"
-        }
-
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: AnyKey.self)
-            for key in container.allKeys where CodingKeys(rawValue: key.stringValue) == nil {
-                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath + [key], debugDescription: "unknown setting '\(key.stringValue)'"))
-            }
-            let known = try decoder.container(keyedBy: CodingKeys.self)
-            maxMessageSize = try known.decodeIfPresent(Int.self, forKey: .maxMessageSize)
-            maxConnections = try known.decodeIfPresent(Int.self, forKey: .maxConnections)
-            maxConnectionsPerUid = try known.decodeIfPresent(Int.self, forKey: .maxConnectionsPerUid)
-            maxSubscriberQueue = try known.decodeIfPresent(Int.self, forKey: .maxSubscriberQueue)
-            maxTableFileSize = try known.decodeIfPresent(Int.self, forKey: .maxTableFileSize)
-            maxAddedStrings = try known.decodeIfPresent(Int.self, forKey: .maxAddedStrings)
-            maxAddedStringLength = try known.decodeIfPresent(Int.self, forKey: .maxAddedStringLength)
         }
     }
 

@@ -1,3 +1,4 @@
+public import ClientBudget
 public import LprojEngine
 
 /// Everything lprojd is told: from its configuration file, then its options.
@@ -17,13 +18,19 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public init() {}
 
     /// Limits, with systemd's Varlink values as defaults where it has them.
+    /// Byte limits on what a uid holds are checked per uid whatever the
+    /// number of its connections, and again over all uids.
     public struct Limits: Sendable, Equatable {
         /// The largest message, in bytes.
         public var maximumMessageSize = 16 << 20
+        /// The largest reply, in bytes.
+        public var maximumReplySize = 16 << 20
         /// Open connections at most.
         public var maximumConnections = 4096
         /// Open connections per uid at most.
-        public var maximumConnectionsPerUID = 1024
+        public var maximumConnectionsPerUID = 256
+        /// Open subscriptions per uid at most.
+        public var maximumSubscriptionsPerUID = 128
         /// Bytes of unread events a subscriber may have queued.
         public var maximumSubscriberQueueBytes = 1 << 20
         /// The largest table file read.
@@ -32,6 +39,14 @@ public struct DaemonConfiguration: Sendable, Equatable {
         public var maximumAddedStrings = 10_000
         /// The longest added key or value, in bytes.
         public var maximumAddedStringLength = 64 << 10
+        /// The longest key a lookup may name, in bytes.
+        public var maximumKeyLength = 64 << 10
+        /// The longest value a reply may carry, in bytes.
+        public var maximumValueLength = 1 << 20
+        /// Seconds an unfinished message may go without a byte.
+        public var incompleteMessageTimeout = 30
+        /// What each uid, and all uids together, may make lprojd hold.
+        public var budget = BudgetLimits.defaults
 
         /// The defaults.
         public init() {}

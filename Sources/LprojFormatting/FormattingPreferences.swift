@@ -73,8 +73,10 @@ public struct FormattingPreferences: Sendable, Equatable {
             }
             speedUnit = unit
         case .currencySymbol:
-            guard !text.isEmpty, text.count <= 16, !text.contains(where: \.isNewline) else {
-                throw .invalidValue(field.rawValue, "a currency symbol is 1 to 16 characters on one line")
+            // Counted in bytes on the text as given: a count of characters
+            // would let one base and a megabyte of combining marks through.
+            guard !text.isEmpty, text.utf8.count <= Self.maximumCurrencySymbolLength, !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else {
+                throw .invalidValue(field.rawValue, "a currency symbol is 1 to \(Self.maximumCurrencySymbolLength) bytes of text without control characters")
             }
             currencySymbol = text
         case .timeZone:
@@ -116,6 +118,9 @@ public struct FormattingPreferences: Sendable, Equatable {
     public func changedFields(from other: FormattingPreferences) -> [Field] {
         Field.allCases.filter { self[$0] != other[$0] }
     }
+
+    /// The longest currency symbol, in UTF-8 bytes.
+    public static let maximumCurrencySymbolLength = 32
 
     /// SDLocalizationManager's defaults for the saved date and time formats.
     public static let defaultDateFormat = "dd/MM/yyyy"

@@ -1,4 +1,5 @@
 public import LprojLocales
+internal import LprojFormat
 
 /// What to format.
 public enum FormatRequest: Sendable, Equatable {
@@ -64,6 +65,9 @@ public struct LocaleFormatter: Sendable {
 
     /// Fraction digits a caller may ask for.
     public static let fractionDigitRange = 0...15
+    /// The longest decimal or grouping separator, in UTF-8 bytes (real ones
+    /// are one to three characters: ",", " ", "٫").
+    public static let maximumSeparatorLength = 16
 
     public func format(_ request: FormatRequest) throws(FormattingError) -> FormattedValue {
         switch request {
@@ -103,10 +107,14 @@ public struct LocaleFormatter: Sendable {
             maximum = maximum ?? 2
         case .currency:
             if let currencyCode {
-                guard ICUFormatting.isKnownCurrency(currencyCode) else {
-                    throw .invalidValue("currency", "'\(currencyCode)' is not an ISO 4217 currency code")
+                // Three ASCII letters, checked before the code goes near ICU
+                // or its cache.
+                guard currencyCode.utf8.count == 3, currencyCode.utf8.allSatisfy({ (0x41...0x5A).contains($0 & 0xDF) }),
+                      ICUFormatting.isKnownCurrency(currencyCode.uppercased())
+                else {
+                    throw .invalidValue("currency", "'\(currencyCode.clipped(toUTF8Bytes: 16))' is not an ISO 4217 currency code")
                 }
-                code = currencyCode
+                code = currencyCode.uppercased()
             } else {
                 guard let own = ICUFormatting.currency(of: locale.tag) else {
                     throw .invalidValue("currency", "\(locale.tag) has no currency of its own; name one (an ISO 4217 code)")

@@ -1,3 +1,4 @@
+public import ClientBudget
 public import Foundation
 internal import GRDB
 internal import Synchronization
@@ -11,40 +12,107 @@ internal import Synchronization
 /// transaction is committed (`synchronous = FULL`, so it survives `kill -9`
 /// and a power cut), and the copy is updated on the writer, after the
 /// commit, so it always agrees with the database.
+///
+/// Every row, and its copy in memory, is charged to its uid's budget
+/// (``Resource/savedState``): a write that would take the uid past it is
+/// refused before anything is written. Rows found at start-up beyond what
+/// the budget allows (left by an older version) are pruned, oldest first.
 public final class ClientStore: Sendable {
+    /// A write the uid's budget does not allow.
+    public struct OverBudget: Error, Sendable, Equatable {
+        public let refusal: BudgetRefusal
+    }
+
     private let writer: any DatabaseWriter
+    private let book: BudgetBook
     private let selections = Mutex<[SelectionKey: SavedSelection]>([:])
     private let preferences = Mutex<[SelectionKey: SavedPreferences]>([:])
+    /// Rows deleted at start-up because their uid was over its budget.
+    public let prunedAtStart: Int
 
-    private struct SelectionKey: Hashable {
+    struct SelectionKey: Hashable {
         let uid: UInt32
         let client: String
         let bundle: String
     }
 
-    /// Opens (creating if needed) the store at `path`, with WAL.
-    public convenience init(path: String) throws {
+    /// Opens (creating if needed) the store at `path`, with WAL. Rows are
+    /// charged to `budget` (by default, one without limits).
+    public convenience init(path: String, budget: BudgetBook = BudgetBook(limits: BudgetLimits())) throws {
         var configuration = Configuration()
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = FULL")
         }
-        try self.init(writer: DatabasePool(path: path, configuration: configuration))
+        try self.init(writer: DatabasePool(path: path, configuration: configuration), budget: budget)
     }
 
     /// A store in memory, for tests.
-    public static func inMemory() throws -> ClientStore {
-        try ClientStore(writer: DatabaseQueue())
+    public static func inMemory(budget: BudgetBook = BudgetBook(limits: BudgetLimits())) throws -> ClientStore {
+        try ClientStore(writer: DatabaseQueue(), budget: budget)
     }
 
-    private init(writer: any DatabaseWriter) throws {
+    private init(writer: any DatabaseWriter, budget: BudgetBook) throws {
         self.writer = writer
+        self.book = budget
         try Self.migrator.migrate(writer)
         let (rows, preferenceRows) = try writer.read { db in (try SelectionRecord.fetchAll(db), try PreferencesRecord.fetchAll(db)) }
-        selections.withLock { cache in
-            for row in rows { cache[SelectionKey(uid: row.uid, client: row.client, bundle: row.bundle)] = row.selection }
+        // Newest first: what fits each uid's budget is kept, the rest pruned.
+        var kept: [SelectionKey: SavedSelection] = [:], keptPreferences: [SelectionKey: SavedPreferences] = [:]
+        var prunedSelections: [SelectionKey] = [], prunedPreferences: [SelectionKey] = []
+        enum Row { case selection(SelectionRecord), preferences(PreferencesRecord) }
+        let all = (rows.map { (Row.selection($0), $0.updatedAt) } + preferenceRows.map { (Row.preferences($0), $0.updatedAt) }).sorted { $0.1 > $1.1 }
+        for (row, _) in all {
+            switch row {
+            case .selection(let record):
+                let key = SelectionKey(uid: record.uid, client: record.client, bundle: record.bundle)
+                if budget.charge(Self.cost(key, record.locale), of: .savedState, to: record.uid) == nil {
+                    kept[key] = record.selection
+                } else {
+                    prunedSelections.append(key)
+                }
+            case .preferences(let record):
+                let key = SelectionKey(uid: record.uid, client: record.client, bundle: record.bundle)
+                if budget.charge(Self.cost(key, record.saved), of: .savedState, to: record.uid) == nil {
+                    keptPreferences[key] = record.saved
+                } else {
+                    prunedPreferences.append(key)
+                }
+            }
         }
-        preferences.withLock { cache in
-            for row in preferenceRows { cache[SelectionKey(uid: row.uid, client: row.client, bundle: row.bundle)] = row.saved }
+        if !prunedSelections.isEmpty || !prunedPreferences.isEmpty {
+            try writer.write { db in
+                for key in prunedSelections {
+                    try db.execute(sql: "DELETE FROM selection WHERE uid = ? AND client = ? AND bundle = ?", arguments: [Int64(key.uid), key.client, key.bundle])
+                }
+                for key in prunedPreferences {
+                    try db.execute(sql: "DELETE FROM preferences WHERE uid = ? AND client = ? AND bundle = ?", arguments: [Int64(key.uid), key.client, key.bundle])
+                }
+            }
+        }
+        prunedAtStart = prunedSelections.count + prunedPreferences.count
+        selections.withLock { $0 = kept }
+        preferences.withLock { $0 = keptPreferences }
+    }
+
+    /// What a row costs, on disk and in memory: its text, and about what
+    /// SQLite and the dictionary keep beside it.
+    static func cost(_ key: SelectionKey, _ locale: String) -> Int {
+        192 + key.client.utf8.count + key.bundle.utf8.count + locale.utf8.count
+    }
+
+    static func cost(_ key: SelectionKey, _ preferences: SavedPreferences) -> Int {
+        let values = [preferences.dateFormat, preferences.timeFormat, preferences.distanceUnit, preferences.speedUnit,
+                      preferences.currencySymbol, preferences.timeZone, preferences.calendar]
+        return 256 + key.client.utf8.count + key.bundle.utf8.count + values.reduce(0) { $0 + ($1?.utf8.count ?? 0) }
+    }
+
+    /// Charges the growth of a row from `old` to `new` bytes before it is
+    /// written (or releases its shrinking).
+    private func charge(from old: Int, to new: Int, uid: UInt32) throws(OverBudget) {
+        if new > old {
+            if let refusal = book.charge(new - old, of: .savedState, to: uid) { throw OverBudget(refusal: refusal) }
+        } else if old > new {
+            book.release(old - new, of: .savedState, from: uid)
         }
     }
 
@@ -88,25 +156,38 @@ public final class ClientStore: Sendable {
     }
 
     /// Saves a client's locale for a bundle; returns once committed.
+    /// Throws ``OverBudget`` (writing nothing) past the uid's budget.
     public func saveSelection(_ locale: String, for key: ClientKey, bundle: String) async throws {
         let selection = SavedSelection(uid: key.uid, client: key.client, bundle: bundle, locale: locale, updatedAt: Date())
+        let cacheKey = SelectionKey(uid: key.uid, client: key.client, bundle: bundle)
         try await writer.writeWithoutTransaction { db in
-            try db.inTransaction {
-                try SelectionRecord(selection).upsert(db)
-                return .commit
+            let old = self.selections.withLock { $0[cacheKey] }.map { Self.cost(cacheKey, $0.locale) } ?? 0
+            let new = Self.cost(cacheKey, locale)
+            try self.charge(from: old, to: new, uid: key.uid)
+            do {
+                try db.inTransaction {
+                    try SelectionRecord(selection).upsert(db)
+                    return .commit
+                }
+            } catch {
+                try? self.charge(from: new, to: old, uid: key.uid)
+                throw error
             }
-            self.selections.withLock { $0[SelectionKey(uid: key.uid, client: key.client, bundle: bundle)] = selection }
+            self.selections.withLock { $0[cacheKey] = selection }
         }
     }
 
     /// Forgets a client's locale for a bundle; returns once committed.
     public func removeSelection(for key: ClientKey, bundle: String) async throws {
+        let cacheKey = SelectionKey(uid: key.uid, client: key.client, bundle: bundle)
         try await writer.writeWithoutTransaction { db in
             try db.inTransaction {
                 try db.execute(sql: "DELETE FROM selection WHERE uid = ? AND client = ? AND bundle = ?", arguments: [Int64(key.uid), key.client, bundle])
                 return .commit
             }
-            self.selections.withLock { _ = $0.removeValue(forKey: SelectionKey(uid: key.uid, client: key.client, bundle: bundle)) }
+            if let removed = self.selections.withLock({ $0.removeValue(forKey: cacheKey) }) {
+                self.book.release(Self.cost(cacheKey, removed.locale), of: .savedState, from: key.uid)
+            }
         }
     }
 
@@ -133,13 +214,20 @@ public final class ClientStore: Sendable {
             let previous = self.preferences.withLock { $0[cacheKey] } ?? SavedPreferences()
             let current = try update(previous)
             guard current != previous else { return (previous, current) }
-            try db.inTransaction {
-                if current.isEmpty {
-                    try db.execute(sql: "DELETE FROM preferences WHERE uid = ? AND client = ? AND bundle = ?", arguments: [Int64(key.uid), key.client, bundle])
-                } else {
-                    try PreferencesRecord(uid: key.uid, client: key.client, bundle: bundle, current, updatedAt: Date()).upsert(db)
+            let old = previous.isEmpty ? 0 : Self.cost(cacheKey, previous), new = current.isEmpty ? 0 : Self.cost(cacheKey, current)
+            try self.charge(from: old, to: new, uid: key.uid)
+            do {
+                try db.inTransaction {
+                    if current.isEmpty {
+                        try db.execute(sql: "DELETE FROM preferences WHERE uid = ? AND client = ? AND bundle = ?", arguments: [Int64(key.uid), key.client, bundle])
+                    } else {
+                        try PreferencesRecord(uid: key.uid, client: key.client, bundle: bundle, current, updatedAt: Date()).upsert(db)
+                    }
+                    return .commit
                 }
-                return .commit
+            } catch {
+                try? self.charge(from: new, to: old, uid: key.uid)
+                throw error
             }
             self.preferences.withLock { $0[cacheKey] = current.isEmpty ? nil : current }
             return (previous, current)

@@ -1,3 +1,4 @@
+import ClientBudget
 import Foundation
 import Logging
 import LprojConfiguration
@@ -44,7 +45,12 @@ struct Daemon {
         let hangups = await UnixSignalsSequence(trapping: .sighup)
 
         try FileManager.default.createDirectory(atPath: settings.stateDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let store = try ClientStore(path: "\(settings.stateDirectory)/lprojd.sqlite")
+        // Everything a client makes lprojd hold is charged to its uid here.
+        let budget = BudgetBook(limits: configuration.limits.budget)
+        let store = try ClientStore(path: "\(settings.stateDirectory)/lprojd.sqlite", budget: budget)
+        if store.prunedAtStart > 0 {
+            logger.warning("removed \(store.prunedAtStart) saved rows beyond their users' budget (max-saved-state-bytes-per-uid)")
+        }
 
         // Watch first, then load everything, then accept connections: a
         // change made while loading waits in inotify's queue, unmissed.
@@ -67,18 +73,24 @@ struct Daemon {
         }
         logger.info("ready in \(ContinuousClock.now - started)")
 
-        let added = AddedStringsRegistry(maximumStrings: configuration.limits.maximumAddedStrings, maximumLength: configuration.limits.maximumAddedStringLength)
+        let limits = configuration.limits
+        let added = AddedStringsRegistry(maximumStrings: limits.maximumAddedStrings, maximumLength: limits.maximumAddedStringLength, budget: budget)
+        var serviceLimits = ServiceLimits()
+        serviceLimits.maximumKeyLength = limits.maximumKeyLength
+        serviceLimits.maximumValueLength = limits.maximumValueLength
+        serviceLimits.maximumAddedStrings = limits.maximumAddedStrings
+        serviceLimits.maximumAddedStringLength = limits.maximumAddedStringLength
         let group = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
         let serverReference = ServerReference()
         let interface = LocalizationInterface(
-            catalog: catalog, watcher: watcher, hub: hub, store: store, added: added, daemonUID: getuid(),
+            catalog: catalog, watcher: watcher, hub: hub, store: store, added: added, limits: serviceLimits, budget: budget, daemonUID: getuid(),
             connectionCount: { serverReference.connectionCount }, logger: logger)
         let dispatcher = VarlinkDispatcher(
             info: .init(vendor: "lprojd", product: "lprojd", version: LocalizationInterface.version, url: "https://github.com/lprojd/lprojd"),
             interfaces: [interface])
         let server = VarlinkServer(
             listener: try listener(logger: logger), dispatcher: dispatcher, configuration: serverConfiguration(configuration.limits),
-            group: group, logger: logger)
+            group: group, budget: budget, logger: logger)
         serverReference.set(server)
         do {
             try await server.listen()
@@ -156,19 +168,26 @@ struct Daemon {
     func serverConfiguration(_ limits: DaemonConfiguration.Limits) -> VarlinkServerConfiguration {
         var server = VarlinkServerConfiguration()
         server.maximumMessageSize = limits.maximumMessageSize
+        server.maximumReplySize = limits.maximumReplySize
         server.maximumConnections = limits.maximumConnections
         server.maximumConnectionsPerUID = limits.maximumConnectionsPerUID
+        server.maximumStreamsPerUID = limits.maximumSubscriptionsPerUID
         server.maximumStreamQueueBytes = limits.maximumSubscriberQueueBytes
+        server.incompleteMessageTimeout = .seconds(Int64(limits.incompleteMessageTimeout))
         server.socketMode = getuid() == 0 ? 0o666 : 0o600
         server.limitError = { limit in
             switch limit {
             case .messageSize(let maximum): LocalizationErrors.limitExceeded("messageSize", maximum: maximum)
+            case .replySize(let maximum): LocalizationErrors.limitExceeded("replySize", maximum: maximum)
             case .connections(let maximum): LocalizationErrors.limitExceeded("connections", maximum: maximum)
             case .connectionsPerUID(let maximum): LocalizationErrors.limitExceeded("connectionsPerUID", maximum: maximum)
+            case .streamsPerUID(let maximum): LocalizationErrors.limitExceeded("subscriptionsPerUID", maximum: maximum)
             case .streamQueue(let maximum): LocalizationErrors.limitExceeded("subscriberQueue", maximum: maximum)
+            case .incompleteMessageTimeout(let seconds): LocalizationErrors.limitExceeded("incompleteMessageTimeout", maximum: seconds)
+            case .budget(let refusal): LocalizationErrors.limitExceeded(refusal)
             }
         }
-        server.shutdownReply = VarlinkReply(parameters: ServiceEvent(.shutdown).parameters)
+        server.shutdownReply = VarlinkReply(parameters: ServiceEvent.shutdown.parameters)
         return server
     }
 }

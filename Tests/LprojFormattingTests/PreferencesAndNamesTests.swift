@@ -33,8 +33,11 @@ import Testing
         (.dateFormat, "yyyy-MM-dd Jj", "'J' (character 12) is not a pattern letter"),
         (.timeFormat, "HH:mm p", "'p' (character 7) is not a pattern letter"),
         (.dateFormat, "", "not empty"),
-        (.currencySymbol, "", "1 to 16 characters"),
-        (.currencySymbol, String(repeating: "$", count: 17), "1 to 16 characters"),
+        (.currencySymbol, "", "1 to 32 bytes"),
+        (.currencySymbol, String(repeating: "$", count: 33), "1 to 32 bytes"),
+        // Counted in bytes, not characters: one base and many combining marks is long.
+        (.currencySymbol, "$" + String(repeating: "\u{301}", count: 16), "1 to 32 bytes"),
+        (.currencySymbol, "$\n", "without control characters"),
     ])
     func badValuesAreRefusedWithAReason(field: FormattingPreferences.Field, value: String, reason: String) {
         var preferences = FormattingPreferences()

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import LprojEngine
 import LprojLocales
+import LprojStore
 import LprojWatch
 import Synchronization
 import Testing
@@ -34,17 +35,13 @@ final class RecordingStream: VarlinkStream {
         hub.add(alice, uid: 1000, client: "app", bundle: nil)
         hub.add(bob, uid: 1001, client: nil, bundle: nil)
         hub.add(aliceOther, uid: 1000, client: "other.app", bundle: "demo")
-        var changed = ServiceEvent(.localeChanged)
-        changed.client = "app"
-        changed.uid = 1000
-        changed.bundle = "demo"
-        hub.publish(changed)
+        hub.publish(.localeChanged(owner: ClientKey(uid: 1000, client: "app"), bundle: "demo", locale: "de", previous: "en"))
+        hub.deliverPending()
         #expect(alice.types == ["localeChanged"])
         #expect(bob.types.isEmpty)          // another user
         #expect(aliceOther.types.isEmpty)   // another client of the same user
-        var tables = ServiceEvent(.tablesChanged)
-        tables.bundle = "other"
-        hub.publish(tables)
+        hub.publish(.tablesChanged(bundle: "other", tables: ["Localizable"], locales: ["de"], generation: 2))
+        hub.deliverPending()
         #expect(alice.types == ["localeChanged", "tablesChanged"] && bob.types == ["tablesChanged"])
         #expect(aliceOther.types.isEmpty)   // filtered to bundle "demo"
     }
@@ -140,6 +137,7 @@ final class RecordingStream: VarlinkStream {
         await watcher.handle([InotifyEvent(watch: -1, mask: .queueOverflow, cookie: 0, name: "")])
         let bundle = try #require(catalog.snapshot.bundles["b"])
         #expect(bundle.lookup("k", locale: try bundle.resolve(locale: "de")).value == "neu")
+        hub.deliverPending()
         #expect(subscriber.types == ["tablesChanged"])
     }
 }

@@ -82,28 +82,43 @@ extension LoadedBundle {
     /// `localizedStringWithFormat` would: plural forms chosen by the rules
     /// of the language the value is written in, numbers written the way the
     /// requested locale writes them. `{name}` placeholders are filled in the
-    /// value's own text.
+    /// value's own text. A value longer than `maximumBytes` (as found, or
+    /// once formatted) is an error, found before it is built.
     public func localizedString(
         _ key: String, table: String = TableName.defaultTable, locale: ResolvedLocale, defaultValue: String? = nil,
-        arguments: [FormatArgument]? = nil, placeholders: [String: String] = [:], overlay: (any StringOverlay)? = nil
+        arguments: [FormatArgument]? = nil, placeholders: [String: String] = [:], overlay: (any StringOverlay)? = nil,
+        maximumBytes: Int = .max
     ) throws(LookupError) -> LookupResult {
         guard TableName.isValid(table) else { throw .invalidTableName(table) }
         let result = lookup(key, table: table, locale: locale, defaultValue: defaultValue, overlay: overlay)
         guard let arguments else {
-            guard !placeholders.isEmpty else { return result }
-            return result.replacingValue(Placeholders.substitute(in: result.value, values: placeholders))
+            guard !placeholders.isEmpty else {
+                guard result.value.utf8.count <= maximumBytes else { throw .invalidArguments(.tooLong(maximumBytes: maximumBytes)) }
+                return result
+            }
+            guard let filled = Placeholders.substitute(in: result.value, values: placeholders, maximumBytes: maximumBytes) else {
+                throw .invalidArguments(.tooLong(maximumBytes: maximumBytes))
+            }
+            return result.replacingValue(filled)
         }
-        let renderer = FormatRenderer(
-            numbers: ICUNumberRenderer(locale: locale.standardLocale),
-            plurals: PluralRules.forLocale(result.pluralLocale ?? locale.standardLocale) ?? PluralRules.forLocale(configuration.developmentLocale)!)
+        let renderer = FormatRenderer(numbers: ICUNumberRenderer(locale: locale.standardLocale), plurals: pluralRules(for: result, locale: locale))
         do {
             let formatted = try renderer.render(
                 result.plural?.format ?? FormatString(result.value), arguments: arguments,
-                variables: result.plural?.variables ?? [:], placeholders: placeholders)
+                variables: result.plural?.variables ?? [:], placeholders: placeholders, maximumBytes: maximumBytes)
             return result.replacingValue(formatted)
         } catch {
             throw .invalidArguments(error)
         }
+    }
+
+    /// The plural rules for a value: those of the language it is written
+    /// in, else the requested locale's, else the development locale's, else
+    /// CLDR's root rules (every number is "other"), which always exist.
+    private func pluralRules(for result: LookupResult, locale: ResolvedLocale) -> any PluralRuleSet {
+        if let rules = PluralRules.forLocale(result.pluralLocale ?? locale.standardLocale) { return rules }
+        if let rules = PluralRules.forLocale(configuration.developmentLocale) { return rules }
+        return RootPluralRules()
     }
 }
 

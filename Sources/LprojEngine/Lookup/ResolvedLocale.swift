@@ -44,9 +44,18 @@ public final class ResolvedLocale: Sendable {
 
 extension LoadedBundle {
     /// Checks a requested locale and resolves the folders it reads, once
-    /// per locale text (cached, bounded).
-    public func resolve(locale text: String) throws(LookupError) -> ResolvedLocale {
-        if let cached = chains.withLock({ $0[text] }) { return cached }
+    /// per locale text: the answer is cached, keyed by the text as given
+    /// (at most ``LocaleIdentifier/maximumLength`` bytes, checked first).
+    ///
+    /// The cache is bounded; when it is full, a new entry replaces one at
+    /// random. `admit` is asked, on a miss only, for a token to keep with
+    /// the new entry (the caller's charge for it, released when the entry
+    /// goes); nil leaves the answer uncached. By default every answer is
+    /// cached, for in-process use where no one else shares the cache.
+    public func resolve(locale text: String, admit: () -> (any AnyObject & Sendable)? = { FreeAdmission.shared }) throws(LookupError) -> ResolvedLocale {
+        // Checked before the text is hashed for the cache.
+        guard text.utf8.count <= LocaleIdentifier.maximumLength else { throw .invalidLocale(.malformed(text.clipped(toUTF8Bytes: LocaleIdentifier.maximumLength))) }
+        if let cached = chains.withLock({ $0[text]?.resolved }) { return cached }
         let locale: LocaleIdentifier
         do {
             locale = try LocaleIdentifier(text)
@@ -54,11 +63,29 @@ extension LoadedBundle {
             throw .invalidLocale(error)
         }
         let resolved = try resolve(locale: locale)
-        chains.withLock { cache in
-            if cache.count < Self.chainCacheLimit { cache[text] = resolved }
+        if let charge = admit() {
+            let evicted: CachedChain? = chains.withLock { cache in
+                var evicted: CachedChain?
+                if cache[text] == nil, cache.count >= Self.chainCacheLimit, let victim = cache.randomElement()?.key {
+                    evicted = cache.removeValue(forKey: victim)
+                }
+                cache[text] = CachedChain(resolved: resolved, charge: charge)
+                return evicted
+            }
+            // Released outside the lock: dropping a charge reaches the ledger.
+            withExtendedLifetime(evicted) {}
         }
         return resolved
     }
+
+    /// The token of a cache entry nobody is charged for.
+    public final class FreeAdmission: Sendable {
+        public static let shared = FreeAdmission()
+    }
+
+    /// What a cache entry holds in memory, to charge it: the key, the
+    /// resolved chain and the dictionary's own share.
+    public static func cacheCost(ofLocaleText text: String) -> Int { 256 + text.utf8.count }
 
     /// Checks a requested locale and resolves the folders it reads.
     public func resolve(locale: LocaleIdentifier) throws(LookupError) -> ResolvedLocale {

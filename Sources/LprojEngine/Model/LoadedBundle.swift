@@ -2,6 +2,12 @@ public import LprojLocales
 public import LprojTables
 internal import Synchronization
 
+/// A cached resolution, with whatever its creator's charge for it is.
+struct CachedChain: Sendable {
+    let resolved: ResolvedLocale
+    let charge: any AnyObject & Sendable
+}
+
 /// A bundle as loaded at one moment: immutable, shared by every lookup.
 ///
 /// A reload builds a new `LoadedBundle` (reusing unchanged tables) and
@@ -22,8 +28,14 @@ public final class LoadedBundle: Sendable {
     /// The index of `Base.lproj`, if any.
     let baseIndex: Int?
     /// Resolved lookup chains by requested locale text; bounded.
-    let chains = Mutex<[String: ResolvedLocale]>([:])
+    let chains = Mutex<[String: CachedChain]>([:])
     static let chainCacheLimit = 1024
+    /// The locales of its folders (not Base), sorted.
+    public let supportedLocales: [LocaleIdentifier]
+    /// The locales a client may select (the folders' and the development
+    /// locale) by match key, the first spelling of each: computed once, so
+    /// that matching a client's list costs no ICU call per candidate.
+    public let selectableLocales: [LocaleKey: LocaleIdentifier]
 
     /// Creates a bundle from loaded folders.
     public init(configuration: BundleConfiguration, localizations: [Localization], fileReports: [FileReport], problems: [Diagnostic]) {
@@ -53,15 +65,17 @@ public final class LoadedBundle: Sendable {
         }
         self.localizationsByKey = byKey
         self.baseIndex = base
+        let supported = localizations.compactMap { if case .locale(let locale) = $0.name { locale } else { nil } }.sorted()
+        self.supportedLocales = supported
+        var selectable: [LocaleKey: LocaleIdentifier] = [:]
+        for locale in supported + [configuration.developmentLocale] where selectable[locale.matchKey] == nil {
+            selectable[locale.matchKey] = locale
+        }
+        self.selectableLocales = selectable
     }
 
     /// The bundle's name.
     public var name: String { configuration.name }
-
-    /// The locales of its folders (not Base), sorted.
-    public var supportedLocales: [LocaleIdentifier] {
-        localizations.compactMap { if case .locale(let locale) = $0.name { locale } else { nil } }.sorted()
-    }
 
     /// The names of all tables in any folder, sorted.
     public var tableNames: [String] {

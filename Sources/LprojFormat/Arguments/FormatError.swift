@@ -14,6 +14,11 @@ public enum FormatError: Error, Sendable, Hashable, CustomStringConvertible {
     case malformedVariable(text: String)
     /// Plural variables nest too deeply (or refer to each other in a cycle).
     case nestingTooDeep(variable: String)
+    /// The formatted text would be longer than the limit, in UTF-8 bytes.
+    case tooLong(maximumBytes: Int)
+    /// Rendering would take more than this many steps (plural forms that
+    /// refer to other variables many times over).
+    case tooComplex(maximumSteps: Int)
 
     public var description: String {
         switch self {
@@ -29,6 +34,10 @@ public enum FormatError: Error, Sendable, Hashable, CustomStringConvertible {
             "'\(text)' is not a valid plural variable reference; write %#@name@"
         case let .nestingTooDeep(variable):
             "plural variables nest too deeply at '\(variable)' (a variable may refer to itself)"
+        case let .tooLong(maximumBytes):
+            "the formatted text would be longer than \(maximumBytes) bytes"
+        case let .tooComplex(maximumSteps):
+            "the format's plural variables refer to each other more than \(maximumSteps) times"
         }
     }
 }

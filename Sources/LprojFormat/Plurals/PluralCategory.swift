@@ -31,3 +31,11 @@ public protocol PluralRuleSet: Sendable {
     /// The categories the language distinguishes.
     var categories: Set<PluralCategory> { get }
 }
+
+/// CLDR's root rules: every number is "other". What applies when a
+/// language's own rules cannot be had.
+public struct RootPluralRules: PluralRuleSet {
+    public init() {}
+    public func category(for operand: PluralOperand) -> PluralCategory { .other }
+    public var categories: Set<PluralCategory> { [.other] }
+}

@@ -14,6 +14,12 @@ internal import Foundation
 /// through ``NumberRendering`` in the requested locale, with its digits and
 /// separators; `%x %X %o %a` stay as C writes them, as in Foundation.
 /// Mismatches are errors that name the argument, never a crash.
+///
+/// The text a client gets back is bounded: the output's size is checked
+/// before each piece is added (a literal, a conversion, a padded field), so
+/// rendering stops with ``FormatError/tooLong(maximumBytes:)`` as soon as it
+/// would pass `maximumBytes`, after work proportional to that limit, however
+/// often the format repeats a long argument.
 public struct FormatRenderer: Sendable {
     /// Writes numbers in the requested locale.
     public let numbers: any NumberRendering
@@ -22,6 +28,8 @@ public struct FormatRenderer: Sendable {
 
     /// How deeply plural variables may nest inside each other's forms.
     static let maximumDepth = 16
+    /// How many segments one rendering may go through, forms included.
+    public static let maximumSteps = 100_000
 
     /// Creates a renderer.
     public init(numbers: any NumberRendering, plurals: any PluralRuleSet) {
@@ -34,10 +42,10 @@ public struct FormatRenderer: Sendable {
     /// (never in argument values).
     public func render(
         _ format: FormatString, arguments: [FormatArgument],
-        variables: [String: PluralVariable] = [:], placeholders: [String: String] = [:]
+        variables: [String: PluralVariable] = [:], placeholders: [String: String] = [:], maximumBytes: Int = .max
     ) throws(FormatError) -> String {
         var output = ""
-        var context = Context(arguments: arguments, variables: variables, placeholders: placeholders)
+        var context = Context(arguments: arguments, variables: variables, placeholders: placeholders, maximumBytes: maximumBytes)
         try append(format, to: &output, startingAt: 0, depth: 0, context: &context)
         return output
     }
@@ -46,22 +54,45 @@ public struct FormatRenderer: Sendable {
         let arguments: [FormatArgument]
         let variables: [String: PluralVariable]
         let placeholders: [String: String]
+        let maximumBytes: Int
+        /// Segments rendered so far, plural forms' included: nested
+        /// variables that each refer to others many times would otherwise
+        /// multiply the work without adding output.
+        var steps = 0
+
+        /// Appends a piece if the output stays within the limit.
+        func add(_ piece: String, to output: inout String) throws(FormatError) {
+            guard output.utf8.count + piece.utf8.count <= maximumBytes else { throw .tooLong(maximumBytes: maximumBytes) }
+            output += piece
+        }
+
+        /// What the output may still grow by.
+        func room(after output: String) -> Int { maximumBytes - output.utf8.count }
     }
 
     private func append(_ format: FormatString, to output: inout String, startingAt firstArgument: Int, depth: Int, context: inout Context) throws(FormatError) {
         var next = firstArgument
         for segment in format.segments {
+            context.steps += 1
+            guard context.steps <= Self.maximumSteps else { throw .tooComplex(maximumSteps: Self.maximumSteps) }
             switch segment {
             case .literal(let text):
-                output += context.placeholders.isEmpty ? text : Placeholders.substitute(in: text, values: context.placeholders)
+                if context.placeholders.isEmpty {
+                    try context.add(text, to: &output)
+                } else {
+                    guard let filled = Placeholders.substitute(in: text, values: context.placeholders, maximumBytes: context.room(after: output)) else {
+                        throw .tooLong(maximumBytes: context.maximumBytes)
+                    }
+                    output += filled
+                }
             case .unknown(_, let printed):
-                output += printed
+                try context.add(printed, to: &output)
             case .incomplete:
                 break
             case .malformedVariable(let text):
                 throw .malformedVariable(text: text)
             case .specifier(let specifier):
-                output += try render(specifier, next: &next, arguments: context.arguments)
+                try render(specifier, next: &next, arguments: context.arguments, into: &output, context: context)
             case .variable(let reference):
                 let index = reference.position.map { $0 - 1 } ?? takeNext(&next)
                 guard let variable = context.variables[reference.name] else { throw .unknownVariable(name: reference.name) }
@@ -124,12 +155,12 @@ public struct FormatRenderer: Sendable {
 
     // MARK: - Conversions
 
-    private func render(_ specifier: FormatSpecifier, next: inout Int, arguments: [FormatArgument]) throws(FormatError) -> String {
+    private func render(_ specifier: FormatSpecifier, next: inout Int, arguments: [FormatArgument], into output: inout String, context: Context) throws(FormatError) {
         var width: Int?
         var leftJustified = specifier.leftJustified
         if case .argument(let position)? = specifier.width {
             let index = position.map { $0 - 1 } ?? takeNext(&next)
-            guard case .integer(let value) = try argument(at: index, for: specifier.text, kind: .integer, in: arguments) else { return "" }
+            guard case .integer(let value) = try argument(at: index, for: specifier.text, kind: .integer, in: arguments) else { return }
             if value < 0 { leftJustified = true }
             width = Int(clamping: value.magnitude)
         } else if case .fixed(let value)? = specifier.width {
@@ -138,7 +169,7 @@ public struct FormatRenderer: Sendable {
         var precision: Int?
         if case .argument(let position)? = specifier.precision {
             let index = position.map { $0 - 1 } ?? takeNext(&next)
-            guard case .integer(let value) = try argument(at: index, for: specifier.text, kind: .integer, in: arguments) else { return "" }
+            guard case .integer(let value) = try argument(at: index, for: specifier.text, kind: .integer, in: arguments) else { return }
             precision = value < 0 ? nil : Int(clamping: value)
         } else if case .fixed(let value)? = specifier.precision {
             precision = value
@@ -152,7 +183,10 @@ public struct FormatRenderer: Sendable {
         if kind == .pointer { throw .unsupportedConversion(specifier: specifier.text) }
         let value = try argument(at: index, for: specifier.text, kind: kind, in: arguments)
         let body = try renderBody(specifier, value: value, width: width, precision: precision, leftJustified: leftJustified)
-        return pad(body, to: width, leftJustified: leftJustified)
+        // The body's size is known before it is padded or copied: a field is
+        // at most its body plus its width.
+        guard body.utf8.count <= context.room(after: output) else { throw .tooLong(maximumBytes: context.maximumBytes) }
+        try context.add(pad(body, to: width, leftJustified: leftJustified), to: &output)
     }
 
     private func renderBody(_ specifier: FormatSpecifier, value: FormatArgument, width: Int?, precision: Int?, leftJustified: Bool) throws(FormatError) -> String {
@@ -246,9 +280,16 @@ public struct FormatRenderer: Sendable {
         return prefix + digits
     }
 
+    /// Pads to `width` characters; counts at most `width` of them, so the
+    /// cost is bounded by the width, not by the text.
     private func pad(_ text: String, to width: Int?, leftJustified: Bool) -> String {
-        guard let width else { return text }
-        let length = text.count
+        guard let width, width > 0 else { return text }
+        var length = 0
+        var index = text.startIndex
+        while index < text.endIndex, length < width {
+            text.formIndex(after: &index)
+            length += 1
+        }
         guard length < width else { return text }
         let padding = String(repeating: " ", count: width - length)
         return leftJustified ? text + padding : padding + text

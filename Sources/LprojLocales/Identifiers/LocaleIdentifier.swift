@@ -1,3 +1,5 @@
+internal import LprojFormat
+
 /// A locale, identified by its canonical BCP 47 tag.
 ///
 /// `en_GB`, `en-GB` and `en-gb` are one locale (`en-GB`); deprecated codes
@@ -19,8 +21,14 @@ public struct LocaleIdentifier: Sendable, Hashable, Comparable, CustomStringConv
     /// ["u", "ca", "buddhist"] in "th-u-ca-buddhist", ["x", "pirate"].
     public let extensions: [String]
 
-    /// Parses and canonicalizes an identifier.
+    /// The longest identifier accepted, in UTF-8 bytes as given (before any
+    /// whitespace is trimmed).
+    public static let maximumLength = 64
+
+    /// Parses and canonicalizes an identifier. Its length is checked on the
+    /// text as given, before anything else is done with it.
     public init(_ text: String) throws(LocaleError) {
+        guard text.utf8.count <= Self.maximumLength else { throw .malformed(text.clipped(toUTF8Bytes: Self.maximumLength)) }
         let trimmed = text.trimmingWhitespace
         if let legacy = LegacyLanguageNames.identifiers[trimmed] {
             self = try LocaleIdentifier(canonicalizing: legacy, original: text)

@@ -37,40 +37,57 @@ public enum LocaleNegotiation {
         public let kind: MatchKind
     }
 
+    /// A locale with what matching needs of it, computed once: its match
+    /// key and effective script each cost ICU a likely-subtags lookup.
+    private struct Candidate {
+        let locale: LocaleIdentifier
+        let key: LocaleKey
+        let script: String?
+
+        init(_ locale: LocaleIdentifier) {
+            self.locale = locale
+            self.key = locale.matchKey
+            self.script = self.key.script
+        }
+    }
+
     /// Picks from `available` for `preferred`, or returns `nil`.
+    ///
+    /// Each distinct locale's likely subtags are computed once; the rest is
+    /// comparing keys, O(preferred × (available + preferred)).
     public static func negotiate(available: [LocaleIdentifier], preferred: [LocaleIdentifier], specificity: Specificity = .any) -> Match? {
-        guard !available.isEmpty, let first = preferred.first else { return nil }
+        guard !available.isEmpty, !preferred.isEmpty else { return nil }
+        let candidates = available.map(Candidate.init)
+        var firstByKey: [LocaleKey: LocaleIdentifier] = [:]
+        for candidate in candidates where firstByKey[candidate.key] == nil { firstByKey[candidate.key] = candidate.locale }
+        let wanted = preferred.map(Candidate.init)
         switch specificity {
         case .exact:
-            return exactMatch(for: first, in: available)
+            return firstByKey[wanted[0].key].map { Match(locale: $0, preferred: wanted[0].locale, kind: .exact) }
         case .language:
-            return languageMatch(for: first, in: available, preferred: preferred)
+            return languageMatch(for: wanted[0], in: candidates, firstByKey: firstByKey, preferred: wanted)
         case .any:
-            for candidate in preferred {
-                if let match = languageMatch(for: candidate, in: available, preferred: preferred) { return match }
+            for candidate in wanted {
+                if let match = languageMatch(for: candidate, in: candidates, firstByKey: firstByKey, preferred: wanted) { return match }
             }
             return nil
         }
     }
 
-    private static func exactMatch(for wanted: LocaleIdentifier, in available: [LocaleIdentifier]) -> Match? {
-        let key = wanted.matchKey
-        return available.first { $0.matchKey == key }.map { Match(locale: $0, preferred: wanted, kind: .exact) }
-    }
-
-    private static func languageMatch(for wanted: LocaleIdentifier, in available: [LocaleIdentifier], preferred: [LocaleIdentifier]) -> Match? {
-        if let exact = exactMatch(for: wanted, in: available) { return exact }
-        let script = wanted.effectiveScript
-        let sameLanguage = available.filter { $0.language == wanted.language && $0.effectiveScript == script }
+    private static func languageMatch(for wanted: Candidate, in available: [Candidate], firstByKey: [LocaleKey: LocaleIdentifier], preferred: [Candidate]) -> Match? {
+        if let exact = firstByKey[wanted.key] { return Match(locale: exact, preferred: wanted.locale, kind: .exact) }
+        let sameLanguage = available.filter { $0.locale.language == wanted.locale.language && $0.script == wanted.script }
         guard !sameLanguage.isEmpty else { return nil }
-        func found(_ locale: LocaleIdentifier) -> Match { Match(locale: locale, preferred: wanted, kind: .language) }
-        for key in FallbackChain(wanted).keys.dropFirst() {
-            if let hit = sameLanguage.first(where: { $0.matchKey == key }) { return found(hit) }
+        var sameByKey: [LocaleKey: LocaleIdentifier] = [:]
+        for candidate in sameLanguage where sameByKey[candidate.key] == nil { sameByKey[candidate.key] = candidate.locale }
+        func found(_ locale: LocaleIdentifier) -> Match { Match(locale: locale, preferred: wanted.locale, kind: .language) }
+        for key in FallbackChain(wanted.locale).keys.dropFirst() {
+            if let hit = sameByKey[key] { return found(hit) }
         }
         for other in preferred {
-            if let hit = sameLanguage.first(where: { $0.matchKey == other.matchKey }) { return found(hit) }
+            if let hit = sameByKey[other.key] { return found(hit) }
         }
-        if let bare = sameLanguage.first(where: { $0.region == nil && $0.variants.isEmpty }) { return found(bare) }
-        return found(sameLanguage.sorted()[0])
+        if let bare = sameLanguage.first(where: { $0.locale.region == nil && $0.locale.variants.isEmpty }) { return found(bare.locale) }
+        return sameLanguage.map(\.locale).min().map(found)
     }
 }

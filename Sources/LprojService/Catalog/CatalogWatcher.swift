@@ -213,39 +213,21 @@ public actor CatalogWatcher: Service {
 
     private func announce(_ summary: ReloadSummary, bundle name: String, generation: Int, wasMissing: Bool, isMissing: Bool) {
         if isMissing != wasMissing {
-            var event = ServiceEvent(.bundleChanged)
-            event.bundle = name
-            event.generation = generation
-            event.message = isMissing ? "the bundle directory is gone" : "the bundle directory is back"
-            hub.publish(event)
+            hub.publish(.bundleChanged(bundle: name, generation: generation, message: isMissing ? "the bundle directory is gone" : "the bundle directory is back"))
         }
         if !summary.addedLocales.isEmpty || !summary.removedLocales.isEmpty {
-            var event = ServiceEvent(.localesChanged)
-            event.bundle = name
-            event.added = summary.addedLocales
-            event.removed = summary.removedLocales
-            event.generation = generation
-            hub.publish(event)
+            hub.publish(.localesChanged(bundle: name, added: summary.addedLocales, removed: summary.removedLocales, generation: generation))
         }
         if !summary.tables.isEmpty {
-            var event = ServiceEvent(.tablesChanged)
-            event.bundle = name
-            event.tables = summary.tables.sorted()
-            event.locales = summary.locales.sorted()
-            event.generation = generation
-            hub.publish(event)
-            logger.info("reloaded \(event.tables!.joined(separator: ", ")) (\(event.locales!.joined(separator: ", ")))", metadata: ["bundle.name": "\(name)", "generation": "\(generation)"])
+            let tables = summary.tables.sorted(), locales = summary.locales.sorted()
+            hub.publish(.tablesChanged(bundle: name, tables: tables, locales: locales, generation: generation))
+            logger.info("reloaded \(tables.joined(separator: ", ")) (\(locales.joined(separator: ", ")))", metadata: ["bundle.name": "\(name)", "generation": "\(generation)"])
         }
         for report in summary.reports {
             for diagnostic in report.errors {
-                var event = ServiceEvent(.tableError)
-                event.bundle = name
-                event.file = report.path
-                event.line = diagnostic.location?.line
-                event.column = diagnostic.location?.column
-                event.message = diagnostic.message
-                event.generation = generation
-                hub.publish(event)
+                hub.publish(.tableError(
+                    bundle: name, file: report.path, line: diagnostic.location?.line, column: diagnostic.location?.column,
+                    message: diagnostic.message, generation: generation))
                 logger.error("\(report.path)\(diagnostic.location.map { ":\($0)" } ?? ""): \(diagnostic.message)\(report.failed ? "; keeping its last good version" : "")",
                              metadata: ["bundle.name": "\(name)"])
             }
@@ -292,18 +274,10 @@ public actor CatalogWatcher: Service {
         guard !loaded.isEmpty || !removed.isEmpty else { return }
         let generation = catalog.publish(loaded, removing: removed)
         for name in removed.sorted() {
-            var event = ServiceEvent(.bundleChanged)
-            event.bundle = name
-            event.generation = generation
-            event.message = "the bundle is no longer served"
-            hub.publish(event)
+            hub.publish(.bundleChanged(bundle: name, generation: generation, message: "the bundle is no longer served"))
         }
         for bundle in loaded {
-            var event = ServiceEvent(.bundleChanged)
-            event.bundle = bundle.name
-            event.generation = generation
-            event.message = "the bundle is served from \(bundle.configuration.directory)"
-            hub.publish(event)
+            hub.publish(.bundleChanged(bundle: bundle.name, generation: generation, message: "the bundle is served from \(bundle.configuration.directory)"))
         }
         logger.info("configuration applied: \(incoming.count) bundles", metadata: ["generation": "\(generation)"])
     }

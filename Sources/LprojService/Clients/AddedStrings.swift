@@ -1,3 +1,4 @@
+public import ClientBudget
 public import LprojEngine
 public import LprojLocales
 internal import Synchronization
@@ -27,12 +28,17 @@ public final class AddedStrings: StringOverlay {
 /// Every client's added strings, in memory: SDLocalizationManager's
 /// `addStrings`. They overlay the files for their client (and its uid) only
 /// and are not kept across restarts: an app adds them again when it starts.
+///
+/// Their bytes are charged to the uid's budget (``Resource/addedStrings``),
+/// whatever the number of its client ids: each client and bundle has its
+/// own count and length limits, and the uid's budget bounds them all.
 public final class AddedStringsRegistry: Sendable {
     /// Why strings were not added.
     public enum Refusal: Error, Equatable {
         case tooMany(maximum: Int)
         case tooLong(maximum: Int)
         case tooManyClients(maximum: Int)
+        case overBudget(BudgetRefusal)
     }
 
     private struct Key: Hashable {
@@ -41,22 +47,43 @@ public final class AddedStringsRegistry: Sendable {
         let bundle: String
     }
 
-    private let entries = Mutex<[Key: AddedStrings]>([:])
+    private struct Entry {
+        let strings: AddedStrings
+        /// What it is charged, in bytes.
+        let bytes: Int
+    }
+
+    private let entries = Mutex<[Key: Entry]>([:])
     private let maximumStrings: Int
     private let maximumLength: Int
-    /// Distinct clients with added strings per uid: bounds the memory one
-    /// user can take by inventing client ids.
+    private let book: BudgetBook
+    /// Distinct clients with added strings per uid.
     private let maximumClientsPerUID = 64
 
-    /// A registry with limits per client and bundle.
-    public init(maximumStrings: Int, maximumLength: Int) {
+    /// A registry with limits per client and bundle, charging `budget`.
+    public init(maximumStrings: Int, maximumLength: Int, budget: BudgetBook = BudgetBook(limits: BudgetLimits())) {
         self.maximumStrings = maximumStrings
         self.maximumLength = maximumLength
+        self.book = budget
+    }
+
+    /// What a client's strings hold in memory: their text and about what
+    /// the dictionaries keep per string.
+    private static func bytes(of strings: AddedStrings, key: Key) -> Int {
+        var total = 256 + key.client.utf8.count + key.bundle.utf8.count
+        for (table, locales) in strings.tables {
+            total += 64 + table.utf8.count
+            for (_, map) in locales {
+                total += 64
+                for (name, value) in map { total += 48 + name.utf8.count + value.utf8.count }
+            }
+        }
+        return total
     }
 
     /// The overlay of a client, if it added anything to the bundle.
     public func overlay(uid: UInt32, client: String, bundle: String) -> AddedStrings? {
-        entries.withLock { $0[Key(uid: uid, client: client, bundle: bundle)] }
+        entries.withLock { $0[Key(uid: uid, client: client, bundle: bundle)]?.strings }
     }
 
     /// Adds (or replaces) strings; returns how many the client now has in the bundle.
@@ -64,6 +91,7 @@ public final class AddedStringsRegistry: Sendable {
         if let longest = strings.lazy.map({ max($0.key.utf8.count, $0.value.utf8.count) }).max(), longest > maximumLength {
             throw .tooLong(maximum: maximumLength)
         }
+        guard strings.count <= maximumStrings else { throw .tooMany(maximum: maximumStrings) }
         let key = Key(uid: uid, client: client, bundle: bundle)
         return try entries.withLock { entries throws(Refusal) -> Int in
             let existing = entries[key]
@@ -71,11 +99,14 @@ public final class AddedStringsRegistry: Sendable {
                 let clients = Set(entries.keys.filter { $0.uid == uid }.map(\.client))
                 if !clients.contains(client), clients.count >= maximumClientsPerUID { throw .tooManyClients(maximum: maximumClientsPerUID) }
             }
-            var tables = existing?.tables ?? [:]
+            var tables = existing?.strings.tables ?? [:]
             tables[table, default: [:]][locale, default: [:]].merge(strings) { $1 }
             let updated = AddedStrings(tables: tables)
             guard updated.count <= maximumStrings else { throw .tooMany(maximum: maximumStrings) }
-            entries[key] = updated
+            let bytes = Self.bytes(of: updated, key: key), previous = existing?.bytes ?? 0
+            if bytes > previous, let refusal = book.charge(bytes - previous, of: .addedStrings, to: uid) { throw .overBudget(refusal) }
+            if bytes < previous { book.release(previous - bytes, of: .addedStrings, from: uid) }
+            entries[key] = Entry(strings: updated, bytes: bytes)
             return updated.count
         }
     }
@@ -86,7 +117,7 @@ public final class AddedStringsRegistry: Sendable {
         let key = Key(uid: uid, client: client, bundle: bundle)
         return entries.withLock { entries in
             guard let existing = entries[key] else { return 0 }
-            var tables = existing.tables
+            var tables = existing.strings.tables
             for name in tables.keys where table == nil || table == name {
                 if let locale {
                     tables[name]?[locale] = nil
@@ -96,8 +127,10 @@ public final class AddedStringsRegistry: Sendable {
                 }
             }
             let updated = AddedStrings(tables: tables)
-            entries[key] = updated.count == 0 ? nil : updated
-            return existing.count - updated.count
+            let bytes = updated.count == 0 ? 0 : Self.bytes(of: updated, key: key)
+            book.release(existing.bytes - bytes, of: .addedStrings, from: uid)
+            entries[key] = updated.count == 0 ? nil : Entry(strings: updated, bytes: bytes)
+            return existing.strings.count - updated.count
         }
     }
 }

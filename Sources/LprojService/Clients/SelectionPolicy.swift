@@ -17,10 +17,8 @@ public enum SelectionPolicy {
     /// its language without region (`de-AT` → `de`), else `nil`. The
     /// development locale always counts as supported.
     public static func supportedLocale(matching locale: LocaleIdentifier, in bundle: LoadedBundle) -> LocaleIdentifier? {
-        let candidates = bundle.supportedLocales + [bundle.configuration.developmentLocale]
-        if let exact = candidates.first(where: { $0.matchKey == locale.matchKey }) { return exact }
-        let language = locale.languageOnly.matchKey
-        return candidates.first { $0.matchKey == language }
+        if let exact = bundle.selectableLocales[locale.matchKey] { return exact }
+        return bundle.selectableLocales[locale.languageOnly.matchKey]
     }
 
     /// The outcome of choosing.

@@ -1,3 +1,4 @@
+public import ClientBudget
 internal import LprojEngine
 internal import LprojFormat
 internal import LprojLocales
@@ -7,20 +8,30 @@ public import VarlinkProtocol
 public enum LocalizationErrors {
     static let prefix = "org.lprojd.Localization."
 
+    // A client's text is echoed clipped: an error never carries back a
+    // megabyte a client sent.
+
     static func bundleNotFound(_ bundle: String) -> VarlinkError {
-        VarlinkError(prefix + "BundleNotFound", ["bundle": .string(bundle)])
+        VarlinkError(prefix + "BundleNotFound", ["bundle": .string(bundle.clipped())])
     }
 
     static func invalidLocale(_ locale: String, _ error: LocaleError) -> VarlinkError {
-        VarlinkError(prefix + "InvalidLocale", ["locale": .string(locale), "reason": .string(error.description)])
+        VarlinkError(prefix + "InvalidLocale", ["locale": .string(locale.clipped()), "reason": .string(error.description)])
     }
 
     static func tableNotFound(bundle: String, table: String) -> VarlinkError {
-        VarlinkError(prefix + "TableNotFound", ["bundle": .string(bundle), "table": .string(table)])
+        VarlinkError(prefix + "TableNotFound", ["bundle": .string(bundle), "table": .string(table.clipped())])
     }
 
+    /// A lookup's arguments that do not fit its format; a rendering that
+    /// would be too long or too costly is a limit, not a mistake.
     static func invalidArguments(key: String, _ error: FormatError) -> VarlinkError {
-        var parameters: JSONObject = ["key": .string(key), "message": .string(error.description)]
+        switch error {
+        case .tooLong(let maximum): return limitExceeded("valueLength", maximum: maximum)
+        case .tooComplex(let maximum): return limitExceeded("formatSteps", maximum: maximum)
+        default: break
+        }
+        var parameters: JSONObject = ["key": .string(key.clipped()), "message": .string(error.description)]
         switch error {
         case let .missingArgument(position, specifier, _):
             parameters["position"] = .int(position)
@@ -34,7 +45,7 @@ public enum LocalizationErrors {
             parameters["specifier"] = .string(specifier)
         case .malformedVariable(let text):
             parameters["specifier"] = .string(text)
-        case .unknownVariable, .nestingTooDeep:
+        case .unknownVariable, .nestingTooDeep, .tooLong, .tooComplex:
             break
         }
         return VarlinkError(prefix + "InvalidArguments", parameters)
@@ -47,6 +58,11 @@ public enum LocalizationErrors {
     /// A limit error, for the server's limits and the service's own.
     public static func limitExceeded(_ limit: String, maximum: Int) -> VarlinkError {
         VarlinkError(prefix + "LimitExceeded", ["limit": .string(limit), "maximum": .int(maximum)])
+    }
+
+    /// A budget's refusal.
+    public static func limitExceeded(_ refusal: BudgetRefusal) -> VarlinkError {
+        limitExceeded(refusal.limit, maximum: refusal.maximum)
     }
 
     static func invalidValue(_ parameter: String, _ reason: String) -> VarlinkError {

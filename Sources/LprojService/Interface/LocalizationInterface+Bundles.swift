@@ -26,19 +26,14 @@ extension LocalizationInterface {
 
     func negotiate(_ raw: JSONObject) throws(VarlinkError) -> VarlinkOutcome {
         let parameters = try Parameters(raw, allowed: ParameterNames.negotiate)
-        let values = try parameters.optionalStringMap("values")
-        let availableTexts = try parameters.optionalStrings("available") ?? values.map { Array($0.keys).sorted() } ?? []
-        var available: [LocaleIdentifier] = []
-        var textOf: [LocaleIdentifier: String] = [:]
-        for text in availableTexts {
-            let identifier = try locale(text)
-            available.append(identifier)
-            textOf[identifier] = text
+        let values = try parameters.optionalStringMap("values").map { map throws(VarlinkError) in
+            guard map.count <= limits.maximumLocales else { throw LocalizationErrors.limitExceeded("locales", maximum: limits.maximumLocales) }
+            for value in map.values { _ = try limited(value, "valueLength", maximum: limits.maximumValueLength) }
+            return map
         }
-        var preferred: [LocaleIdentifier] = []
-        for text in try parameters.optionalStrings("preferredLanguages") ?? [] {
-            preferred.append(try locale(text))
-        }
+        let availableTexts = try limited(
+            parameters.optionalStrings("available") ?? values.map { Array($0.keys).sorted() } ?? [], "locales", maximum: limits.maximumLocales)
+        let preferredTexts = try limited(parameters.optionalStrings("preferredLanguages") ?? [], "preferredLanguages", maximum: limits.maximumPreferredLanguages)
         let specificity: LocaleNegotiation.Specificity
         if let text = try parameters.optionalString("specificity") {
             guard let given = LocaleNegotiation.Specificity(rawValue: text) else { throw .invalidParameter("specificity") }
@@ -46,16 +41,32 @@ extension LocalizationInterface {
         } else {
             specificity = .any
         }
-        let defaultValue = try parameters.optionalString("defaultValue")
-        if let match = LocaleNegotiation.negotiate(available: available, preferred: preferred, specificity: specificity) {
-            let text = textOf[match.locale] ?? match.locale.tag
-            var reply: JSONObject = ["locale": .string(text), "match": .string(match.kind.rawValue)]
-            if let value = values?[text] { reply["value"] = .string(value) }
+        let defaultValue = try parameters.optionalString("defaultValue").map { text throws(VarlinkError) in
+            try limited(text, "valueLength", maximum: limits.maximumValueLength)
+        }
+        var available: [LocaleIdentifier] = []
+        var textOf: [LocaleIdentifier: String] = [:]
+        for text in availableTexts {
+            let identifier = try locale(text)
+            available.append(identifier)
+            if textOf[identifier] == nil { textOf[identifier] = text }
+        }
+        var preferred: [LocaleIdentifier] = []
+        for text in preferredTexts { preferred.append(try locale(text)) }
+        let decide: @Sendable () -> VarlinkOutcome = { [available, preferred, textOf] in
+            if let match = LocaleNegotiation.negotiate(available: available, preferred: preferred, specificity: specificity) {
+                let text = textOf[match.locale] ?? match.locale.tag
+                var reply: JSONObject = ["locale": .string(text), "match": .string(match.kind.rawValue)]
+                if let value = values?[text] { reply["value"] = .string(value) }
+                return .reply(reply)
+            }
+            var reply: JSONObject = ["match": .string(defaultValue == nil ? "none" : "default")]
+            if let defaultValue { reply["value"] = .string(defaultValue) }
             return .reply(reply)
         }
-        var reply: JSONObject = ["match": .string(defaultValue == nil ? "none" : "default")]
-        if let defaultValue { reply["value"] = .string(defaultValue) }
-        return .reply(reply)
+        // Matching costs ICU a lookup per distinct locale: a long list is
+        // matched off the event loop.
+        return available.count + preferred.count > 64 ? .deferred { decide() } : decide()
     }
 
     func reload(_ raw: JSONObject, caller: VarlinkCaller) throws(VarlinkError) -> VarlinkOutcome {

@@ -1,5 +1,7 @@
 internal import LprojEngine
+internal import LprojFormatting
 internal import LprojLocales
+internal import LprojStore
 internal import VarlinkProtocol
 
 extension LocalizationInterface {
@@ -11,12 +13,18 @@ extension LocalizationInterface {
         let localeText = try parameters.string("locale")
         let resolved: ResolvedLocale
         do {
-            resolved = try bundle.resolve(locale: localeText)
+            resolved = try resolve(localeText, in: bundle, for: caller.uid)
         } catch {
             if case .invalidLocale(let reason) = error { throw LocalizationErrors.invalidLocale(localeText, reason) }
             throw .invalidParameter("locale")
         }
         guard let strings = try parameters.optionalStringMap("strings") else { throw .invalidParameter("strings") }
+        // The separators a formatter puts between digits are short.
+        for key in ["LM_decimal_separator", "LM_grouping_separator"] {
+            if let separator = strings[key], separator.utf8.count > LocaleFormatter.maximumSeparatorLength {
+                throw LocalizationErrors.invalidValue("strings.\(key)", "a separator is at most \(LocaleFormatter.maximumSeparatorLength) bytes")
+            }
+        }
         let count: Int
         do {
             count = try added.add(strings, uid: caller.uid, client: client, bundle: bundle.name, table: table, locale: resolved.locale.matchKey)
@@ -25,15 +33,10 @@ extension LocalizationInterface {
             case .tooMany(let maximum): throw LocalizationErrors.limitExceeded("addedStrings", maximum: maximum)
             case .tooLong(let maximum): throw LocalizationErrors.limitExceeded("addedStringLength", maximum: maximum)
             case .tooManyClients(let maximum): throw LocalizationErrors.limitExceeded("clientsWithAddedStrings", maximum: maximum)
+            case .overBudget(let refusal): throw LocalizationErrors.limitExceeded(refusal)
             }
         }
-        var event = ServiceEvent(.tablesChanged)
-        event.client = client
-        event.uid = caller.uid
-        event.bundle = bundle.name
-        event.tables = [table]
-        event.locales = [resolved.locale.tag]
-        hub.publish(event)
+        hub.publish(.addedStringsChanged(owner: ClientKey(uid: caller.uid, client: client), bundle: bundle.name, tables: [table], locales: [resolved.locale.tag]))
         return .reply(["count": .int(count)])
     }
 
@@ -45,13 +48,8 @@ extension LocalizationInterface {
         let locale = try parameters.optionalString("locale").map { text throws(VarlinkError) in try self.locale(text) }
         let removed = added.remove(uid: caller.uid, client: client, bundle: bundle.name, table: table, locale: locale?.matchKey)
         if removed > 0 {
-            var event = ServiceEvent(.tablesChanged)
-            event.client = client
-            event.uid = caller.uid
-            event.bundle = bundle.name
-            event.tables = table.map { [$0] }
-            event.locales = locale.map { [$0.tag] }
-            hub.publish(event)
+            hub.publish(.addedStringsChanged(
+                owner: ClientKey(uid: caller.uid, client: client), bundle: bundle.name, tables: table.map { [$0] }, locales: locale.map { [$0.tag] }))
         }
         return .reply(["removed": .int(removed)])
     }
@@ -64,11 +62,7 @@ extension LocalizationInterface {
         let hub = self.hub, catalog = self.catalog
         return .stream { stream in
             hub.add(stream, uid: caller.uid, client: client, bundle: bundleName)
-            var ready = ServiceEvent(.ready)
-            ready.client = client
-            ready.bundle = bundleName
-            ready.generation = catalog.snapshot.generation
-            stream.yield(ready.parameters)
+            stream.yield(ServiceEvent.ready(generation: catalog.snapshot.generation, client: client, bundle: bundleName).parameters)
         }
     }
 }

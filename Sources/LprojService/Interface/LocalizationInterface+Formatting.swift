@@ -35,14 +35,24 @@ extension LocalizationInterface {
         let overlay = client.flatMap { added.overlay(uid: caller.uid, client: $0, bundle: bundle.name) }
         let preferences = client.map { Self.formattingPreferences(store.preferences(for: ClientKey(uid: caller.uid, client: $0), bundle: bundle.name)) }
         // SDLocalizationManager's separator keys, as the locale's own
-        // language (or Base) sets them.
-        let decimal = bundle.lookupInOwnLanguage("LM_decimal_separator", locale: resolved, overlay: overlay)?.value
-        let grouping = bundle.lookupInOwnLanguage("LM_grouping_separator", locale: resolved, overlay: overlay)?.value
+        // language (or Base) sets them; a separator is a few bytes.
+        let decimal = try Self.separator("LM_decimal_separator", bundle.lookupInOwnLanguage("LM_decimal_separator", locale: resolved, overlay: overlay)?.value)
+        let grouping = try Self.separator("LM_grouping_separator", bundle.lookupInOwnLanguage("LM_grouping_separator", locale: resolved, overlay: overlay)?.value)
         return FormattingContext(
             locale: resolved.locale,
             formatter: LocaleFormatter(
                 locale: resolved.standardLocale, preferences: preferences ?? FormattingPreferences(),
                 decimalSeparator: decimal, groupingSeparator: grouping))
+    }
+
+    /// A separator from a table, checked: a long one would make every
+    /// number it writes long.
+    static func separator(_ key: String, _ value: String?) throws(VarlinkError) -> String? {
+        guard let value else { return nil }
+        guard value.utf8.count <= LocaleFormatter.maximumSeparatorLength else {
+            throw LocalizationErrors.invalidValue(key, "a separator is at most \(LocaleFormatter.maximumSeparatorLength) bytes")
+        }
+        return value
     }
 
     func format(_ raw: JSONObject, caller: VarlinkCaller) throws(VarlinkError) -> VarlinkOutcome {
@@ -199,7 +209,7 @@ extension LocalizationInterface {
             default: throw .invalidParameter("preferences.\(name)")
             }
         }
-        for name in try parameters.optionalStrings("clear") ?? [] {
+        for name in try limited(parameters.optionalStrings("clear") ?? [], "clear", maximum: FormattingPreferences.Field.allCases.count) {
             guard let field = FormattingPreferences.Field(rawValue: name) else { throw LocalizationErrors.invalidValue("clear", "'\(name)' is not a preference") }
             requested.clear(field)
             fields.append(field)
@@ -214,15 +224,9 @@ extension LocalizationInterface {
             let now = Self.formattingPreferences(current)
             let changed = now.changedFields(from: Self.formattingPreferences(previous)).map(\.rawValue)
             if !changed.isEmpty {
-                var event = ServiceEvent(.preferencesChanged)
-                event.client = client
-                event.uid = caller.uid
-                event.bundle = bundle.name
-                event.preferences = Self.preferencesObject(now)
-                event.changed = changed
-                self.hub.publish(event)
-                self.logger.info("\(client) changed its preferences: \(changed.joined(separator: ", "))",
-                                 metadata: ["bundle.name": "\(bundle.name)", "client.uid": "\(caller.uid)", "client.id": "\(client)"])
+                self.hub.publish(.preferencesChanged(owner: key, bundle: bundle.name, preferences: now, changed: changed))
+                self.log(.info, "\(client) changed its preferences: \(changed.joined(separator: ", "))", uid: caller.uid,
+                         metadata: ["bundle.name": "\(bundle.name)", "client.id": "\(client)"])
             }
             return .reply(["preferences": .object(Self.preferencesObject(now)), "changed": .array(changed.map(JSONValue.string))])
         }
@@ -243,39 +247,39 @@ extension LocalizationInterface {
     }
 
     static func preferencesObject(_ preferences: FormattingPreferences) -> JSONObject {
-        var object = JSONObject()
-        for field in FormattingPreferences.Field.allCases {
-            if let value = preferences[field] { object[field.rawValue] = .string(value) }
-        }
-        return object
+        preferences.interfaceObject
     }
 
     // MARK: Locale names
 
+    /// Each supported locale's names: two ICU calls per locale, made off
+    /// the event loop.
     func supportedLocales(_ raw: JSONObject, caller: VarlinkCaller) throws(VarlinkError) -> VarlinkOutcome {
         let parameters = try Parameters(raw, allowed: ParameterNames.supportedLocales)
         let bundle = try bundle(parameters.string("bundle"))
         let client = try clientID(parameters.optionalString("client"))
         let display = try resolvedLocale(parameters.optionalString("locale"), client: client, bundle: bundle, caller: caller)
         let overlay = client.flatMap { added.overlay(uid: caller.uid, client: $0, bundle: bundle.name) }
-        let names = LocaleFormatter(locale: display.standardLocale)
-        var locales: [JSONValue] = []
-        for locale in bundle.supportedLocales {
-            var entry: JSONObject = [
-                "locale": .string(locale.tag),
-                "name": .string(names.name(of: locale)),
-                "nativeName": .string(LocaleFormatter.nativeName(of: locale)),
-            ]
-            // SDLocalizationManager's LM_locale_name_<id>; its ids were
-            // written with '_' (it_IT), ours with '-'.
-            let underscored = locale.tag.replacingOccurrences(of: "-", with: "_")
-            let keys = underscored == locale.tag ? ["LM_locale_name_\(locale.tag)"] : ["LM_locale_name_\(locale.tag)", "LM_locale_name_\(underscored)"]
-            if let result = bundle.lookup(anyOf: keys, locale: display, overlay: overlay) {
-                entry["bundleName"] = .string(result.value)
+        return .deferred {
+            let names = LocaleFormatter(locale: display.standardLocale)
+            var locales: [JSONValue] = []
+            for locale in bundle.supportedLocales {
+                var entry: JSONObject = [
+                    "locale": .string(locale.tag),
+                    "name": .string(names.name(of: locale)),
+                    "nativeName": .string(LocaleFormatter.nativeName(of: locale)),
+                ]
+                // SDLocalizationManager's LM_locale_name_<id>; its ids were
+                // written with '_' (it_IT), ours with '-'.
+                let underscored = locale.tag.replacingOccurrences(of: "-", with: "_")
+                let keys = underscored == locale.tag ? ["LM_locale_name_\(locale.tag)"] : ["LM_locale_name_\(locale.tag)", "LM_locale_name_\(underscored)"]
+                if let result = bundle.lookup(anyOf: keys, locale: display, overlay: overlay) {
+                    entry["bundleName"] = .string(result.value)
+                }
+                locales.append(.object(entry))
             }
-            locales.append(.object(entry))
+            return .reply(["displayLocale": .string(display.locale.tag), "locales": .array(locales)])
         }
-        return .reply(["displayLocale": .string(display.locale.tag), "locales": .array(locales)])
     }
 
     // MARK: Errors

@@ -7,19 +7,23 @@ extension LocalizationInterface {
     func lookup(_ raw: JSONObject, caller: VarlinkCaller) throws(VarlinkError) -> VarlinkOutcome {
         let parameters = try Parameters(raw, allowed: ParameterNames.lookup)
         let bundle = try bundle(parameters.string("bundle"))
-        let key = try parameters.string("key")
+        let key = try limited(parameters.string("key"), "keyLength", maximum: limits.maximumKeyLength)
         let table = try tableName(parameters.optionalString("table"))
         let client = try clientID(parameters.optionalString("client"))
         let locale = try resolvedLocale(parameters.optionalString("locale"), client: client, bundle: bundle, caller: caller)
-        let arguments = try parameters.optionalArray("arguments").map(Self.formatArguments)
-        let placeholders = try parameters.optionalStringMap("placeholders") ?? [:]
-        let defaultValue = try parameters.optionalString("defaultValue")
+        let arguments = try parameters.optionalArray("arguments").map { list throws(VarlinkError) in
+            try formatArguments(limited(list, "arguments", maximum: limits.maximumArguments))
+        }
+        let placeholders = try self.placeholders(parameters.optionalStringMap("placeholders") ?? [:])
+        let defaultValue = try parameters.optionalString("defaultValue").map { text throws(VarlinkError) in
+            try limited(text, "valueLength", maximum: limits.maximumValueLength)
+        }
         let overlay = client.flatMap { added.overlay(uid: caller.uid, client: $0, bundle: bundle.name) }
         let result: LookupResult
         do throws(LookupError) {
             result = try bundle.localizedString(
                 key, table: table, locale: locale, defaultValue: defaultValue,
-                arguments: arguments, placeholders: placeholders, overlay: overlay)
+                arguments: arguments, placeholders: placeholders, overlay: overlay, maximumBytes: limits.maximumValueLength)
         } catch {
             switch error {
             case .invalidArguments(let formatError): throw LocalizationErrors.invalidArguments(key: key, formatError)
@@ -32,8 +36,19 @@ extension LocalizationInterface {
         return .reply(reply)
     }
 
+    /// Placeholder values: names of at most ``Placeholders/maximumNameLength``
+    /// bytes (a longer one could never match), values within the value limit.
+    func placeholders(_ given: [String: String]) throws(VarlinkError) -> [String: String] {
+        guard given.count <= limits.maximumPlaceholders else { throw LocalizationErrors.limitExceeded("placeholders", maximum: limits.maximumPlaceholders) }
+        for (name, value) in given {
+            guard name.utf8.count <= Placeholders.maximumNameLength else { throw .invalidParameter("placeholders") }
+            guard value.utf8.count <= limits.maximumValueLength else { throw LocalizationErrors.limitExceeded("valueLength", maximum: limits.maximumValueLength) }
+        }
+        return given
+    }
+
     /// Reads `[]Argument`: each sets exactly one of string, int and float.
-    static func formatArguments(_ values: [JSONValue]) throws(VarlinkError) -> [FormatArgument] {
+    func formatArguments(_ values: [JSONValue]) throws(VarlinkError) -> [FormatArgument] {
         var arguments: [FormatArgument] = []
         arguments.reserveCapacity(values.count)
         for value in values {
@@ -44,6 +59,9 @@ extension LocalizationInterface {
                 switch (name, member) {
                 case ("string", .string(let string)):
                     guard argument == nil else { throw .invalidParameter("arguments") }
+                    guard string.utf8.count <= limits.maximumValueLength else {
+                        throw LocalizationErrors.limitExceeded("valueLength", maximum: limits.maximumValueLength)
+                    }
                     argument = .string(string)
                 case ("int", .number(let number)):
                     guard argument == nil, let integer = number.integer else { throw .invalidParameter("arguments") }
@@ -70,33 +88,40 @@ extension LocalizationInterface {
         return arguments
     }
 
+    /// A whole table: checked on the loop, built off it (its cost follows the
+    /// table's size), in O(n) of its entries.
     func getTable(_ raw: JSONObject, caller: VarlinkCaller) throws(VarlinkError) -> VarlinkOutcome {
         let parameters = try Parameters(raw, allowed: ParameterNames.getTable)
         let snapshot = catalog.snapshot
         let name = try parameters.string("bundle")
-        guard let bundle = snapshot.bundles[name] else { throw LocalizationErrors.bundleNotFound(name) }
+        guard name.utf8.count <= 128, let bundle = snapshot.bundles[name] else { throw LocalizationErrors.bundleNotFound(name) }
         let table = try tableName(parameters.optionalString("table"))
         let client = try clientID(parameters.optionalString("client"))
         let locale = try resolvedLocale(parameters.optionalString("locale"), client: client, bundle: bundle, caller: caller)
         let overlay = client.flatMap { added.overlay(uid: caller.uid, client: $0, bundle: bundle.name) }
         let hasTable = bundle.localizations.contains { $0.tables[table] != nil } || overlay?.tables[table] != nil
         guard hasTable else { throw LocalizationErrors.tableNotFound(bundle: bundle.name, table: table) }
-        let resolved = bundle.resolvedTable(table, locale: locale, overlay: overlay)
-        var strings = JSONObject(), plurals = JSONObject(), sources = JSONObject()
-        for key in resolved.entries.keys.sorted() {
-            let entry = resolved.entries[key]!
-            sources[key] = .string(entry.source)
-            if let plural = entry.plural {
-                plurals[key] = .object(Self.pluralEntry(plural, locale: entry.pluralLocale?.tag ?? locale.standardLocale.tag))
-            } else {
-                strings[key] = .string(entry.value)
+        let generation = snapshot.bundleGenerations[bundle.name] ?? snapshot.generation
+        return .deferred {
+            let resolved = bundle.resolvedTable(table, locale: locale, overlay: overlay)
+            // Sorted by UTF-8 bytes: a deterministic order at the cost of a
+            // byte comparison, not of Unicode collation.
+            let keys = resolved.entries.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            var strings = JSONObject(minimumCapacity: keys.count), plurals = JSONObject(), sources = JSONObject(minimumCapacity: keys.count)
+            for key in keys {
+                guard let entry = resolved.entries[key] else { continue }
+                sources.appendUnchecked(key, .string(entry.source))
+                if let plural = entry.plural {
+                    plurals.appendUnchecked(key, .object(Self.pluralEntry(plural, locale: entry.pluralLocale?.tag ?? locale.standardLocale.tag)))
+                } else {
+                    strings.appendUnchecked(key, .string(entry.value))
+                }
             }
+            return .reply([
+                "bundle": .string(bundle.name), "table": .string(table), "locale": .string(locale.locale.tag),
+                "generation": .int(generation), "strings": .object(strings), "plurals": .object(plurals), "sources": .object(sources),
+            ])
         }
-        return .reply([
-            "bundle": .string(bundle.name), "table": .string(table), "locale": .string(locale.locale.tag),
-            "generation": .int(snapshot.bundleGenerations[bundle.name] ?? snapshot.generation),
-            "strings": .object(strings), "plurals": .object(plurals), "sources": .object(sources),
-        ])
     }
 
     /// A plural entry as the interface's `PluralEntry`.

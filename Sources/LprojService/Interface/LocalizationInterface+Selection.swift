@@ -9,7 +9,8 @@ extension LocalizationInterface {
         let client = try requiredClient(parameters)
         let bundle = try bundle(parameters.string("bundle"))
         var preferred: [LocaleIdentifier] = []
-        for text in try parameters.optionalStrings("preferredLanguages") ?? [] {
+        let preferredTexts = try limited(parameters.optionalStrings("preferredLanguages") ?? [], "preferredLanguages", maximum: limits.maximumPreferredLanguages)
+        for text in preferredTexts {
             // A preferred language this system cannot parse is skipped, as an
             // app's language list may hold anything.
             if let locale = try? LocaleIdentifier(text) { preferred.append(locale) }
@@ -20,7 +21,9 @@ extension LocalizationInterface {
         let reply = selectionReply(client: client, bundle: bundle.name, choice: choice, requested: nil)
         guard choice.save || choice.forgetSaved else { return .reply(reply) }
         let previous = saved?.locale ?? bundle.configuration.developmentLocale.tag
-        return commit(choice, key: key, bundle: bundle.name, previous: previous, reply: reply)
+        // A choice made from the preferred languages is an answer first; if
+        // the uid's budget has no room to remember it, it is answered unsaved.
+        return commit(choice, key: key, bundle: bundle.name, previous: previous, reply: reply, saveIfRoom: choice.reason == .preferred)
     }
 
     func selectLocale(_ raw: JSONObject, caller: VarlinkCaller) throws(VarlinkError) -> VarlinkOutcome {
@@ -37,10 +40,14 @@ extension LocalizationInterface {
     }
 
     /// Saves (or forgets) a choice, then tells subscribers and replies.
-    private func commit(_ choice: SelectionPolicy.Choice, key: ClientKey, bundle: String, previous: String, reply: JSONObject) -> VarlinkOutcome {
+    private func commit(_ choice: SelectionPolicy.Choice, key: ClientKey, bundle: String, previous: String, reply: JSONObject, saveIfRoom: Bool = false) -> VarlinkOutcome {
         committing { [store] in
             if choice.save {
-                try await store.saveSelection(choice.locale.tag, for: key, bundle: bundle)
+                do {
+                    try await store.saveSelection(choice.locale.tag, for: key, bundle: bundle)
+                } catch is ClientStore.OverBudget where saveIfRoom {
+                    return .reply(reply)
+                }
             } else {
                 try await store.removeSelection(for: key, bundle: bundle)
             }
@@ -80,13 +87,7 @@ extension LocalizationInterface {
     /// Tells the client's user's subscribers, if the locale really changed.
     func announceLocaleChange(key: ClientKey, bundle: String, locale: String, previous: String) {
         guard locale != previous else { return }
-        var event = ServiceEvent(.localeChanged)
-        event.client = key.client
-        event.uid = key.uid
-        event.bundle = bundle
-        event.locale = locale
-        event.previousLocale = previous
-        hub.publish(event)
-        logger.info("\(key.client) now uses \(locale) (was \(previous))", metadata: ["bundle.name": "\(bundle)", "client.uid": "\(key.uid)", "client.id": "\(key.client)"])
+        hub.publish(.localeChanged(owner: key, bundle: bundle, locale: locale, previous: previous))
+        log(.info, "\(key.client) now uses \(locale) (was \(previous))", uid: key.uid, metadata: ["bundle.name": "\(bundle)", "client.id": "\(key.client)"])
     }
 }

@@ -1,3 +1,4 @@
+public import ClientBudget
 internal import Foundation
 public import Logging
 internal import LprojEngine
@@ -21,6 +22,10 @@ public final class LocalizationInterface: VarlinkInterface {
     let hub: SubscriptionHub
     let store: ClientStore
     let added: AddedStringsRegistry
+    let limits: ServiceLimits
+    let budget: BudgetBook
+    /// Lines a client's calls make lprojd log, per uid.
+    let logLimit = PerUIDRateLimit(burst: 20, perSecond: 2)
     let logger: Logger
     let startTime = Date()
     let daemonUID: UInt32
@@ -33,6 +38,7 @@ public final class LocalizationInterface: VarlinkInterface {
     /// Creates the interface over the daemon's parts.
     public init(
         catalog: Catalog, watcher: CatalogWatcher?, hub: SubscriptionHub, store: ClientStore, added: AddedStringsRegistry,
+        limits: ServiceLimits = ServiceLimits(), budget: BudgetBook = BudgetBook(limits: BudgetLimits()),
         daemonUID: UInt32, connectionCount: @escaping @Sendable () -> Int, logger: Logger
     ) {
         self.catalog = catalog
@@ -40,6 +46,8 @@ public final class LocalizationInterface: VarlinkInterface {
         self.hub = hub
         self.store = store
         self.added = added
+        self.limits = limits
+        self.budget = budget
         self.daemonUID = daemonUID
         self.connectionCount = connectionCount
         self.logger = logger
@@ -75,8 +83,30 @@ public final class LocalizationInterface: VarlinkInterface {
     // MARK: Shared checks
 
     func bundle(_ name: String) throws(VarlinkError) -> LoadedBundle {
-        guard let bundle = catalog.snapshot.bundles[name] else { throw LocalizationErrors.bundleNotFound(name) }
+        // Bundle names are at most 128 bytes: a longer one is not hashed.
+        guard name.utf8.count <= 128, let bundle = catalog.snapshot.bundles[name] else { throw LocalizationErrors.bundleNotFound(name) }
         return bundle
+    }
+
+    /// A text limited in bytes, as sent.
+    func limited(_ text: String, _ name: String, maximum: Int) throws(VarlinkError) -> String {
+        guard text.utf8.count <= maximum else { throw LocalizationErrors.limitExceeded(name, maximum: maximum) }
+        return text
+    }
+
+    /// A list limited in entries.
+    func limited<T>(_ list: [T], _ name: String, maximum: Int) throws(VarlinkError) -> [T] {
+        guard list.count <= maximum else { throw LocalizationErrors.limitExceeded(name, maximum: maximum) }
+        return list
+    }
+
+    /// Resolves a locale for a caller: the answer is cached for the text,
+    /// and the cache entry is charged to the caller's uid (a uid over its
+    /// cache budget gets answers, uncached).
+    func resolve(_ text: String, in bundle: LoadedBundle, for uid: UInt32) throws(LookupError) -> ResolvedLocale {
+        try bundle.resolve(locale: text) { [budget] in
+            try? budget.hold(LoadedBundle.cacheCost(ofLocaleText: text), of: .caches, for: uid)
+        }
     }
 
     func clientID(_ client: String?) throws(VarlinkError) -> String? {
@@ -96,14 +126,14 @@ public final class LocalizationInterface: VarlinkInterface {
     func resolvedLocale(_ locale: String?, client: String?, bundle: LoadedBundle, caller: VarlinkCaller) throws(VarlinkError) -> ResolvedLocale {
         if let locale {
             do {
-                return try bundle.resolve(locale: locale)
+                return try resolve(locale, in: bundle, for: caller.uid)
             } catch {
                 if case .invalidLocale(let reason) = error { throw LocalizationErrors.invalidLocale(locale, reason) }
                 throw .invalidParameter("locale")
             }
         }
         if let client, let saved = store.selection(for: ClientKey(uid: caller.uid, client: client), bundle: bundle.name),
-           let resolved = try? bundle.resolve(locale: saved.locale) {
+           let resolved = try? resolve(saved.locale, in: bundle, for: caller.uid) {
             return resolved
         }
         return bundle.developmentLocale
@@ -117,17 +147,31 @@ public final class LocalizationInterface: VarlinkInterface {
         }
     }
 
-    /// Runs store work; a failure is logged and reported without details.
+    /// Runs store work; a write over the uid's budget is `LimitExceeded`,
+    /// any other failure is logged and reported without details.
     func committing(_ work: @escaping @Sendable () async throws -> VarlinkOutcome) -> VarlinkOutcome {
         .deferred { [logger] in
             do {
                 return try await work()
             } catch let error as VarlinkError {
                 return .error(error)
+            } catch let error as ClientStore.OverBudget {
+                return .error(LocalizationErrors.limitExceeded(error.refusal))
             } catch {
                 logger.error("writing the client store failed: \(error)")
                 return .error(LocalizationErrors.internalError)
             }
         }
+    }
+
+    /// Logs a line a client's call caused, at most as often as its uid's
+    /// share allows.
+    func log(_ level: Logger.Level, _ message: @autoclosure () -> String, uid: UInt32, metadata: Logger.Metadata = [:]) {
+        let (allowed, suppressed) = logLimit.allow(uid)
+        guard allowed else { return }
+        var metadata = metadata
+        metadata["client.uid"] = "\(uid)"
+        if suppressed > 0 { metadata["suppressed"] = "\(suppressed)" }
+        logger.log(level: level, "\(message())", metadata: metadata)
     }
 }

@@ -1,14 +1,17 @@
+import ClientBudget
 import NIOCore
 import Synchronization
 import VarlinkProtocol
 
 /// A ``VarlinkStream`` writing to a NIO channel.
 ///
-/// Any thread may send. Each reply's bytes count against the stream's queue
-/// until NIO has handed them to the kernel; when a reply would take the
-/// queue past its limit, the client is not reading, so the stream ends
+/// Any thread may send. Each reply counts against the stream's queue, and
+/// against its uid's output budget, as the buffer that holds it (its size
+/// rounded up as NIO allocates, plus NIO's bookkeeping per write) until NIO
+/// has handed it to the kernel. When a reply would take the queue or the
+/// uid past its limit, the client is not reading: the stream ends
 /// (`tooSlow`) with a last error, and the connection closes. Memory per
-/// subscriber therefore stays bounded.
+/// subscriber, and per uid, therefore stays bounded.
 final class NIOVarlinkStream: VarlinkStream {
     private struct State {
         var ended: VarlinkStreamEnd?
@@ -20,14 +23,22 @@ final class NIOVarlinkStream: VarlinkStream {
     private let channel: any Channel
     private let maximumQueuedBytes: Int
     private let tooSlowError: VarlinkError
+    private let book: BudgetBook
+    private let budgetError: @Sendable (BudgetRefusal) -> VarlinkError
     private let onEnd: @Sendable (VarlinkStreamEnd) -> Void
     private let state = Mutex(State())
 
-    init(channel: any Channel, caller: VarlinkCaller, maximumQueuedBytes: Int, tooSlowError: VarlinkError, onEnd: @escaping @Sendable (VarlinkStreamEnd) -> Void) {
+    init(
+        channel: any Channel, caller: VarlinkCaller, maximumQueuedBytes: Int, tooSlowError: VarlinkError,
+        book: BudgetBook, budgetError: @escaping @Sendable (BudgetRefusal) -> VarlinkError,
+        onEnd: @escaping @Sendable (VarlinkStreamEnd) -> Void
+    ) {
         self.channel = channel
         self.caller = caller
         self.maximumQueuedBytes = maximumQueuedBytes
         self.tooSlowError = tooSlowError
+        self.book = book
+        self.budgetError = budgetError
         self.onEnd = onEnd
     }
 
@@ -38,25 +49,28 @@ final class NIOVarlinkStream: VarlinkStream {
 
     @discardableResult
     func yield(_ message: VarlinkEncodedMessage) -> Bool {
-        let size = message.bytes.count
-        enum Decision { case send, ended, tooSlow }
+        let cost = ConnectionAccount.cost(ofWrite: message.bytes.count)
+        let uid = caller.uid
+        enum Decision { case send, ended, tooSlow(VarlinkError) }
         let decision: Decision = state.withLock { state in
             if state.ended != nil { return .ended }
-            if state.queuedBytes + size > maximumQueuedBytes { return .tooSlow }
-            state.queuedBytes += size
+            if state.queuedBytes + cost > maximumQueuedBytes { return .tooSlow(tooSlowError) }
+            if let refusal = book.charge(cost, of: .output, to: uid) { return .tooSlow(budgetError(refusal)) }
+            state.queuedBytes += cost
             return .send
         }
         switch decision {
         case .ended:
             return false
-        case .tooSlow:
-            end(.tooSlow, lastReply: VarlinkReply(error: tooSlowError), thenClose: true)
+        case .tooSlow(let error):
+            end(.tooSlow, lastReply: VarlinkReply(error: error), thenClose: true)
             return false
         case .send:
-            let channel = self.channel
+            let channel = self.channel, book = self.book
             onEventLoop {
                 channel.writeAndFlush(channel.allocator.buffer(bytes: message.bytes)).whenComplete { _ in
-                    self.state.withLock { $0.queuedBytes -= size }
+                    self.state.withLock { $0.queuedBytes -= cost }
+                    book.release(cost, of: .output, from: uid)
                 }
             }
             return true

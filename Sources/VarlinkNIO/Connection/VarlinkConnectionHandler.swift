@@ -1,202 +1,384 @@
+import ClientBudget
 import Logging
 import NIOCore
 import VarlinkProtocol
 
-/// Serves Varlink calls on one connection, in order.
+/// Serves Varlink calls on one connection, in order, within its uid's
+/// budget and its share of the event loop.
 ///
-/// Calls are answered on the event loop as they arrive, so pipelined calls
-/// need no hop. A call whose answer is deferred (a database commit) or a
-/// stream holds the connection: later calls queue and are answered after
-/// it, which keeps replies in order and lets each call see the effect of
-/// the one before. Replies are flushed once per read batch. When the client
-/// stops reading, the server stops reading too; when too many calls queue
-/// up, it pauses until they are answered.
-final class VarlinkConnectionHandler: ChannelInboundHandler {
+/// Complete calls wait in a queue (charged to the uid as input) and are
+/// answered in turns the loop's ``LoopScheduler`` hands out, one call at a
+/// time: before each, the connection checks that its client still reads
+/// its replies and that its uid's unsent output is within budget. A call
+/// that needs more than a moment (a commit, a large table, a large message
+/// to decode) is answered by the ``FairWorkQueue`` off the loop; a stream
+/// holds the connection until it ends. Replies are charged to the uid as
+/// output until the kernel has taken them. ``ConnectionStateMachine``
+/// decides; this handler carries out its decisions.
+final class VarlinkConnectionHandler: ChannelInboundHandler, TurnTaker {
     typealias InboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
 
-    private let dispatcher: VarlinkDispatcher
-    private let caller: VarlinkCaller
-    private let configuration: VarlinkServerConfiguration
-    private let connections: ConnectionRegistry
-    private let logger: Logger
-
-    private var queued = CircularBuffer<ByteBuffer>()
-    private var busy = false
-    private var stream: NIOVarlinkStream?
-    private var needsFlush = false
-    private var readingPaused = false
-    private var shuttingDown = false
-
-    init(dispatcher: VarlinkDispatcher, caller: VarlinkCaller, configuration: VarlinkServerConfiguration, connections: ConnectionRegistry, logger: Logger) {
-        self.dispatcher = dispatcher
-        self.caller = caller
-        self.configuration = configuration
-        self.connections = connections
-        self.logger = logger
+    /// What a connection shares with the server.
+    struct Shared {
+        let dispatcher: VarlinkDispatcher
+        let configuration: VarlinkServerConfiguration
+        let connections: ConnectionRegistry
+        let work: FairWorkQueue
+        let streams: StreamCounter
+        let logLimit: PerUIDRateLimit
+        let logger: Logger
     }
 
+    private let shared: Shared
+    private let caller: VarlinkCaller
+    private let account: ConnectionAccount
+    private let scheduler: LoopScheduler
+    private var state: ConnectionStateMachine
+    private var queue = CircularBuffer<ByteBuffer>()
+    private var context: ChannelHandlerContext?
+    private var stream: NIOVarlinkStream?
+    private var needsFlush = false
+    private var markerPending = false
+    private var idleTimer: Scheduled<Void>?
+    private var outputWaiter: UInt64?
+    private var inputWaiter: UInt64?
+    private var closed = false
+
+    var uid: UInt32 { caller.uid }
+    private var configuration: VarlinkServerConfiguration { shared.configuration }
+
+    init(shared: Shared, caller: VarlinkCaller, account: ConnectionAccount, scheduler: LoopScheduler) {
+        self.shared = shared
+        self.caller = caller
+        self.account = account
+        self.scheduler = scheduler
+        self.state = ConnectionStateMachine(limits: .init(
+            maximumQueuedCalls: shared.configuration.maximumPendingCalls, maximumQueuedBytes: shared.configuration.maximumPendingCallBytes))
+    }
+
+    // MARK: Channel events
+
     func handlerAdded(context: ChannelHandlerContext) {
-        let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-        connections.add(id: caller.connectionID, uid: caller.uid) {
-            bound.eventLoop.execute {
-                let (handler, context) = bound.value
-                handler.beginShutdown(context: context)
-            }
+        self.context = context
+        let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
+        shared.connections.add(id: caller.connectionID, uid: caller.uid) {
+            bound.eventLoop.execute { bound.value.beginShutdown() }
         }
     }
 
     func channelInactive(context: ChannelHandlerContext) {
+        closed = true
         stream?.end(.disconnected, lastReply: nil, thenClose: false)
         stream = nil
-        queued.removeAll()
-        connections.remove(id: caller.connectionID)
+        queue.removeAll()
+        account.closeAll()
+        idleTimer?.cancel()
+        if let outputWaiter { account.book.cancelWaiter(outputWaiter) }
+        if let inputWaiter { account.book.cancelWaiter(inputWaiter) }
+        shared.connections.remove(id: caller.connectionID)
         context.fireChannelInactive()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let frame = unwrapInboundIn(data)
-        if busy || !queued.isEmpty {
-            queued.append(frame)
-            if queued.count >= configuration.maximumPendingCalls { pauseReading(context) }
-            return
-        }
-        process(frame, context: context)
+        guard !closed else { return }
+        let bytes = frame.readableBytes
+        queue.append(frame)
+        let overBudget = account.queued(bytes)
+        perform(state.received(bytes: bytes))
+        if overBudget { blockInput() }
     }
 
     func channelReadComplete(context: ChannelHandlerContext) {
-        flushIfNeeded(context)
+        armIdleTimer()
         context.fireChannelReadComplete()
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
-        // Stop reading calls while the client is not reading replies.
-        if context.channel.isWritable {
-            if queued.count < configuration.maximumPendingCalls { resumeReading(context) }
-        } else {
-            pauseReading(context)
-        }
+        settleOutput()
+        perform(state.writabilityChanged(context.channel.isWritable))
         context.fireChannelWritabilityChanged()
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        if let tooLarge = error as? VarlinkFrameDecoder.MessageTooLarge {
-            logger.notice("message over the size limit; closing", metadata: ["client.uid": "\(caller.uid)", "limit": "\(tooLarge.maximumSize)"])
-            let reply = VarlinkReply(error: configuration.limitError(.messageSize(tooLarge.maximumSize)))
-            let channel = context.channel
-            context.writeAndFlush(wrapOutboundOut(channel.allocator.buffer(bytes: reply.encoded()))).whenComplete { _ in
-                channel.close(promise: nil)
+        let limit: VarlinkLimit
+        switch error {
+        case let tooLarge as VarlinkFrameDecoder.MessageTooLarge: limit = .messageSize(tooLarge.maximumSize)
+        case let refused as VarlinkFrameDecoder.InputRefused: limit = .budget(refused.refusal)
+        default:
+            shared.logger.debug("connection error: \(error)", metadata: ["client.uid": "\(caller.uid)"])
+            context.close(promise: nil)
+            return
+        }
+        refuse(limit)
+    }
+
+    /// Answers a limit error, then closes.
+    private func refuse(_ limit: VarlinkLimit) {
+        guard let context, !closed else { return }
+        log(.notice, "closing a connection over a limit: \(limit)")
+        let reply = VarlinkReply(error: configuration.limitError(limit)).encoded()
+        context.write(wrapOutboundOut(context.channel.allocator.buffer(bytes: reply)), promise: nil)
+        closeAfterFlush(context)
+    }
+
+    // MARK: Turns
+
+    func takeTurn(until deadline: NIODeadline) {
+        guard let context, !closed else { return }
+        state.turnStarted()
+        while state.next() == .answer {
+            if uidOutputIsHigh() {
+                blockOutput()
+                break
+            }
+            guard let frame = queue.popFirst() else { break }
+            state.dequeued(bytes: frame.readableBytes)
+            account.dequeued(frame.readableBytes)
+            answer(frame, context: context)
+            if NIODeadline.now() >= deadline { break }
+        }
+        flushIfNeeded(context)
+        perform(state.turnEnded())
+    }
+
+    private func answer(_ frame: ByteBuffer, context: ChannelHandlerContext) {
+        guard frame.readableBytes <= configuration.largeMessageSize else {
+            // Parsing a large message could hold the loop: decode it off the loop.
+            state.began(.answering)
+            offload { [shared, caller] in
+                switch Self.decode(frame) {
+                case .failure(let error): return .reply(Self.encode(VarlinkReply(error: error), shared.configuration))
+                case .success(let call): return await Self.resolve(shared.dispatcher.dispatch(call, caller: caller), for: call, shared.configuration)
+                }
             }
             return
         }
-        logger.debug("connection error: \(error)", metadata: ["client.uid": "\(caller.uid)"])
-        context.close(promise: nil)
-    }
-
-    // MARK: Calls
-
-    private func process(_ frame: ByteBuffer, context: ChannelHandlerContext) {
-        let decoded = frame.withUnsafeReadableBytes { bytes in
-            Result { () throws(VarlinkError) in try VarlinkCall.decode(bytes) }
-        }
-        switch decoded {
+        switch Self.decode(frame) {
         case .failure(let error):
-            write(VarlinkReply(error: error), context: context)
+            write(Self.encode(VarlinkReply(error: error), configuration), context: context)
         case .success(let call):
-            handle(dispatcher.dispatch(call, caller: caller), for: call, context: context)
+            handle(shared.dispatcher.dispatch(call, caller: caller), for: call, context: context)
         }
     }
 
     private func handle(_ outcome: VarlinkOutcome, for call: VarlinkCall, context: ChannelHandlerContext) {
         switch outcome {
         case .reply(let parameters):
-            if !call.oneway { write(VarlinkReply(parameters: parameters), context: context) }
+            if !call.oneway { write(Self.encode(VarlinkReply(parameters: parameters), configuration), context: context) }
         case .error(let error):
-            if !call.oneway { write(VarlinkReply(error: error), context: context) }
-        case .deferred(let work):
-            busy = true
-            let promise = context.eventLoop.makePromise(of: VarlinkOutcome.self)
-            promise.completeWithTask { await work() }
-            let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-            promise.futureResult.whenSuccess { outcome in
-                let (handler, context) = bound.value
-                handler.busy = false
-                handler.handle(outcome, for: call, context: context)
-                handler.drainQueue(context)
-            }
+            if !call.oneway { write(Self.encode(VarlinkReply(error: error), configuration), context: context) }
+        case .deferred:
+            state.began(.answering)
+            offload { [configuration] in await Self.resolve(outcome, for: call, configuration) }
         case .stream(let start):
-            busy = true
-            let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-            let stream = NIOVarlinkStream(
-                channel: context.channel, caller: caller, maximumQueuedBytes: configuration.maximumStreamQueueBytes,
-                tooSlowError: configuration.limitError(.streamQueue(configuration.maximumStreamQueueBytes))
-            ) { reason in
-                guard reason == .finished else { return }
-                bound.eventLoop.execute {
-                    let (handler, context) = bound.value
-                    handler.stream = nil
-                    handler.busy = false
-                    handler.drainQueue(context)
-                }
-            }
-            self.stream = stream
-            start(stream)
+            openStream(start, context: context)
         }
     }
 
-    /// Answers queued calls until one holds the connection again.
-    private func drainQueue(_ context: ChannelHandlerContext) {
-        while !busy, let next = queued.popFirst() {
-            process(next, context: context)
+    /// What an answer computed off the loop comes back as.
+    private enum Answer: Sendable {
+        /// The encoded reply, or nil for a oneway call.
+        case reply([UInt8]?)
+        /// A stream to open on the loop.
+        case stream(@Sendable (any VarlinkStream) -> Void)
+    }
+
+    /// Runs `work` on the fair work queue, then writes its answer on the loop.
+    private func offload(_ work: @escaping @Sendable () async -> Answer) {
+        guard let context else { return }
+        let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
+        shared.work.submit(uid: caller.uid) {
+            let answer = await work()
+            bound.eventLoop.execute { bound.value.finishAnswer(answer) }
         }
-        flushIfNeeded(context)
-        if shuttingDown && !busy {
-            closeAfterFlush(context)
+    }
+
+    private func finishAnswer(_ answer: Answer) {
+        guard let context, !closed else { return }
+        switch answer {
+        case .reply(let bytes):
+            if let bytes { write(bytes, context: context) }
+            flushIfNeeded(context)
+            perform(state.answered())
+        case .stream(let start):
+            perform(state.answered())
+            openStream(start, context: context)
+            flushIfNeeded(context)
+        }
+    }
+
+    /// Works out an outcome to the end, off the loop, and encodes it there.
+    private static func resolve(_ outcome: VarlinkOutcome, for call: VarlinkCall, _ configuration: VarlinkServerConfiguration) async -> Answer {
+        var outcome = outcome
+        if case .deferred(let work) = outcome { outcome = await work() }
+        switch outcome {
+        case .reply(let parameters): return .reply(call.oneway ? nil : encode(VarlinkReply(parameters: parameters), configuration))
+        case .error(let error): return .reply(call.oneway ? nil : encode(VarlinkReply(error: error), configuration))
+        case .deferred: return await resolve(outcome, for: call, configuration)
+        case .stream(let start): return .stream(start)
+        }
+    }
+
+    private static func decode(_ frame: ByteBuffer) -> Result<VarlinkCall, VarlinkError> {
+        frame.withUnsafeReadableBytes { bytes in Result { () throws(VarlinkError) in try VarlinkCall.decode(bytes) } }
+    }
+
+    /// A reply's bytes, or a `replySize` error in place of a reply too large.
+    private static func encode(_ reply: VarlinkReply, _ configuration: VarlinkServerConfiguration) -> [UInt8] {
+        let bytes = reply.encoded()
+        guard bytes.count > configuration.maximumReplySize else { return bytes }
+        return VarlinkReply(error: configuration.limitError(.replySize(configuration.maximumReplySize))).encoded()
+    }
+
+    // MARK: Streams
+
+    private func openStream(_ start: @Sendable (any VarlinkStream) -> Void, context: ChannelHandlerContext) {
+        guard shared.streams.open(uid: caller.uid, maximum: configuration.maximumStreamsPerUID) else {
+            write(Self.encode(VarlinkReply(error: configuration.limitError(.streamsPerUID(configuration.maximumStreamsPerUID))), configuration), context: context)
             return
         }
-        if queued.count < configuration.maximumPendingCalls, context.channel.isWritable { resumeReading(context) }
+        state.began(.streaming)
+        let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
+        let streams = shared.streams, uid = caller.uid
+        let stream = NIOVarlinkStream(
+            channel: context.channel, caller: caller, maximumQueuedBytes: configuration.maximumStreamQueueBytes,
+            tooSlowError: configuration.limitError(.streamQueue(configuration.maximumStreamQueueBytes)),
+            book: account.book, budgetError: { [configuration] refusal in configuration.limitError(.budget(refusal)) }
+        ) { reason in
+            streams.close(uid: uid)
+            guard reason == .finished else { return }
+            bound.eventLoop.execute { bound.value.streamFinished() }
+        }
+        self.stream = stream
+        start(stream)
     }
 
-    private func write(_ reply: VarlinkReply, context: ChannelHandlerContext) {
-        context.write(wrapOutboundOut(context.channel.allocator.buffer(bytes: reply.encoded())), promise: nil)
+    private func streamFinished() {
+        stream = nil
+        guard !closed else { return }
+        perform(state.streamEnded())
+    }
+
+    // MARK: Output
+
+    /// Writes a reply, charged to the uid's output budget; a reply the
+    /// budget cannot take is replaced by the limit error.
+    private func write(_ bytes: [UInt8], context: ChannelHandlerContext) {
+        var bytes = bytes
+        if let refusal = account.chargeWrite(payload: bytes.count) {
+            log(.notice, "a reply is over the output budget: \(refusal)")
+            bytes = VarlinkReply(error: configuration.limitError(.budget(refusal))).encoded()
+            account.forceChargeWrite(payload: bytes.count)
+        }
+        context.write(wrapOutboundOut(context.channel.allocator.buffer(bytes: bytes)), promise: nil)
         needsFlush = true
     }
 
     private func flushIfNeeded(_ context: ChannelHandlerContext) {
-        if needsFlush {
-            needsFlush = false
-            context.flush()
+        guard needsFlush else { return }
+        needsFlush = false
+        context.flush()
+        settleOutput()
+    }
+
+    /// Releases the output the kernel has taken; while some waits, an empty
+    /// write marks the end of what was written, to settle again once it is
+    /// sent (NIO completes writes in order).
+    private func settleOutput() {
+        guard let context else { return }
+        let unsent = (try? context.channel.syncOptions?.getOption(ChannelOptions.bufferedWritableBytes)) ?? 0
+        account.settle(unsent: unsent)
+        guard account.hasPendingOutput, !markerPending, !closed else { return }
+        markerPending = true
+        let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
+        context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(capacity: 0))).whenComplete { _ in
+            bound.value.markerPending = false
+            bound.value.settleOutput()
         }
     }
 
-    private func pauseReading(_ context: ChannelHandlerContext) {
-        guard !readingPaused else { return }
-        readingPaused = true
-        context.channel.setOption(ChannelOptions.autoRead, value: false).whenFailure { _ in }
+    /// Whether the uid's unsent output has reached the point where its
+    /// connections stop taking calls (half its budget, so that one more
+    /// reply still fits).
+    private func uidOutputIsHigh() -> Bool {
+        guard let limit = account.book.limits.perUID[.output] else { return false }
+        return account.book.usage(of: caller.uid)[.output] >= limit / 2
     }
 
-    private func resumeReading(_ context: ChannelHandlerContext) {
-        guard readingPaused, !shuttingDown else { return }
-        readingPaused = false
-        context.channel.setOption(ChannelOptions.autoRead, value: true).whenFailure { _ in }
-        context.read()
+    private func blockOutput() {
+        guard let context, outputWaiter == nil else { return }
+        perform(state.outputBudget(blocked: true))
+        let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
+        let threshold = (account.book.limits.perUID[.output] ?? .max) / 4
+        outputWaiter = account.book.whenBelow(threshold, of: .output, for: caller.uid) {
+            bound.eventLoop.execute {
+                bound.value.outputWaiter = nil
+                bound.value.perform(bound.value.state.outputBudget(blocked: false))
+            }
+        }
     }
 
-    // MARK: Shutdown
+    private func blockInput() {
+        guard let context, inputWaiter == nil else { return }
+        perform(state.inputBudget(blocked: true))
+        let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
+        let threshold = (account.book.limits.perUID[.input] ?? .max) / 2
+        inputWaiter = account.book.whenBelow(threshold, of: .input, for: caller.uid) {
+            bound.eventLoop.execute {
+                bound.value.inputWaiter = nil
+                bound.value.perform(bound.value.state.inputBudget(blocked: false))
+            }
+        }
+    }
 
-    /// Stops taking calls; ends an open stream with the shutdown reply; closes
-    /// once the call being answered (a commit, say) has been replied to.
-    private func beginShutdown(context: ChannelHandlerContext) {
-        guard !shuttingDown else { return }
-        pauseReading(context)
-        shuttingDown = true
-        queued.removeAll()
-        if let stream {
+    // MARK: Unfinished messages
+
+    /// Closes a connection whose unfinished message receives nothing for
+    /// the configured time (a client that would hold its buffer forever).
+    private func armIdleTimer() {
+        guard let context, idleTimer == nil, !closed, account.partialInput > 0 else { return }
+        let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
+        idleTimer = context.eventLoop.scheduleTask(deadline: account.lastInput + configuration.incompleteMessageTimeout) {
+            let handler = bound.value
+            handler.idleTimer = nil
+            guard handler.account.partialInput > 0 else { return }
+            if NIODeadline.now() - handler.account.lastInput >= handler.configuration.incompleteMessageTimeout {
+                handler.refuse(.incompleteMessageTimeout(Int(handler.configuration.incompleteMessageTimeout.nanoseconds / 1_000_000_000)))
+            } else {
+                handler.armIdleTimer()
+            }
+        }
+    }
+
+    // MARK: Actions
+
+    private func perform(_ action: ConnectionStateMachine.Action) {
+        guard let context, !closed else { return }
+        switch action.reading {
+        case .unchanged: break
+        case .pause: try? context.channel.syncOptions?.setOption(ChannelOptions.autoRead, value: false)
+        case .resume:
+            try? context.channel.syncOptions?.setOption(ChannelOptions.autoRead, value: true)
+            context.read()
+        }
+        if action.requestTurn { scheduler.enqueue(self) }
+        if action.close { closeAfterFlush(context) }
+    }
+
+    /// Stops taking calls; ends an open stream with the shutdown reply;
+    /// closes once the call being answered (a commit, say) has been replied to.
+    private func beginShutdown() {
+        guard !closed, state.activity != .closing else { return }
+        for frame in queue { account.dequeued(frame.readableBytes) }
+        queue.removeAll()
+        let (action, wasStreaming) = state.shutdownRequested()
+        if wasStreaming, let stream {
             self.stream = nil
             stream.end(.serverShutdown, lastReply: configuration.shutdownReply, thenClose: false)
-            busy = false
         }
-        if !busy { closeAfterFlush(context) }
+        perform(action)
     }
 
     private func closeAfterFlush(_ context: ChannelHandlerContext) {
@@ -204,5 +386,15 @@ final class VarlinkConnectionHandler: ChannelInboundHandler {
         context.writeAndFlush(wrapOutboundOut(channel.allocator.buffer(capacity: 0))).whenComplete { _ in
             channel.close(promise: nil)
         }
+        // A client that does not read would never let that write complete.
+        context.eventLoop.scheduleTask(in: .seconds(1)) { channel.close(promise: nil) }
+    }
+
+    private func log(_ level: Logger.Level, _ message: @autoclosure () -> String) {
+        let (allowed, suppressed) = shared.logLimit.allow(caller.uid)
+        guard allowed else { return }
+        var metadata: Logger.Metadata = ["client.uid": "\(caller.uid)", "client.pid": "\(caller.pid)"]
+        if suppressed > 0 { metadata["suppressed"] = "\(suppressed)" }
+        shared.logger.log(level: level, "\(message())", metadata: metadata)
     }
 }

@@ -2,38 +2,52 @@ import Synchronization
 
 /// The open connections, so that the server can count them and, when it
 /// stops, ask each to finish.
+///
+/// One lock guards one state: whether the server is stopping, the
+/// connections, and who waits for none to be left. So a connection that
+/// registers while the server stops is either seen by the stop (and asked
+/// to finish with the others) or sees the stop itself (and is asked at
+/// once); it cannot fall between the two.
 final class ConnectionRegistry: Sendable {
     private struct Entry {
         let uid: UInt32
         let shutdown: @Sendable () -> Void
     }
 
-    private let entries = Mutex<[UInt64: Entry]>([:])
-    private let stopping = Mutex(false)
-    private let emptyWaiters = Mutex<[CheckedContinuation<Void, Never>]>([])
+    private struct State {
+        var stopping = false
+        var entries: [UInt64: Entry] = [:]
+        var emptyWaiters: [CheckedContinuation<Void, Never>] = []
+    }
 
+    private let state = Mutex(State())
+
+    /// Registers a connection; if the server is already stopping, asks it
+    /// to finish at once.
     func add(id: UInt64, uid: UInt32, shutdown: @escaping @Sendable () -> Void) {
-        let alreadyStopping = stopping.withLock { $0 }
-        entries.withLock { $0[id] = Entry(uid: uid, shutdown: shutdown) }
+        let alreadyStopping = state.withLock { state in
+            state.entries[id] = Entry(uid: uid, shutdown: shutdown)
+            return state.stopping
+        }
         if alreadyStopping { shutdown() }
     }
 
     func remove(id: UInt64) {
-        let nowEmpty = entries.withLock { entries in
-            entries.removeValue(forKey: id)
-            return entries.isEmpty
+        let waiters: [CheckedContinuation<Void, Never>] = state.withLock { state in
+            state.entries.removeValue(forKey: id)
+            guard state.entries.isEmpty else { return [] }
+            defer { state.emptyWaiters = [] }
+            return state.emptyWaiters
         }
-        if nowEmpty {
-            for waiter in emptyWaiters.withLock({ waiters in defer { waiters = [] }; return waiters }) { waiter.resume() }
-        }
+        for waiter in waiters { waiter.resume() }
     }
 
     /// Returns once no connection is open.
     func waitUntilEmpty() async {
         await withCheckedContinuation { continuation in
-            let empty = entries.withLock { entries in
-                if entries.isEmpty { return true }
-                emptyWaiters.withLock { $0.append(continuation) }
+            let empty = state.withLock { state in
+                if state.entries.isEmpty { return true }
+                state.emptyWaiters.append(continuation)
                 return false
             }
             if empty { continuation.resume() }
@@ -41,12 +55,18 @@ final class ConnectionRegistry: Sendable {
     }
 
     /// How many connections are open.
-    var count: Int { entries.withLock { $0.count } }
+    var count: Int { state.withLock { $0.entries.count } }
 
-    /// Asks every connection to finish and close.
+    /// Whether ``shutdownAll()`` has been called.
+    var isStopping: Bool { state.withLock { $0.stopping } }
+
+    /// Asks every connection, and every one registered from now on, to
+    /// finish and close.
     func shutdownAll() {
-        stopping.withLock { $0 = true }
-        let all = entries.withLock { Array($0.values) }
+        let all = state.withLock { state in
+            state.stopping = true
+            return Array(state.entries.values)
+        }
         for entry in all { entry.shutdown() }
     }
 }

@@ -1,8 +1,10 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+public import ClientBudget
 public import Logging
 public import NIOCore
+import NIOConcurrencyHelpers
 import NIOPosix
 public import ServiceLifecycle
 import Synchronization
@@ -10,9 +12,13 @@ public import VarlinkProtocol
 
 /// A Varlink server on a Unix stream socket, built on SwiftNIO.
 ///
-/// It reads each peer's credentials at accept (`SO_PEERCRED`), enforces the
-/// message-size and connection limits, and hands calls to a
-/// ``VarlinkDispatcher`` on the connection's event loop. As a `Service`, it
+/// It reads each peer's credentials at accept (`SO_PEERCRED`) and charges
+/// everything a connection makes it hold to the peer's uid in a
+/// ``BudgetBook``: the connection itself, unfinished messages, calls
+/// waiting, replies not yet sent. It shares each event loop fairly among
+/// uids (``LoopScheduler``) and answers slow calls on a few workers shared
+/// fairly too (``FairWorkQueue``), so that no client can hold a loop or
+/// make the server hold more than its uid's budget. As a `Service`, it
 /// serves until a graceful shutdown, then stops accepting, gives open
 /// streams their last reply, lets calls in progress finish, and closes.
 public final class VarlinkServer: Service, Sendable {
@@ -33,19 +39,36 @@ public final class VarlinkServer: Service, Sendable {
     private let connections = ConnectionRegistry()
     private let nextConnectionID = Atomic<UInt64>(1)
     private let channel = Mutex<(any Channel)?>(nil)
+    private let book: BudgetBook
+    private let work = FairWorkQueue()
+    private let streams = StreamCounter()
+    private let schedulers: LoopSchedulers
+    private let logLimit = PerUIDRateLimit(burst: 20, perSecond: 2)
 
     /// Creates a server; nothing happens until ``listen()`` or ``run()``.
-    public init(listener: Listener, dispatcher: VarlinkDispatcher, configuration: VarlinkServerConfiguration, group: any EventLoopGroup, logger: Logger) {
+    /// Connections are charged to `budget`; by default nothing limits it.
+    public init(
+        listener: Listener, dispatcher: VarlinkDispatcher, configuration: VarlinkServerConfiguration, group: any EventLoopGroup,
+        budget: BudgetBook = BudgetBook(limits: BudgetLimits()), logger: Logger
+    ) {
         self.listener = listener
         self.dispatcher = dispatcher
         self.configuration = configuration
         self.group = group
         self.logger = logger
+        self.book = budget
+        self.schedulers = LoopSchedulers(budgets: configuration.turns)
         self.limiter = ConnectionLimiter(maximumTotal: configuration.maximumConnections, maximumPerUID: configuration.maximumConnectionsPerUID)
     }
 
     /// Open connections.
     public var connectionCount: Int { connections.count }
+
+    /// Open streams of a uid.
+    public func streamCount(uid: UInt32) -> Int { streams.count(uid: uid) }
+
+    /// What every uid holds now.
+    public var budget: BudgetBook { book }
 
     /// Starts accepting connections: binds the path (replacing a stale
     /// socket, refusing a live one) or adopts the activated socket.
@@ -54,7 +77,9 @@ public final class VarlinkServer: Service, Sendable {
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.backlog, value: 256)
             .childChannelOption(ChannelOptions.writeBufferWaterMark, value: ChannelOptions.Types.WriteBufferWaterMark(low: 32 << 10, high: 256 << 10))
-            .childChannelOption(ChannelOptions.maxMessagesPerRead, value: 16)
+            // A few reads per readiness event: what one event reads is queued
+            // before it is answered, and the queue is what the budget bounds.
+            .childChannelOption(ChannelOptions.maxMessagesPerRead, value: 4)
             .childChannelInitializer { [self] channel in initialize(channel) }
         let bound: any Channel
         switch listener {
@@ -73,15 +98,20 @@ public final class VarlinkServer: Service, Sendable {
     public func run() async throws {
         try await listen()
         guard let serverChannel = channel.withLock({ $0 }) else { return }
-        // Stop on a graceful shutdown (SIGTERM through the ServiceGroup) or
-        // when the task running the server is cancelled.
-        try? await withTaskCancellationOrGracefulShutdownHandler {
-            try await serverChannel.closeFuture.get()
-        } onCancelOrGracefulShutdown: {
-            serverChannel.close(promise: nil)
+        let work = self.work, workers = configuration.workers
+        await withDiscardingTaskGroup { group in
+            group.addTask { await work.run(workers: workers) }
+            // Stop on a graceful shutdown (SIGTERM through the ServiceGroup) or
+            // when the task running the server is cancelled.
+            try? await withTaskCancellationOrGracefulShutdownHandler {
+                try await serverChannel.closeFuture.get()
+            } onCancelOrGracefulShutdown: {
+                serverChannel.close(promise: nil)
+            }
+            connections.shutdownAll()
+            await connections.waitUntilEmpty()
+            work.stop()
         }
-        connections.shutdownAll()
-        await connections.waitUntilEmpty()
         if case .path(let path) = listener { unlink(path) }
         logger.info("stopped serving")
     }
@@ -90,22 +120,63 @@ public final class VarlinkServer: Service, Sendable {
         PeerCredentials.read(from: channel).flatMapThrowing { [self] credentials in
             let id = nextConnectionID.add(1, ordering: .relaxed).oldValue
             let caller = VarlinkCaller(uid: credentials.uid, gid: credentials.gid, pid: credentials.pid, connectionID: id)
-            if let refusal = limiter.admit(uid: credentials.uid) {
-                let limit: VarlinkLimit
-                switch refusal {
-                case .total(let maximum): limit = .connections(maximum)
-                case .perUID(let maximum): limit = .connectionsPerUID(maximum)
+            if let limit = admit(credentials.uid) {
+                if logLimit.allow(credentials.uid).allowed {
+                    logger.notice("refusing a connection: \(limit)", metadata: ["client.uid": "\(credentials.uid)", "client.pid": "\(credentials.pid)"])
                 }
-                logger.notice("refusing a connection: \(limit)", metadata: ["client.uid": "\(credentials.uid)", "client.pid": "\(credentials.pid)"])
                 try channel.pipeline.syncOperations.addHandler(RefusingHandler(reply: VarlinkReply(error: configuration.limitError(limit))))
                 return
             }
-            let limiter = self.limiter
-            channel.closeFuture.whenComplete { _ in limiter.release(uid: credentials.uid) }
-            try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(VarlinkFrameDecoder(maximumSize: configuration.maximumMessageSize)))
+            let limiter = self.limiter, book = self.book
+            channel.closeFuture.whenComplete { _ in
+                limiter.release(uid: credentials.uid)
+                book.release(BudgetLimits.connectionCost, of: .connections, from: credentials.uid)
+            }
+            let account = ConnectionAccount(uid: credentials.uid, book: book)
+            let shared = VarlinkConnectionHandler.Shared(
+                dispatcher: dispatcher, configuration: configuration, connections: connections, work: work, streams: streams,
+                logLimit: logLimit, logger: logger)
+            try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(VarlinkFrameDecoder(maximumSize: configuration.maximumMessageSize, account: account)))
             try channel.pipeline.syncOperations.addHandler(VarlinkConnectionHandler(
-                dispatcher: dispatcher, caller: caller, configuration: configuration, connections: connections,
-                logger: logger))
+                shared: shared, caller: caller, account: account, scheduler: schedulers.scheduler(for: channel.eventLoop)))
+        }
+    }
+
+    /// Takes a place for a connection of `uid` (counted, and charged to its
+    /// budget), or says which limit refuses it.
+    private func admit(_ uid: UInt32) -> VarlinkLimit? {
+        if let refusal = limiter.admit(uid: uid) {
+            switch refusal {
+            case .total(let maximum): return .connections(maximum)
+            case .perUID(let maximum): return .connectionsPerUID(maximum)
+            }
+        }
+        if let refusal = book.charge(BudgetLimits.connectionCost, of: .connections, to: uid) {
+            limiter.release(uid: uid)
+            return .budget(refusal)
+        }
+        return nil
+    }
+}
+
+/// One ``LoopScheduler`` per event loop, made on first use on that loop and
+/// only ever touched there; the table itself is behind a lock.
+private final class LoopSchedulers: @unchecked Sendable {
+    private let budgets: TurnBudgets
+    private let lock = NIOLock()
+    private var table: [ObjectIdentifier: LoopScheduler] = [:]
+
+    init(budgets: TurnBudgets) {
+        self.budgets = budgets
+    }
+
+    func scheduler(for eventLoop: any EventLoop) -> LoopScheduler {
+        eventLoop.preconditionInEventLoop()
+        return lock.withLock {
+            if let existing = table[ObjectIdentifier(eventLoop)] { return existing }
+            let created = LoopScheduler(eventLoop: eventLoop, budgets: budgets)
+            table[ObjectIdentifier(eventLoop)] = created
+            return created
         }
     }
 }

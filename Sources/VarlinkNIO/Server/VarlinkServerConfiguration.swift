@@ -1,3 +1,5 @@
+public import ClientBudget
+public import NIOCore
 public import VarlinkProtocol
 
 /// A limit the server enforces.
@@ -10,20 +12,46 @@ public enum VarlinkLimit: Sendable, Equatable {
     case connectionsPerUID(Int)
     /// A stream whose unread replies exceed this many bytes.
     case streamQueue(Int)
+    /// More open streams than this from one user.
+    case streamsPerUID(Int)
+    /// A reply larger than this many bytes.
+    case replySize(Int)
+    /// An unfinished message that received nothing for this many seconds.
+    case incompleteMessageTimeout(Int)
+    /// One of the per-uid or overall budgets (``BudgetLimits``).
+    case budget(BudgetRefusal)
 }
 
 /// How a ``VarlinkServer`` behaves at its limits and when it stops.
 public struct VarlinkServerConfiguration: Sendable {
     /// The largest message, in bytes (systemd: 16 MiB).
     public var maximumMessageSize = 16 << 20
+    /// The largest reply, in bytes: a larger one is replaced by a
+    /// `replySize` limit error.
+    public var maximumReplySize = 16 << 20
     /// Open connections at most (systemd: 4096).
     public var maximumConnections = 4096
-    /// Open connections per uid at most (systemd: 1024).
-    public var maximumConnectionsPerUID = 1024
+    /// Open connections per uid at most.
+    public var maximumConnectionsPerUID = 256
+    /// Open streams (subscriptions) per uid at most.
+    public var maximumStreamsPerUID = 128
     /// Bytes of unread replies a stream may have queued before it is dropped.
     public var maximumStreamQueueBytes = 1 << 20
     /// Calls a connection may have waiting before the server stops reading it.
     public var maximumPendingCalls = 256
+    /// Bytes of calls a connection may have waiting before the server stops
+    /// reading it.
+    public var maximumPendingCallBytes = 256 << 10
+    /// How long an unfinished message may go without a byte before its
+    /// connection is closed.
+    public var incompleteMessageTimeout: TimeAmount = .seconds(30)
+    /// Messages larger than this are decoded and answered off the event
+    /// loop, where their parsing cannot hold it.
+    public var largeMessageSize = 64 << 10
+    /// How the event loops are shared among connections.
+    public var turns = TurnBudgets()
+    /// Workers answering calls off the event loops.
+    public var workers = 4
     /// Permissions of the socket file when the server binds it.
     public var socketMode: UInt32 = 0o666
     /// The error sent when a limit is exceeded.
@@ -34,5 +62,18 @@ public struct VarlinkServerConfiguration: Sendable {
     public var shutdownReply = VarlinkReply(parameters: [:])
 
     /// The defaults.
+    public init() {}
+}
+
+/// How long a connection's turn on its event loop, and a run of turns, may
+/// last (see `LoopScheduler`).
+public struct TurnBudgets: Sendable, Equatable {
+    /// One connection's turn.
+    public var turn: TimeAmount = .microseconds(250)
+    /// A run of turns between two polls of the loop's sockets.
+    public var run: TimeAmount = .milliseconds(2)
+    /// The pause after a run that used its whole budget.
+    public var pause: TimeAmount = .microseconds(50)
+
     public init() {}
 }

@@ -106,11 +106,12 @@ public struct JSONParser {
             guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { throw error("expected a member name in quotes") }
             let keyOffset = position
             let key = try parseString()
-            if object[key] != nil { throw Error(offset: keyOffset, message: "the member \"\(key)\" appears twice") }
             skipWhitespace()
             guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else { throw error("expected ':' after a member name") }
             position += 1
-            object.appendUnchecked(key, try parseValue(depth: depth))
+            guard object.appendIfNew(key, try parseValue(depth: depth)) else {
+                throw Error(offset: keyOffset, message: "the member \"\(key.prefix(64))\" appears twice")
+            }
             skipWhitespace()
             guard position < bytes.count else { throw error("expected ',' or '}', found the end") }
             if bytes[position] == UInt8(ascii: ",") {

@@ -61,9 +61,20 @@ public struct JSONNumber: Sendable, Equatable {
 }
 
 /// A JSON object with its members in order.
+///
+/// Members live in two parallel arrays: call messages have a handful of
+/// members, and a scan of short keys beats hashing them. Past
+/// ``indexThreshold`` members an index from key to position is kept beside
+/// them, so that reading, adding and checking for duplicates stay O(1) per
+/// member and a large object costs O(n) to parse or build, never O(n²).
 public struct JSONObject: Sendable, Equatable, ExpressibleByDictionaryLiteral {
     public private(set) var keys: [String]
     public private(set) var values: [JSONValue]
+    /// Positions by key, once the object is large enough to need it.
+    private var index: [String: Int]?
+
+    /// Members beyond which lookups go through an index.
+    static let indexThreshold = 12
 
     /// An empty object.
     public init() {
@@ -71,9 +82,18 @@ public struct JSONObject: Sendable, Equatable, ExpressibleByDictionaryLiteral {
         values = []
     }
 
+    /// An empty object with room for `capacity` members.
+    public init(minimumCapacity capacity: Int) {
+        keys = []
+        values = []
+        keys.reserveCapacity(capacity)
+        values.reserveCapacity(capacity)
+        if capacity > Self.indexThreshold { index = Dictionary(minimumCapacity: capacity) }
+    }
+
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
-        keys = elements.map(\.0)
-        values = elements.map(\.1)
+        self.init()
+        for (key, value) in elements { self[key] = value }
     }
 
     /// The number of members.
@@ -82,30 +102,58 @@ public struct JSONObject: Sendable, Equatable, ExpressibleByDictionaryLiteral {
     /// Whether the object has no members.
     public var isEmpty: Bool { keys.isEmpty }
 
+    /// The position of a member.
+    private func position(of key: String) -> Int? {
+        if let index { return index[key] }
+        for position in keys.indices where keys[position] == key { return position }
+        return nil
+    }
+
     /// The value of a member; setting `nil` removes it.
     public subscript(key: String) -> JSONValue? {
-        get {
-            for index in keys.indices where keys[index] == key { return values[index] }
-            return nil
-        }
+        get { position(of: key).map { values[$0] } }
         set {
-            if let index = keys.firstIndex(of: key) {
-                if let newValue { values[index] = newValue } else {
-                    keys.remove(at: index)
-                    values.remove(at: index)
+            if let position = position(of: key) {
+                if let newValue {
+                    values[position] = newValue
+                } else {
+                    keys.remove(at: position)
+                    values.remove(at: position)
+                    if index != nil { rebuildIndex() }
                 }
             } else if let newValue {
-                keys.append(key)
-                values.append(newValue)
+                appendUnchecked(key, newValue)
             }
         }
     }
 
-    /// Appends a member without checking for an existing one (the caller
-    /// knows the key is new); the parser uses it after its own check.
-    mutating func appendUnchecked(_ key: String, _ value: JSONValue) {
+    /// Adds a member the caller knows is new (the parser, after its own
+    /// check; a builder whose keys come from a dictionary).
+    public mutating func appendUnchecked(_ key: String, _ value: JSONValue) {
         keys.append(key)
         values.append(value)
+        if index != nil {
+            index![key] = keys.count - 1
+        } else if keys.count > Self.indexThreshold {
+            rebuildIndex()
+        }
+    }
+
+    /// Adds a member unless the key is already there; returns whether it was added.
+    mutating func appendIfNew(_ key: String, _ value: JSONValue) -> Bool {
+        guard position(of: key) == nil else { return false }
+        appendUnchecked(key, value)
+        return true
+    }
+
+    private mutating func rebuildIndex() {
+        guard keys.count > Self.indexThreshold else {
+            index = nil
+            return
+        }
+        var built = [String: Int](minimumCapacity: keys.count)
+        for (position, key) in keys.enumerated() { built[key] = position }
+        index = built
     }
 
     /// The members in order.

@@ -1,0 +1,96 @@
+internal import ClientBudget
+internal import Foundation
+
+/// The settings of the configuration's `limits:` section, each with the
+/// limit it sets. Their names are the README's and `lprojd.conf`'s.
+enum LimitSetting: String, CaseIterable {
+    case maxMessageSize = "max-message-size"
+    case maxReplySize = "max-reply-size"
+    case maxConnections = "max-connections"
+    case maxConnectionsPerUID = "max-connections-per-uid"
+    case maxSubscriptionsPerUID = "max-subscriptions-per-uid"
+    case maxSubscriberQueue = "max-subscriber-queue"
+    case maxTableFileSize = "max-table-file-size"
+    case maxAddedStrings = "max-added-strings"
+    case maxAddedStringLength = "max-added-string-length"
+    case maxKeyLength = "max-key-length"
+    case maxValueLength = "max-value-length"
+    case incompleteMessageTimeout = "incomplete-message-timeout"
+    case maxMemoryPerUID = "max-memory-per-uid"
+    case maxMemory = "max-memory"
+    case maxInputPerUID = "max-input-bytes-per-uid"
+    case maxInput = "max-input-bytes"
+    case maxOutputPerUID = "max-output-bytes-per-uid"
+    case maxOutput = "max-output-bytes"
+    case maxAddedStringBytesPerUID = "max-added-string-bytes-per-uid"
+    case maxAddedStringBytes = "max-added-string-bytes"
+    case maxSavedStatePerUID = "max-saved-state-bytes-per-uid"
+    case maxSavedState = "max-saved-state-bytes"
+    case maxCachePerUID = "max-cache-bytes-per-uid"
+    case maxCache = "max-cache-bytes"
+
+    func apply(_ value: Int, to limits: inout DaemonConfiguration.Limits) {
+        switch self {
+        case .maxMessageSize: limits.maximumMessageSize = value
+        case .maxReplySize: limits.maximumReplySize = value
+        case .maxConnections: limits.maximumConnections = value
+        case .maxConnectionsPerUID: limits.maximumConnectionsPerUID = value
+        case .maxSubscriptionsPerUID: limits.maximumSubscriptionsPerUID = value
+        case .maxSubscriberQueue: limits.maximumSubscriberQueueBytes = value
+        case .maxTableFileSize: limits.maximumTableFileSize = value
+        case .maxAddedStrings: limits.maximumAddedStrings = value
+        case .maxAddedStringLength: limits.maximumAddedStringLength = value
+        case .maxKeyLength: limits.maximumKeyLength = value
+        case .maxValueLength: limits.maximumValueLength = value
+        case .incompleteMessageTimeout: limits.incompleteMessageTimeout = value
+        case .maxMemoryPerUID: limits.budget.memoryPerUID = value
+        case .maxMemory: limits.budget.memory = value
+        case .maxInputPerUID: limits.budget.perUID[.input] = value
+        case .maxInput: limits.budget.total[.input] = value
+        case .maxOutputPerUID: limits.budget.perUID[.output] = value
+        case .maxOutput: limits.budget.total[.output] = value
+        case .maxAddedStringBytesPerUID: limits.budget.perUID[.addedStrings] = value
+        case .maxAddedStringBytes: limits.budget.total[.addedStrings] = value
+        case .maxSavedStatePerUID: limits.budget.perUID[.savedState] = value
+        case .maxSavedState: limits.budget.total[.savedState] = value
+        case .maxCachePerUID: limits.budget.perUID[.caches] = value
+        case .maxCache: limits.budget.total[.caches] = value
+        }
+    }
+}
+
+/// A limit as written: a number, or bytes with a unit ("16 MiB", "64KiB").
+struct ByteCount: Decodable, Sendable {
+    let text: String
+    let bytes: Int?
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let number = try? container.decode(Int.self) {
+            text = String(number)
+            bytes = number
+            return
+        }
+        text = try container.decode(String.self)
+        bytes = Self.parse(text)
+    }
+
+    /// "16 MiB" → 16777216; "512" → 512; units KiB, MiB, GiB (and k, M, G
+    /// as the same binary multiples).
+    static func parse(_ text: String) -> Int? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let digits = trimmed.prefix { $0.isNumber }
+        guard let number = Int(digits) else { return nil }
+        let unit = trimmed.dropFirst(digits.count).trimmingCharacters(in: .whitespaces)
+        let multiplier: Int
+        switch unit {
+        case "", "B": multiplier = 1
+        case "KiB", "K", "k", "KB", "kB": multiplier = 1 << 10
+        case "MiB", "M", "MB": multiplier = 1 << 20
+        case "GiB", "G", "GB": multiplier = 1 << 30
+        default: return nil
+        }
+        let (product, overflow) = number.multipliedReportingOverflow(by: multiplier)
+        return overflow ? nil : product
+    }
+}

@@ -1,0 +1,25 @@
+/// What one call may ask for: every text a client sends is limited in
+/// UTF-8 bytes as sent, and every list in entries, before lprojd does
+/// anything with it (trimming, canonicalizing, hashing, caching, saving).
+public struct ServiceLimits: Sendable, Equatable {
+    /// The longest key a lookup may name, in bytes.
+    public var maximumKeyLength = 64 << 10
+    /// The longest value a reply may carry (a string looked up and
+    /// formatted, a default value, an argument), in bytes.
+    public var maximumValueLength = 1 << 20
+    /// Arguments of one lookup.
+    public var maximumArguments = 256
+    /// Placeholders of one lookup.
+    public var maximumPlaceholders = 256
+    /// Preferred languages of one call.
+    public var maximumPreferredLanguages = 64
+    /// Locales (or values) one negotiation chooses among.
+    public var maximumLocales = 1024
+    /// Strings a client may add to one bundle.
+    public var maximumAddedStrings = 10_000
+    /// The longest added key or value, in bytes.
+    public var maximumAddedStringLength = 64 << 10
+
+    /// The defaults.
+    public init() {}
+}

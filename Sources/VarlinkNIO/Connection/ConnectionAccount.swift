@@ -1,0 +1,125 @@
+import ClientBudget
+import NIOCore
+
+/// What one connection makes lprojd hold, kept in step with its uid's
+/// ledger: the unfinished message the decoder buffers, the calls waiting in
+/// the queue, and the replies written but not yet taken by the kernel.
+///
+/// Confined to the connection's event loop. Output is counted as the
+/// buffers that hold it: a reply's buffer is its payload rounded up to a
+/// power of two (as NIO allocates), plus what NIO keeps per pending write.
+final class ConnectionAccount {
+    /// What NIO holds per pending write besides the buffer (its entry in
+    /// the pending-writes queue, the promise, the buffer's storage header).
+    static let perWriteOverhead = 160
+
+    let uid: UInt32
+    let book: BudgetBook
+    /// Bytes of an unfinished message, as charged.
+    private(set) var partialInput = 0
+    /// Bytes of complete calls waiting, as charged.
+    private(set) var queuedInput = 0
+    /// When the decoder last received bytes.
+    private(set) var lastInput = NIODeadline.now()
+    /// Writes not known to be complete, oldest first: payload and cost.
+    private var pendingWrites = CircularBuffer<(payload: Int, cost: Int)>()
+    private var pendingPayload = 0
+    /// Output as charged: the costs of `pendingWrites`.
+    private(set) var output = 0
+
+    init(uid: UInt32, book: BudgetBook) {
+        self.uid = uid
+        self.book = book
+    }
+
+    // MARK: Input
+
+    /// The decoder now buffers `bytes` of an unfinished message. Growing it
+    /// is refused past the uid's input budget.
+    func setPartialInput(_ bytes: Int) throws(BudgetRefusal) {
+        lastInput = .now()
+        if bytes > partialInput {
+            if let refusal = book.charge(bytes - partialInput, of: .input, to: uid) { throw refusal }
+        } else if bytes < partialInput {
+            book.release(partialInput - bytes, of: .input, from: uid)
+        }
+        partialInput = bytes
+    }
+
+    /// A complete call joined the queue; it is already read, so it is
+    /// charged whatever the budget says. Returns whether the uid is now
+    /// over its input budget (reading should stop).
+    func queued(_ bytes: Int) -> Bool {
+        queuedInput += bytes
+        if book.charge(bytes, of: .input, to: uid) != nil {
+            book.forceCharge(bytes, of: .input, to: uid)
+            return true
+        }
+        return false
+    }
+
+    /// A queued call was taken to be answered.
+    func dequeued(_ bytes: Int) {
+        queuedInput -= bytes
+        book.release(bytes, of: .input, from: uid)
+    }
+
+    // MARK: Output
+
+    /// What a reply of this size costs while it waits to be sent.
+    static func cost(ofWrite payload: Int) -> Int {
+        (payload <= 1 ? 1 : 1 << (Int.bitWidth - (payload - 1).leadingZeroBitCount)) + perWriteOverhead
+    }
+
+    /// Charges a reply about to be written; nil when the uid's output
+    /// budget takes it, else the limit it would break.
+    func chargeWrite(payload: Int) -> BudgetRefusal? {
+        let cost = Self.cost(ofWrite: payload)
+        if let refusal = book.charge(cost, of: .output, to: uid) { return refusal }
+        note(payload: payload, cost: cost)
+        return nil
+    }
+
+    /// Charges a reply about to be written whatever the budget says (a
+    /// short error standing in for a reply that did not fit).
+    func forceChargeWrite(payload: Int) {
+        let cost = Self.cost(ofWrite: payload)
+        book.forceCharge(cost, of: .output, to: uid)
+        note(payload: payload, cost: cost)
+    }
+
+    private func note(payload: Int, cost: Int) {
+        pendingWrites.append((payload, cost))
+        pendingPayload += payload
+        output += cost
+    }
+
+    /// NIO still holds `unsent` bytes of what was written (its buffered
+    /// writable bytes): release the writes that have gone out, oldest first.
+    func settle(unsent: Int) {
+        var sent = pendingPayload - max(0, unsent)
+        var released = 0
+        while let first = pendingWrites.first, first.payload <= sent {
+            pendingWrites.removeFirst()
+            sent -= first.payload
+            pendingPayload -= first.payload
+            released += first.cost
+        }
+        output -= released
+        book.release(released, of: .output, from: uid)
+    }
+
+    /// Whether writes are still waiting for the kernel.
+    var hasPendingOutput: Bool { !pendingWrites.isEmpty }
+
+    /// Releases everything: the connection closed.
+    func closeAll() {
+        book.release(partialInput + queuedInput, of: .input, from: uid)
+        book.release(output, of: .output, from: uid)
+        partialInput = 0
+        queuedInput = 0
+        output = 0
+        pendingWrites.removeAll()
+        pendingPayload = 0
+    }
+}

@@ -1,0 +1,92 @@
+import Synchronization
+
+/// Runs work off the event loops, sharing a few workers fairly among uids.
+///
+/// Calls whose answer takes more than a moment (a database commit, a large
+/// table, a large message to decode) are answered here. Each uid has its
+/// own lane and the workers take from the lanes in rotation, so a uid that
+/// queues a thousand commits delays another uid's commit by at most one
+/// job per worker, not by a thousand. A connection holds at most one job at
+/// a time (its later calls wait behind it), so a uid's lane is at most as
+/// long as its connections are many.
+final class FairWorkQueue: Sendable {
+    typealias Job = @Sendable () async -> Void
+
+    private struct State {
+        var lanes: [UInt32: [Job]] = [:]
+        var rotation: [UInt32] = []
+        var idle: [CheckedContinuation<Job?, Never>] = []
+        var stopped = false
+        var queued = 0
+    }
+
+    private let state = Mutex(State())
+
+    /// Queues a job for `uid`.
+    func submit(uid: UInt32, _ job: @escaping Job) {
+        let waiter: CheckedContinuation<Job?, Never>? = state.withLock { state in
+            if !state.idle.isEmpty { return state.idle.removeLast() }
+            if state.lanes[uid] == nil {
+                state.lanes[uid] = [job]
+                state.rotation.append(uid)
+            } else {
+                state.lanes[uid]!.append(job)
+            }
+            state.queued += 1
+            return nil
+        }
+        waiter?.resume(returning: job)
+    }
+
+    /// Jobs waiting for a worker.
+    var queued: Int { state.withLock { $0.queued } }
+
+    /// Runs `workers` workers until ``stop()``; jobs queued before the call
+    /// wait for it.
+    func run(workers: Int) async {
+        await withDiscardingTaskGroup { group in
+            for _ in 0..<workers {
+                group.addTask {
+                    while let job = await self.next() { await job() }
+                }
+            }
+        }
+    }
+
+    /// Lets the workers finish the jobs queued, then end.
+    func stop() {
+        let idle = state.withLock { state in
+            state.stopped = true
+            defer { state.idle = [] }
+            return state.idle
+        }
+        for waiter in idle { waiter.resume(returning: nil) }
+    }
+
+    private func next() async -> Job? {
+        await withCheckedContinuation { continuation in
+            let job: Job?? = state.withLock { state in
+                while !state.rotation.isEmpty {
+                    let uid = state.rotation.removeFirst()
+                    guard var lane = state.lanes[uid], !lane.isEmpty else {
+                        state.lanes[uid] = nil
+                        continue
+                    }
+                    let job = lane.removeFirst()
+                    state.queued -= 1
+                    if lane.isEmpty {
+                        state.lanes[uid] = nil
+                    } else {
+                        state.lanes[uid] = lane
+                        state.rotation.append(uid)
+                    }
+                    return .some(job)
+                }
+                if state.stopped { return .some(nil) }
+                state.idle.append(continuation)
+                return nil
+            }
+            if let job { continuation.resume(returning: job) }
+        }
+    }
+}

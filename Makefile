@@ -59,9 +59,17 @@ release: deps
 	$(SWIFT) build -c release --static-swift-stdlib --product lprojd $(BUILD_FLAGS)
 	$(SWIFT) build -c release --static-swift-stdlib --product lprojctl $(BUILD_FLAGS)
 
+# The hardening tests attack the release lprojd with the release lproj-soak
+# (stalls of milliseconds mean little in a debug build), on their own, after
+# the other tests, so that those do not share the two cores meanwhile.
+HARDENING := LPROJD_TEST_BINARY=$(CURDIR)/.build/release/lprojd LPROJ_SOAK_BINARY=$(CURDIR)/.build/release/lproj-soak
+
 test: deps
 	$(SWIFT) build --build-tests $(BUILD_FLAGS)
-	$(SWIFT) test --skip-build $(BUILD_FLAGS)
+	$(SWIFT) build -c release --product lprojd $(BUILD_FLAGS)
+	$(SWIFT) build -c release --product lproj-soak $(BUILD_FLAGS)
+	$(SWIFT) test --skip-build --skip HardeningTests $(BUILD_FLAGS)
+	$(HARDENING) $(SWIFT) test --skip-build --filter HardeningTests $(BUILD_FLAGS)
 
 bench: deps
 	$(SWIFT) build -c release --product lprojd

@@ -136,6 +136,7 @@ let package = Package(
             path: "Benchmarks/LprojBench",
             swiftSettings: strictSwift
         ),
+        .executableTarget(name: "lproj-soak", path: "Benchmarks/Soak", swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(name: "LprojTablesTests", dependencies: ["LprojTables", "LprojFormat"], swiftSettings: strictSwift),
         .testTarget(name: "LprojLocalesTests", dependencies: ["LprojLocales", "LprojFormat"], swiftSettings: strictSwift),
         .testTarget(name: "LprojFormatTests", dependencies: ["LprojFormat", "LprojLocales"], swiftSettings: strictSwift),
@@ -155,6 +156,7 @@ let package = Package(
             dependencies: [
                 "VarlinkNIO", "VarlinkProtocol", "ClientBudget", "LprojTestSupport",
                 .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOTestUtils", package: "swift-nio"),
             ],
             swiftSettings: strictSwift
         ),
@@ -163,7 +165,7 @@ let package = Package(
         .testTarget(name: "LprojConfigurationTests", dependencies: ["LprojConfiguration", "LprojEngine"], swiftSettings: strictSwift),
         .testTarget(
             name: "LprojdIntegrationTests",
-            dependencies: ["LprojClient", "VarlinkProtocol", "LprojTestSupport", "lprojd", "lprojctl"],
+            dependencies: ["LprojClient", "VarlinkProtocol", "LprojTestSupport", "lprojd", "lprojctl", "lproj-soak"],
             resources: [.copy("Python")],
             swiftSettings: strictSwift
         ),

@@ -46,23 +46,48 @@ public struct InotifyMask: OptionSet, Sendable, Hashable {
 /// Watches files and directories with Linux's inotify: no polling.
 ///
 /// A thread of its own waits in `poll()` on the inotify descriptor and hands
-/// each batch of events to ``events``; ``close()`` wakes it through a pipe.
+/// what it reads to ``events``. The descriptor lives under one lock with
+/// the state that says whether it is open: ``add(path:mask:)`` never acts on
+/// a descriptor number that ``close()`` has given back (and the kernel may
+/// have handed to someone else), and the reader closes both of its
+/// descriptors on every way out, a failed `poll()` included. Events wait in
+/// a bounded queue: a consumer that falls behind by more than
+/// `maximumPendingEvents` gets, instead of the lost events, one
+/// `IN_Q_OVERFLOW`, as when the kernel's own queue overflows, and reads
+/// everything again.
 public final class InotifyWatcher: Sendable {
     /// A failed inotify call.
     public struct Failure: Error, CustomStringConvertible {
         public let description: String
     }
 
-    private let descriptor: Int32
-    private let wakeRead: Int32
-    private let wakeWrite: Int32
-    private let closed = Mutex(false)
+    private struct Descriptors {
+        /// The inotify descriptor, or nil once closed.
+        var inotify: Int32?
+        var wakeWrite: Int32?
+    }
+
+    /// The descriptors, shared with the reader thread.
+    private final class SharedDescriptors: Sendable {
+        let state: Mutex<Descriptors>
+        init(_ descriptors: Descriptors) { state = Mutex(descriptors) }
+    }
+
+    private let shared: SharedDescriptors
+    private let pending: PendingEvents
     /// Batches of events, in the order the kernel reported them.
-    public let events: AsyncStream<[InotifyEvent]>
-    private let continuation: AsyncStream<[InotifyEvent]>.Continuation
+    public let events: InotifyEvents
 
     /// Opens an inotify instance and starts its reader thread.
-    public init() throws {
+    public convenience init(maximumPendingEvents: Int = 65_536) throws {
+        try self.init(maximumPendingEvents: maximumPendingEvents, poll: { Glibc.poll($0, $1, $2) }, startsReading: true)
+    }
+
+    private let startReader: Mutex<(@Sendable () -> Void)?>
+
+    /// Opens an inotify instance; its reader calls `poll` (tests make it
+    /// fail) and starts now or at ``startReading()``.
+    init(maximumPendingEvents: Int, poll: @escaping @Sendable (UnsafeMutablePointer<pollfd>, nfds_t, Int32) -> Int32, startsReading: Bool) throws {
         let descriptor = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
         guard descriptor >= 0 else { throw Failure(description: "inotify_init1: \(String(cString: strerror(errno)))") }
         var pipeDescriptors: [Int32] = [0, 0]
@@ -74,15 +99,35 @@ public final class InotifyWatcher: Sendable {
             _ = fcntl(end, F_SETFD, FD_CLOEXEC)
             _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
         }
-        self.descriptor = descriptor
-        self.wakeRead = pipeDescriptors[0]
-        self.wakeWrite = pipeDescriptors[1]
-        (events, continuation) = AsyncStream.makeStream(of: [InotifyEvent].self, bufferingPolicy: .unbounded)
-        let thread = Thread { [descriptor, wakeRead = pipeDescriptors[0], continuation] in
-            Self.readLoop(descriptor: descriptor, wake: wakeRead, continuation: continuation)
+        self.shared = SharedDescriptors(Descriptors(inotify: descriptor, wakeWrite: pipeDescriptors[1]))
+        let pending = PendingEvents(limit: maximumPendingEvents)
+        self.pending = pending
+        self.events = InotifyEvents(pending: pending)
+        let wakeRead = pipeDescriptors[0]
+        let shared = self.shared
+        let start: @Sendable () -> Void = {
+            let thread = Thread {
+                Self.readLoop(descriptor: descriptor, wake: wakeRead, pending: pending, poll: poll)
+                // Closed under the lock, so that no add() can use the number afterwards.
+                shared.state.withLock { state in
+                    if let open = state.inotify { Glibc.close(open) }
+                    state.inotify = nil
+                }
+            }
+            thread.name = "lprojd-inotify"
+            thread.start()
         }
-        thread.name = "lprojd-inotify"
-        thread.start()
+        startReader = Mutex(startsReading ? nil : start)
+        if startsReading { start() }
+    }
+
+    /// Starts the reader of a watcher made with `startsReading: false`.
+    func startReading() {
+        let start = startReader.withLock { start in
+            defer { start = nil }
+            return start
+        }
+        start?()
     }
 
     deinit {
@@ -90,58 +135,67 @@ public final class InotifyWatcher: Sendable {
     }
 
     /// Watches a path; returns the watch descriptor (the same one if the
-    /// path's inode is already watched).
+    /// path's inode is already watched). Fails once the watcher is closed.
     @discardableResult
     public func add(path: String, mask: InotifyMask) throws -> Int32 {
-        let watch = inotify_add_watch(descriptor, path, mask.rawValue)
-        guard watch >= 0 else { throw Failure(description: "watching \(path): \(String(cString: strerror(errno)))") }
-        return watch
+        try shared.state.withLock { state throws(Failure) -> Int32 in
+            guard let descriptor = state.inotify, state.wakeWrite != nil else { throw Failure(description: "watching \(path): the watcher is closed") }
+            let watch = inotify_add_watch(descriptor, path, mask.rawValue)
+            guard watch >= 0 else { throw Failure(description: "watching \(path): \(String(cString: strerror(errno)))") }
+            return watch
+        }
     }
 
     /// Stops a watch; harmless if the kernel already dropped it.
     public func remove(watch: Int32) {
-        _ = inotify_rm_watch(descriptor, watch)
+        shared.state.withLock { state in
+            guard let descriptor = state.inotify, state.wakeWrite != nil else { return }
+            _ = inotify_rm_watch(descriptor, watch)
+        }
     }
 
     /// Stops the reader thread and ends ``events``.
     public func close() {
-        let first = closed.withLock { closed in
-            defer { closed = true }
-            return !closed
+        shared.state.withLock { state in
+            guard let wakeWrite = state.wakeWrite else { return }
+            state.wakeWrite = nil
+            var byte: UInt8 = 1
+            _ = write(wakeWrite, &byte, 1)
+            Glibc.close(wakeWrite)  // the byte stays readable; the reader closes its end
         }
-        guard first else { return }
-        var byte: UInt8 = 1
-        _ = write(wakeWrite, &byte, 1)
-        Glibc.close(wakeWrite)  // the byte stays readable; the reader closes its end
     }
 
-    private static func readLoop(descriptor: Int32, wake: Int32, continuation: AsyncStream<[InotifyEvent]>.Continuation) {
+    /// Reads events until woken through `wake` or until `poll` fails, then
+    /// closes `wake` and finishes the queue (the caller closes `descriptor`).
+    static func readLoop(
+        descriptor: Int32, wake: Int32, pending: PendingEvents,
+        poll: (UnsafeMutablePointer<pollfd>, nfds_t, Int32) -> Int32
+    ) {
         let capacity = 64 * 1024
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 8)
         defer {
             buffer.deallocate()
-            continuation.finish()
+            Glibc.close(wake)
+            pending.finish()
         }
         var descriptors = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0), pollfd(fd: wake, events: Int16(POLLIN), revents: 0)]
         while true {
             descriptors[0].revents = 0
             descriptors[1].revents = 0
-            let ready = poll(&descriptors, 2, -1)
+            let ready = descriptors.withUnsafeMutableBufferPointer { poll($0.baseAddress!, 2, -1) }
             if ready < 0 {
                 if errno == EINTR { continue }
                 return
             }
-            if descriptors[1].revents != 0 { break }
+            if descriptors[1].revents != 0 { return }
             var batch: [InotifyEvent] = []
             while true {
                 let count = read(descriptor, buffer, capacity)
                 if count <= 0 { break }
                 batch += parse(UnsafeRawBufferPointer(start: buffer, count: count))
             }
-            if !batch.isEmpty { continuation.yield(batch) }
+            pending.append(batch)
         }
-        Glibc.close(descriptor)
-        Glibc.close(wake)
     }
 
     /// Splits a read into `struct inotify_event`s.
@@ -162,4 +216,90 @@ public final class InotifyWatcher: Sendable {
         }
         return events
     }
+}
+
+/// Events read and not yet taken, at most `limit` of them: past it they
+/// collapse into one `IN_Q_OVERFLOW`, which tells the consumer to read
+/// everything again, as the kernel does when its own queue overflows.
+final class PendingEvents: Sendable {
+    private struct State {
+        var events: [InotifyEvent] = []
+        var overflowed = false
+        var finished = false
+        var waiter: CheckedContinuation<[InotifyEvent]?, Never>?
+    }
+
+    static let overflow = InotifyEvent(watch: -1, mask: .queueOverflow, cookie: 0, name: "")
+
+    private let limit: Int
+    private let state = Mutex(State())
+
+    init(limit: Int) {
+        self.limit = limit
+    }
+
+    func append(_ batch: [InotifyEvent]) {
+        guard !batch.isEmpty else { return }
+        let handOver: (CheckedContinuation<[InotifyEvent]?, Never>, [InotifyEvent])? = state.withLock { state in
+            if state.overflowed {
+                // Nothing but the marker is worth keeping until it is taken.
+            } else if state.events.count + batch.count > limit {
+                state.events = [Self.overflow]
+                state.overflowed = true
+            } else {
+                state.events += batch
+            }
+            guard let waiter = state.waiter else { return nil }
+            state.waiter = nil
+            return (waiter, take(&state))
+        }
+        if let (waiter, events) = handOver { waiter.resume(returning: events) }
+    }
+
+    func finish() {
+        let waiter: CheckedContinuation<[InotifyEvent]?, Never>? = state.withLock { state in
+            state.finished = true
+            defer { state.waiter = nil }
+            return state.events.isEmpty ? state.waiter : nil
+        }
+        waiter?.resume(returning: nil)
+    }
+
+    /// Events waiting now.
+    var count: Int { state.withLock { $0.events.count } }
+
+    /// The next batch; nil once the reader has stopped and all is taken.
+    /// One consumer at a time.
+    func next() async -> [InotifyEvent]? {
+        await withCheckedContinuation { continuation in
+            let ready: [InotifyEvent]?? = state.withLock { state in
+                if !state.events.isEmpty { return .some(take(&state)) }
+                if state.finished { return .some(nil) }
+                state.waiter = continuation
+                return nil
+            }
+            if let ready { continuation.resume(returning: ready) }
+        }
+    }
+
+    private func take(_ state: inout State) -> [InotifyEvent] {
+        defer {
+            state.events = []
+            state.overflowed = false
+        }
+        return state.events
+    }
+}
+
+/// The batches of events an ``InotifyWatcher`` reads, for one consumer.
+public struct InotifyEvents: AsyncSequence, Sendable {
+    public typealias Element = [InotifyEvent]
+    let pending: PendingEvents
+
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        let pending: PendingEvents
+        public mutating func next() async -> [InotifyEvent]? { await pending.next() }
+    }
+
+    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(pending: pending) }
 }

@@ -1,10 +1,13 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 @testable import LprojWatch
 
 @Suite struct InotifyWatcherTests {
     /// Waits for an event matching `predicate`, or fails after a timeout.
-    func next(_ iterator: inout AsyncStream<[InotifyEvent]>.Iterator, where predicate: (InotifyEvent) -> Bool) async throws -> InotifyEvent {
+    func next(_ iterator: inout InotifyEvents.AsyncIterator, where predicate: (InotifyEvent) -> Bool) async throws -> InotifyEvent {
         let deadline = ContinuousClock.now + .seconds(5)
         while ContinuousClock.now < deadline {
             guard let batch = await iterator.next() else { break }
@@ -44,6 +47,56 @@ import Testing
         watcher.close()
         var iterator = watcher.events.makeAsyncIterator()
         #expect(await iterator.next() == nil)
+    }
+
+    @Test func nothingIsWatchedOnceClosed() throws {
+        let watcher = try InotifyWatcher()
+        watcher.close()
+        // The descriptor's number may already be someone else's.
+        #expect(throws: InotifyWatcher.Failure.self) { try watcher.add(path: FileManager.default.temporaryDirectory.path, mask: [.create]) }
+    }
+
+    /// A failing poll() ends the reader, which closes its descriptors: the
+    /// events end, and the watcher is closed.
+    @Test func aFailedPollClosesTheDescriptors() async throws {
+        let watcher = try InotifyWatcher(maximumPendingEvents: 16, poll: { _, _, _ in errno = EINVAL; return -1 }, startsReading: true)
+        var iterator = watcher.events.makeAsyncIterator()
+        #expect(await iterator.next() == nil)
+        #expect(throws: InotifyWatcher.Failure.self) { try watcher.add(path: FileManager.default.temporaryDirectory.path, mask: [.create]) }
+    }
+
+    /// Events pile up only so far: past the limit they become one overflow,
+    /// which tells the consumer to read everything again.
+    @Test func aConsumerThatFallsBehindGetsOneOverflow() async {
+        let pending = PendingEvents(limit: 10)
+        let event = InotifyEvent(watch: 1, mask: .closeWrite, cookie: 0, name: "a.strings")
+        pending.append(Array(repeating: event, count: 6))
+        pending.append(Array(repeating: event, count: 6))
+        pending.append(Array(repeating: event, count: 100))
+        #expect(pending.count == 1)
+        #expect(await pending.next() == [PendingEvents.overflow])
+        pending.append([event])
+        #expect(await pending.next() == [event])
+    }
+
+    /// When the kernel's own queue overflows (more events than
+    /// fs.inotify.max_queued_events before anyone reads), the reader passes
+    /// its IN_Q_OVERFLOW on.
+    @Test func theKernelsOverflowIsPassedOn() async throws {
+        let limit = Int((try? String(contentsOfFile: "/proc/sys/fs/inotify/max_queued_events", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 16384
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("overflow-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let watcher = try InotifyWatcher(maximumPendingEvents: 1 << 20, poll: { Glibc.poll($0, $1, $2) }, startsReading: false)
+        defer { watcher.close() }
+        try watcher.add(path: directory.path, mask: [.create, .onlyDirectory])
+        for index in 0...(limit + 100) {
+            FileManager.default.createFile(atPath: directory.appendingPathComponent("f\(index)").path, contents: nil)
+        }
+        watcher.startReading()
+        var iterator = watcher.events.makeAsyncIterator()
+        let overflow = try await next(&iterator) { $0.mask.contains(.queueOverflow) }
+        #expect(overflow.watch == -1)
     }
 
     @Test func watchingAMissingPathIsAnError() throws {

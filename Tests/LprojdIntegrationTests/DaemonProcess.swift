@@ -52,6 +52,13 @@ final class DaemonProcess: @unchecked Sendable {
     /// The directory of the test runner, where SwiftPM also puts the executables.
     static var binaries: URL { URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent() }
 
+    /// The lprojd the tests start: the one built beside them, or
+    /// `LPROJD_TEST_BINARY` (to run the black-box tests against another
+    /// build, such as the one before a fix).
+    static var lprojdPath: String {
+        ProcessInfo.processInfo.environment["LPROJD_TEST_BINARY"] ?? binaries.appendingPathComponent("lprojd").path
+    }
+
     /// Copies the demo bundle (or the given files) and starts lprojd on it.
     init(configuration: String? = nil, files: [String: String]? = nil, arguments: [String] = [], launch: Launch = Launch()) async throws {
         self.launch = launch
@@ -107,7 +114,7 @@ final class DaemonProcess: @unchecked Sendable {
     func start() async throws {
         log.reset()
         let process = Process()
-        let lprojd = Self.binaries.appendingPathComponent("lprojd").path
+        let lprojd = Self.lprojdPath
         let arguments = (launch.passesSocketPath ? ["--socket", socket] : []) + ["--state-directory", stateDirectory, "--log-level", "debug"] + extraArguments
         if launch.wrapper.isEmpty {
             process.executableURL = URL(fileURLWithPath: lprojd)
@@ -191,6 +198,13 @@ final class DaemonProcess: @unchecked Sendable {
 
     /// Everything lprojd has logged.
     var output: String { log.text }
+
+    /// lprojd's resident memory now, from /proc.
+    var residentBytes: Int {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }) else { return 0 }
+        return (Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0) * 1024
+    }
 
     func client() async throws -> LprojClient {
         try await LprojClient.connect(path: socket)

@@ -2,8 +2,9 @@ import ClientBudget
 import NIOCore
 
 /// What one connection makes lprojd hold, kept in step with its uid's
-/// ledger: the unfinished message the decoder buffers, the calls waiting in
-/// the queue, and the replies written but not yet taken by the kernel.
+/// ledger: the input read and not yet answered (calls waiting, and the
+/// unfinished message after them), and the replies written but not yet
+/// taken by the kernel.
 ///
 /// Confined to the connection's event loop. Output is counted as the
 /// buffers that hold it: a reply's buffer is its payload rounded up to a
@@ -15,11 +16,9 @@ final class ConnectionAccount {
 
     let uid: UInt32
     let book: BudgetBook
-    /// Bytes of an unfinished message, as charged.
-    private(set) var partialInput = 0
-    /// Bytes of complete calls waiting, as charged.
-    private(set) var queuedInput = 0
-    /// When the decoder last received bytes.
+    /// Input as charged.
+    private(set) var input = 0
+    /// When bytes last arrived.
     private(set) var lastInput = NIODeadline.now()
     /// Writes not known to be complete, oldest first: payload and cost.
     private var pendingWrites = CircularBuffer<(payload: Int, cost: Int)>()
@@ -34,34 +33,27 @@ final class ConnectionAccount {
 
     // MARK: Input
 
-    /// The decoder now buffers `bytes` of an unfinished message. Growing it
-    /// is refused past the uid's input budget.
-    func setPartialInput(_ bytes: Int) throws(BudgetRefusal) {
+    /// Charges bytes just read; nil if the uid's budget took them, else the
+    /// limit they break (they are not charged then).
+    func chargeInput(_ bytes: Int) -> BudgetRefusal? {
         lastInput = .now()
-        if bytes > partialInput {
-            if let refusal = book.charge(bytes - partialInput, of: .input, to: uid) { throw refusal }
-        } else if bytes < partialInput {
-            book.release(partialInput - bytes, of: .input, from: uid)
-        }
-        partialInput = bytes
+        if let refusal = book.charge(bytes, of: .input, to: uid) { return refusal }
+        input += bytes
+        return nil
     }
 
-    /// A complete call joined the queue; it is already read, so it is
-    /// charged whatever the budget says. Returns whether the uid is now
-    /// over its input budget (reading should stop).
-    func queued(_ bytes: Int) -> Bool {
-        queuedInput += bytes
-        if book.charge(bytes, of: .input, to: uid) != nil {
-            book.forceCharge(bytes, of: .input, to: uid)
-            return true
-        }
-        return false
+    /// Charges bytes just read whatever the budget says: they are held
+    /// already (complete calls waiting); the uid is over until they go.
+    func forceChargeInput(_ bytes: Int) {
+        book.forceCharge(bytes, of: .input, to: uid)
+        input += bytes
     }
 
-    /// A queued call was taken to be answered.
-    func dequeued(_ bytes: Int) {
-        queuedInput -= bytes
-        book.release(bytes, of: .input, from: uid)
+    /// Releases input that was answered (or dropped).
+    func releaseInput(_ bytes: Int) {
+        let released = min(bytes, input)
+        input -= released
+        book.release(released, of: .input, from: uid)
     }
 
     // MARK: Output
@@ -114,10 +106,9 @@ final class ConnectionAccount {
 
     /// Releases everything: the connection closed.
     func closeAll() {
-        book.release(partialInput + queuedInput, of: .input, from: uid)
+        book.release(input, of: .input, from: uid)
         book.release(output, of: .output, from: uid)
-        partialInput = 0
-        queuedInput = 0
+        input = 0
         output = 0
         pendingWrites.removeAll()
         pendingPayload = 0

@@ -73,10 +73,10 @@ struct ConnectionStateMachine {
 
     // MARK: Events
 
-    /// A complete call arrived and joined the queue.
-    mutating func received(bytes: Int) -> Action {
-        guard activity != .closing else { return .none }
-        queuedCalls += 1
+    /// Complete calls arrived and joined the queue.
+    mutating func received(calls: Int = 1, bytes: Int) -> Action {
+        guard activity != .closing, calls > 0 else { return .none }
+        queuedCalls += calls
         queuedBytes += bytes
         return settle()
     }

@@ -6,7 +6,8 @@ import VarlinkProtocol
 /// Serves Varlink calls on one connection, in order, within its uid's
 /// budget and its share of the event loop.
 ///
-/// Complete calls wait in a queue (charged to the uid as input) and are
+/// What the client sends waits in a ``FrameBuffer`` (charged to the uid as
+/// input), which reading only appends to; calls are cut out of it and
 /// answered in turns the loop's ``LoopScheduler`` hands out, one call at a
 /// time: before each, the connection checks that its client still reads
 /// its replies and that its uid's unsent output is within budget. A call
@@ -35,7 +36,7 @@ final class VarlinkConnectionHandler: ChannelInboundHandler, TurnTaker {
     private let account: ConnectionAccount
     private let scheduler: LoopScheduler
     private var state: ConnectionStateMachine
-    private var queue = CircularBuffer<ByteBuffer>()
+    private var frames: FrameBuffer
     private var context: ChannelHandlerContext?
     private var stream: NIOVarlinkStream?
     private var needsFlush = false
@@ -55,6 +56,7 @@ final class VarlinkConnectionHandler: ChannelInboundHandler, TurnTaker {
         self.scheduler = scheduler
         self.state = ConnectionStateMachine(limits: .init(
             maximumQueuedCalls: shared.configuration.maximumPendingCalls, maximumQueuedBytes: shared.configuration.maximumPendingCallBytes))
+        self.frames = FrameBuffer(maximumMessageSize: shared.configuration.maximumMessageSize)
     }
 
     // MARK: Channel events
@@ -71,7 +73,7 @@ final class VarlinkConnectionHandler: ChannelInboundHandler, TurnTaker {
         closed = true
         stream?.end(.disconnected, lastReply: nil, thenClose: false)
         stream = nil
-        queue.removeAll()
+        frames.removeAll()
         account.closeAll()
         idleTimer?.cancel()
         if let outputWaiter { account.book.cancelWaiter(outputWaiter) }
@@ -80,14 +82,32 @@ final class VarlinkConnectionHandler: ChannelInboundHandler, TurnTaker {
         context.fireChannelInactive()
     }
 
+    /// Reading only appends to the frame buffer and charges the uid: the
+    /// calls it completes are answered in the connection's turns.
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        let frame = unwrapInboundIn(data)
-        guard !closed else { return }
-        let bytes = frame.readableBytes
-        queue.append(frame)
-        let overBudget = account.queued(bytes)
-        perform(state.received(bytes: bytes))
-        if overBudget { blockInput() }
+        var bytes = unwrapInboundIn(data)
+        guard !closed, state.activity != .closing else { return }
+        let count = bytes.readableBytes
+        let completed: (messages: Int, bytes: Int)
+        do {
+            completed = try frames.append(&bytes)
+        } catch {
+            refuse(.messageSize(error.maximumSize))
+            return
+        }
+        if let refusal = account.chargeInput(count) {
+            // Calls already complete are held anyway: stop reading until
+            // some are answered. An unfinished message that would take the
+            // uid past its budget cannot be held: the connection closes.
+            guard frames.completeMessages > 0 else {
+                account.forceChargeInput(count)
+                refuse(.budget(refusal))
+                return
+            }
+            account.forceChargeInput(count)
+            blockInput()
+        }
+        perform(state.received(calls: completed.messages, bytes: completed.bytes))
     }
 
     func channelReadComplete(context: ChannelHandlerContext) {
@@ -102,21 +122,15 @@ final class VarlinkConnectionHandler: ChannelInboundHandler, TurnTaker {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        let limit: VarlinkLimit
-        switch error {
-        case let tooLarge as VarlinkFrameDecoder.MessageTooLarge: limit = .messageSize(tooLarge.maximumSize)
-        case let refused as VarlinkFrameDecoder.InputRefused: limit = .budget(refused.refusal)
-        default:
-            shared.logger.debug("connection error: \(error)", metadata: ["client.uid": "\(caller.uid)"])
-            context.close(promise: nil)
-            return
-        }
-        refuse(limit)
+        shared.logger.debug("connection error: \(error)", metadata: ["client.uid": "\(caller.uid)"])
+        context.close(promise: nil)
     }
 
     /// Answers a limit error, then closes.
     private func refuse(_ limit: VarlinkLimit) {
-        guard let context, !closed else { return }
+        guard let context, !closed, state.activity != .closing else { return }
+        _ = state.shutdownRequested()
+        try? context.channel.syncOptions?.setOption(ChannelOptions.autoRead, value: false)
         log(.notice, "closing a connection over a limit: \(limit)")
         let reply = VarlinkReply(error: configuration.limitError(limit)).encoded()
         context.write(wrapOutboundOut(context.channel.allocator.buffer(bytes: reply)), promise: nil)
@@ -133,9 +147,9 @@ final class VarlinkConnectionHandler: ChannelInboundHandler, TurnTaker {
                 blockOutput()
                 break
             }
-            guard let frame = queue.popFirst() else { break }
-            state.dequeued(bytes: frame.readableBytes)
-            account.dequeued(frame.readableBytes)
+            guard let frame = frames.next() else { break }
+            state.dequeued(bytes: frame.readableBytes + 1)
+            account.releaseInput(frame.readableBytes + 1)
             answer(frame, context: context)
             if NIODeadline.now() >= deadline { break }
         }
@@ -338,12 +352,12 @@ final class VarlinkConnectionHandler: ChannelInboundHandler, TurnTaker {
     /// Closes a connection whose unfinished message receives nothing for
     /// the configured time (a client that would hold its buffer forever).
     private func armIdleTimer() {
-        guard let context, idleTimer == nil, !closed, account.partialInput > 0 else { return }
+        guard let context, idleTimer == nil, !closed, frames.partialBytes > 0 else { return }
         let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
         idleTimer = context.eventLoop.scheduleTask(deadline: account.lastInput + configuration.incompleteMessageTimeout) {
             let handler = bound.value
             handler.idleTimer = nil
-            guard handler.account.partialInput > 0 else { return }
+            guard handler.frames.partialBytes > 0 else { return }
             if NIODeadline.now() - handler.account.lastInput >= handler.configuration.incompleteMessageTimeout {
                 handler.refuse(.incompleteMessageTimeout(Int(handler.configuration.incompleteMessageTimeout.nanoseconds / 1_000_000_000)))
             } else {
@@ -371,8 +385,8 @@ final class VarlinkConnectionHandler: ChannelInboundHandler, TurnTaker {
     /// closes once the call being answered (a commit, say) has been replied to.
     private func beginShutdown() {
         guard !closed, state.activity != .closing else { return }
-        for frame in queue { account.dequeued(frame.readableBytes) }
-        queue.removeAll()
+        account.releaseInput(frames.bytes)
+        frames.removeAll()
         let (action, wasStreaming) = state.shutdownRequested()
         if wasStreaming, let stream {
             self.stream = nil

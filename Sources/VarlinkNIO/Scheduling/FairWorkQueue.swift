@@ -41,16 +41,21 @@ final class FairWorkQueue: Sendable {
     /// Jobs waiting for a worker.
     var queued: Int { state.withLock { $0.queued } }
 
-    /// Runs `workers` workers until ``stop()``; jobs queued before the call
-    /// wait for it.
-    func run(workers: Int) async {
-        await withDiscardingTaskGroup { group in
-            for _ in 0..<workers {
-                group.addTask {
-                    while let job = await self.next() { await job() }
+    /// Runs `workers` workers until ``stop()``, on `threads` threads at a
+    /// lower priority than the event loops (``BackgroundExecutor``); jobs
+    /// queued before the call wait for it.
+    func run(workers: Int, threads: Int) async {
+        let executor = BackgroundExecutor(threads: threads)
+        await withTaskExecutorPreference(executor) {
+            await withDiscardingTaskGroup { group in
+                for _ in 0..<workers {
+                    group.addTask {
+                        while let job = await self.next() { await job() }
+                    }
                 }
             }
         }
+        executor.shutdown()
     }
 
     /// Lets the workers finish the jobs queued, then end.

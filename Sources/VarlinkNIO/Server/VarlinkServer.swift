@@ -77,9 +77,12 @@ public final class VarlinkServer: Service, Sendable {
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.backlog, value: 256)
             .childChannelOption(ChannelOptions.writeBufferWaterMark, value: ChannelOptions.Types.WriteBufferWaterMark(low: 32 << 10, high: 256 << 10))
-            // A few reads per readiness event: what one event reads is queued
-            // before it is answered, and the queue is what the budget bounds.
-            .childChannelOption(ChannelOptions.maxMessagesPerRead, value: 4)
+            // One read (at most 64 KiB) per readiness event: a poll of the
+            // loop's sockets handles up to 64 ready connections before any
+            // call is answered, so what each may read at once bounds how long
+            // that takes (copying clients' bytes, faulting pages in), however
+            // much one uid sends on many connections.
+            .childChannelOption(ChannelOptions.maxMessagesPerRead, value: 1)
             .childChannelInitializer { [self] channel in initialize(channel) }
         let bound: any Channel
         switch listener {
@@ -100,7 +103,7 @@ public final class VarlinkServer: Service, Sendable {
         guard let serverChannel = channel.withLock({ $0 }) else { return }
         let work = self.work, workers = configuration.workers
         await withDiscardingTaskGroup { group in
-            group.addTask { await work.run(workers: workers) }
+            group.addTask { await work.run(workers: workers, threads: System.coreCount) }
             // Stop on a graceful shutdown (SIGTERM through the ServiceGroup) or
             // when the task running the server is cancelled.
             try? await withTaskCancellationOrGracefulShutdownHandler {
@@ -136,7 +139,6 @@ public final class VarlinkServer: Service, Sendable {
             let shared = VarlinkConnectionHandler.Shared(
                 dispatcher: dispatcher, configuration: configuration, connections: connections, work: work, streams: streams,
                 logLimit: logLimit, logger: logger)
-            try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(VarlinkFrameDecoder(maximumSize: configuration.maximumMessageSize, account: account)))
             try channel.pipeline.syncOperations.addHandler(VarlinkConnectionHandler(
                 shared: shared, caller: caller, account: account, scheduler: schedulers.scheduler(for: channel.eventLoop)))
         }

@@ -1,0 +1,432 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What a hostile local user can try, one hole of the hardening issue each.
+/// Each runs at full speed until its time is up and reports what lprojd
+/// answered: the limits it named, and the connections it closed.
+enum Attack: String, CaseIterable, Codable {
+    case unfinishedMessages = "unfinished-messages"
+    case unreadReplies = "unread-replies"
+    case addedStrings = "added-strings"
+    case queuedCalls = "queued-calls"
+    case subscriberQueues = "subscriber-queues"
+    case savedRows = "saved-rows"
+    case cacheKeys = "cache-keys"
+    case batches
+    case fanOut = "fan-out"
+    case quadratic
+    case amplification
+    case longTexts = "long-texts"
+    case logFlood = "log-flood"
+    case connectionChurn = "connection-churn"
+
+    /// The hole of the issue it tries (its number there).
+    var hole: String {
+        switch self {
+        case .unfinishedMessages: "1. unfinished messages"
+        case .unreadReplies: "2. unwritten replies"
+        case .addedStrings: "3. added strings"
+        case .queuedCalls: "3. queued calls"
+        case .subscriberQueues: "3. subscriber queues"
+        case .savedRows: "4. persisted rows"
+        case .cacheKeys: "5. caches keyed by client text"
+        case .batches: "6. batches without yield"
+        case .fanOut: "7. fan-out inline"
+        case .quadratic: "8. quadratic work"
+        case .amplification: "9. output amplification"
+        case .longTexts: "10. lengths after normalisation"
+        case .logFlood: "11. logs"
+        case .connectionChurn: "connection churn"
+        }
+    }
+
+    struct Report: Codable {
+        var calls = 0
+        var limits: [String: Int] = [:]
+        var errors: [String: Int] = [:]
+        var closed = 0
+        var note = ""
+
+        mutating func saw(_ reply: String?) {
+            guard let name = Wire.errorName(reply) else { return }
+            if name.hasSuffix("LimitExceeded"), let limit = Wire.limitName(reply) {
+                limits[limit, default: 0] += 1
+            } else {
+                errors[String(name.split(separator: ".").last ?? ""), default: 0] += 1
+            }
+        }
+    }
+
+    func run(socket: String, seconds: Double, scale: Double = 1) throws -> Report {
+        let end = Date().addingTimeInterval(seconds)
+        var report = Report()
+        switch self {
+        case .unfinishedMessages: try Self.unfinishedMessages(socket, end, scale, &report)
+        case .unreadReplies: try Self.unreadReplies(socket, end, scale, &report)
+        case .addedStrings: try Self.addedStrings(socket, end, &report)
+        case .queuedCalls: try Self.queuedCalls(socket, end, scale, &report)
+        case .subscriberQueues: try Self.subscriberQueues(socket, end, scale, &report)
+        case .savedRows: try Self.savedRows(socket, end, &report)
+        case .cacheKeys: try Self.cacheKeys(socket, end, &report)
+        case .batches: try Self.batches(socket, end, &report)
+        case .fanOut: try Self.fanOut(socket, end, scale, &report)
+        case .quadratic: try Self.quadratic(socket, end, &report)
+        case .amplification: try Self.amplification(socket, end, &report)
+        case .longTexts: try Self.longTexts(socket, end, &report)
+        case .logFlood: try Self.logFlood(socket, end, &report)
+        case .connectionChurn: try Self.connectionChurn(socket, end, &report)
+        }
+        return report
+    }
+
+    // MARK: (A) Memory a client can pin
+
+    /// Many connections, each sending a message that never ends.
+    static func unfinishedMessages(_ socket: String, _ end: Date, _ scale: Double, _ report: inout Report) throws {
+        let size = 15 << 20
+        var wires = try (0..<Int(64 * scale)).map { _ in try Wire(path: socket) }
+        var sent = [Int](repeating: 0, count: wires.count)
+        let chunk = Array(#"{"method":"org.lprojd.Localization.Lookup","parameters":{"bundle":"demo","key":""#.utf8)
+            + [UInt8](repeating: UInt8(ascii: "x"), count: 64 << 10)
+        while Date() < end, !wires.isEmpty {
+            var progressed = false
+            for index in wires.indices.reversed() {
+                let wire = wires[index]
+                if wire.closedByPeer || sent[index] >= size { continue }
+                let written = wire.sendSome(chunk[...].prefix(size - sent[index]))
+                sent[index] += written
+                progressed = progressed || written > 0
+            }
+            // Collect the connections lprojd closed, with their last words.
+            for index in wires.indices.reversed() where wires[index].closedByPeer || hasInput(wires[index]) {
+                report.saw(wires[index].receive(timeout: 0.1))
+                report.closed += 1
+                wires.remove(at: index)
+                sent.remove(at: index)
+            }
+            if !progressed { usleep(2_000) }
+        }
+        report.calls = sent.reduce(0, +)
+        report.note = "\(report.calls >> 20) MiB sent in unfinished messages; \(wires.count) connections still open"
+    }
+
+    /// Pipelines calls with large replies and never reads them.
+    static func unreadReplies(_ socket: String, _ end: Date, _ scale: Double, _ report: inout Report) throws {
+        let wires = try (0..<Int(16 * scale)).map { _ in try Wire(path: socket) }
+        var batch: [UInt8] = []
+        for _ in 0..<512 { batch += Array(callText("GetTable", #"{"bundle":"demo","locale":"de"}"#).utf8) + [0] }
+        var offsets = [Int](repeating: 0, count: wires.count)
+        while Date() < end {
+            var progressed = false
+            for (index, wire) in wires.enumerated() where !wire.closedByPeer {
+                let written = wire.sendSome(batch[offsets[index]...])
+                offsets[index] = (offsets[index] + written) % batch.count
+                report.calls += written / 40
+                progressed = progressed || written > 0
+            }
+            if !progressed { usleep(5_000) }
+        }
+        report.closed = wires.filter(\.closedByPeer).count
+        report.note = "the kernel stopped taking calls once lprojd stopped reading"
+    }
+
+    /// Adds strings under ever new client ids.
+    static func addedStrings(_ socket: String, _ end: Date, _ report: inout Report) throws {
+        let wire = try Wire(path: socket)
+        let value = String(repeating: "v", count: 60 << 10)
+        var strings = "{"
+        for index in 0..<16 { strings += "\(index == 0 ? "" : ",")\"key\(index)\":\(jsonString(value))" }
+        strings += "}"
+        var client = 0
+        while Date() < end {
+            client += 1
+            guard wire.call(callText("AddStrings", #"{"client":"hostile.\#(client)","bundle":"demo","locale":"de","strings":\#(strings)}"#)) else { break }
+            report.saw(wire.receive())
+            report.calls += 1
+        }
+    }
+
+    /// Holds each connection with a subscription, then queues large calls
+    /// behind it, which are never answered while it lasts.
+    static func queuedCalls(_ socket: String, _ end: Date, _ scale: Double, _ report: inout Report) throws {
+        var wires: [Wire] = []
+        for _ in 0..<Int(32 * scale) {
+            let wire = try Wire(path: socket)
+            wire.call(callText("Subscribe", "{}", more: true))
+            _ = wire.receive()
+            wires.append(wire)
+        }
+        let call = Array(callText("Lookup", #"{"bundle":"demo","key":\#(jsonString(String(repeating: "k", count: 60 << 10)))}"#).utf8) + [0]
+        var batch: [UInt8] = []
+        for _ in 0..<64 { batch += call }
+        var offsets = [Int](repeating: 0, count: wires.count)
+        while Date() < end {
+            var progressed = false
+            for (index, wire) in wires.enumerated() where !wire.closedByPeer {
+                let written = wire.sendSome(batch[offsets[index]...])
+                offsets[index] = (offsets[index] + written) % batch.count
+                report.calls += written / call.count
+                progressed = progressed || written > 0
+            }
+            if !progressed { usleep(5_000) }
+        }
+        report.note = "lprojd stopped reading each connection once its queue or the uid's input budget was full"
+    }
+
+    /// Subscribers that never read, and a client that keeps giving them
+    /// something to read.
+    static func subscriberQueues(_ socket: String, _ end: Date, _ scale: Double, _ report: inout Report) throws {
+        var subscribers: [Wire] = []
+        for _ in 0..<Int(100 * scale) {
+            let wire = try Wire(path: socket)
+            wire.call(callText("Subscribe", #"{"client":"hostile.app"}"#, more: true))
+            guard wire.receive() != nil else { break }
+            subscribers.append(wire)
+        }
+        let writer = try Wire(path: socket)
+        let value = String(repeating: "w", count: 1024)
+        var round = 0
+        while Date() < end {
+            round += 1
+            guard writer.call(callText("AddStrings", #"{"client":"hostile.app","bundle":"demo","locale":"de","table":"T\#(round % 50)","strings":{"k":\#(jsonString(value))}}"#)) else { break }
+            report.saw(writer.receive())
+            report.calls += 1
+        }
+        report.closed = subscribers.filter { $0.closedByPeer || hasInput($0) && $0.receive(timeout: 0) == nil }.count
+        report.note = "\(subscribers.count) subscribers never read"
+    }
+
+    /// Saves selections and preferences under ever new client ids.
+    static func savedRows(_ socket: String, _ end: Date, _ report: inout Report) throws {
+        let wire = try Wire(path: socket)
+        var client = 0
+        while Date() < end {
+            client += 1
+            let id = "hostile.\(client)"
+            let calls = [
+                callText("SelectLocale", #"{"client":"\#(id)","bundle":"demo","locale":"de"}"#),
+                callText("SetPreferences", #"{"client":"\#(id)","bundle":"demo","preferences":{"currencySymbol":"€€"}}"#),
+                callText("GetSelection", #"{"client":"\#(id).g","bundle":"demo","preferredLanguages":["fr"]}"#),
+            ]
+            guard wire.send(Array(calls.map { $0 + "\u{0}" }.joined().utf8)) else { break }
+            for _ in calls { report.saw(wire.receive()) }
+            report.calls += calls.count
+        }
+    }
+
+    /// Texts that a cache would keep under whatever the client wrote.
+    static func cacheKeys(_ socket: String, _ end: Date, _ report: inout Report) throws {
+        let wire = try Wire(path: socket)
+        var round = 0
+        while Date() < end {
+            round += 1
+            let padding = String(repeating: " ", count: (8 << 20) + round)
+            wire.call(callText("Lookup", #"{"bundle":"demo","key":"welcome.title","locale":\#(jsonString("de" + padding))}"#))
+            report.saw(wire.receive())
+            wire.call(callText("Format", #"{"style":"currency","number":1,"locale":"de","currency":\#(jsonString("EUR" + padding))}"#))
+            report.saw(wire.receive())
+            report.calls += 2
+        }
+    }
+
+    // MARK: (B) Event loops
+
+    /// Half a megabyte of pipelined costly calls at a time.
+    static func batches(_ socket: String, _ end: Date, _ report: inout Report) throws {
+        let wire = try Wire(path: socket)
+        var batch: [UInt8] = []
+        var count = 0
+        let fields = ["y", "yM", "yMd", "yMMMd", "yMMMMEEEEd", "Hm", "hm", "jm", "MMMd", "EEEE"]
+        while batch.count < 512 << 10 {
+            let call: String
+            switch count % 3 {
+            case 0: call = callText("Format", #"{"style":"template","date":\#(count),"template":"\#(fields[count % fields.count])","locale":"\#(["de", "fr", "ja", "ar", "ru"][count % 5])"}"#)
+            case 1: call = callText("SupportedLocales", #"{"bundle":"demo","locale":"\#(["de", "fr", "ja"][count % 3])"}"#)
+            default: call = callText("AddStrings", #"{"client":"hostile.batch","bundle":"demo","locale":"de","strings":{"k\#(count % 100)":"v"}}"#)
+            }
+            batch += Array(call.utf8) + [0]
+            count += 1
+        }
+        // Replies are read as the batch goes out: lprojd stops reading a
+        // client that does not read its replies.
+        let descriptor = wire.descriptor, bytes = batch
+        let writer = Thread {
+            var offset = 0
+            while Date() < end {
+                let written = bytes[offset...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                if written <= 0 { return }
+                offset = (offset + written) % bytes.count
+            }
+        }
+        writer.start()
+        while Date() < end, let reply = wire.receive(timeout: max(0.1, end.timeIntervalSinceNow)) {
+            report.saw(reply)
+            report.calls += 1
+        }
+        report.note = "batches of \(count) calls (\(batch.count >> 10) KiB) pipelined"
+    }
+
+    /// Subscribers of one user, and a flood of changes only they hear of.
+    static func fanOut(_ socket: String, _ end: Date, _ scale: Double, _ report: inout Report) throws {
+        var subscribers: [Wire] = []
+        for _ in 0..<Int(120 * scale) {
+            let wire = try Wire(path: socket)
+            wire.call(callText("Subscribe", #"{"client":"hostile.fan"}"#, more: true))
+            guard wire.receive() != nil else { break }
+            subscribers.append(wire)
+        }
+        // The subscribers read everything, as real ones would.
+        let received = EventCount()
+        let descriptors = subscribers.map(\.descriptor)
+        let reader = Thread {
+            var buffer = [UInt8](repeating: 0, count: 1 << 16)
+            var pollers = descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            while !received.stopped {
+                guard poll(&pollers, nfds_t(pollers.count), 100) > 0 else { continue }
+                for index in pollers.indices where pollers[index].revents != 0 {
+                    let count = buffer.withUnsafeMutableBytes { read(pollers[index].fd, $0.baseAddress, $0.count) }
+                    if count > 0 { received.add(buffer[..<count].reduce(0) { $0 + ($1 == 0 ? 1 : 0) }) }
+                    if count <= 0 { pollers[index].fd = -1 }
+                }
+            }
+        }
+        reader.start()
+        let writer = try Wire(path: socket)
+        var round = 0
+        while Date() < end {
+            round += 1
+            guard writer.call(callText("AddStrings", #"{"client":"hostile.fan","bundle":"demo","locale":"de","strings":{"k\#(round % 100)":"\#(round)"}}"#)) else { break }
+            report.saw(writer.receive())
+            report.calls += 1
+        }
+        received.stop()
+        withExtendedLifetime(subscribers) {}
+        report.note = "\(report.calls) changes reached \(subscribers.count) subscribers as \(received.value) events"
+    }
+
+    // MARK: Costs and sizes
+
+    /// Inputs whose cost was quadratic or a product of two lists.
+    static func quadratic(_ socket: String, _ end: Date, _ report: inout Report) throws {
+        let wire = try Wire(path: socket)
+        // 200k members in one object: any method, since parsing comes first.
+        var members = "{"
+        for index in 0..<200_000 { members += "\(index == 0 ? "" : ",")\"m\(index)\":\"x\"" }
+        members += "}"
+        let bigObject = callText("Lookup", #"{"bundle":"demo","key":"k","placeholders":\#(members)}"#)
+        // Added strings with long common prefixes, then the whole table.
+        let prefix = String(repeating: "p", count: 300)
+        var strings = "{"
+        for index in 0..<10_000 { strings += "\(index == 0 ? "" : ",")\"\(prefix)\(index)\":\"v\"" }
+        strings += "}"
+        wire.call(callText("AddStrings", #"{"client":"hostile.q","bundle":"demo","locale":"de","strings":\#(strings)}"#))
+        report.saw(wire.receive(timeout: 60))
+        let locales = (0..<2000).map { "\"\(["de", "fr", "en", "ja", "es", "it", "pt", "ru"][$0 % 8])-\(String(format: "%03d", $0 % 999 + 1))\"" }.joined(separator: ",")
+        let negotiate = callText("Negotiate", #"{"available":[\#(locales)],"preferredLanguages":[\#(locales)]}"#)
+        let preferred = (0..<100_000).map { _ in "\"fr-CA\"" }.joined(separator: ",")
+        let selection = callText("GetSelection", #"{"client":"hostile.q","bundle":"demo","preferredLanguages":[\#(preferred)]}"#)
+        let table = callText("GetTable", #"{"bundle":"demo","client":"hostile.q","locale":"de"}"#)
+        while Date() < end {
+            for call in [bigObject, table, negotiate, selection] {
+                guard wire.call(call) else { return }
+                report.saw(wire.receive(timeout: 120))
+                report.calls += 1
+            }
+        }
+    }
+
+    /// Values whose output is many times their input.
+    static func amplification(_ socket: String, _ end: Date, _ report: inout Report) throws {
+        let wire = try Wire(path: socket)
+        let repeated = String(repeating: "%1$@", count: 16_000)
+        let widths = String(repeating: "%4096d", count: 10_000)
+        let braces = String(repeating: "{a}", count: 8_000)
+        wire.call(callText("AddStrings", #"{"client":"hostile.amp","bundle":"demo","locale":"de","strings":{"r":"\#(repeated)","w":"\#(widths)","b":"\#(braces)"}}"#))
+        report.saw(wire.receive())
+        wire.call(callText("AddStrings", #"{"client":"hostile.amp","bundle":"demo","locale":"de","strings":{"LM_grouping_separator":\#(jsonString(String(repeating: "_", count: 64 << 10)))}}"#))
+        report.saw(wire.receive())
+        let argument = String(repeating: "a", count: 512 << 10)
+        let calls = [
+            callText("Lookup", #"{"bundle":"demo","client":"hostile.amp","locale":"de","key":"r","arguments":[{"string":\#(jsonString(argument))}]}"#),
+            callText("Lookup", #"{"bundle":"demo","client":"hostile.amp","locale":"de","key":"w","arguments":[\#((0..<10_000).map { _ in #"{"int":1}"# }.joined(separator: ","))]}"#),
+            callText("Lookup", #"{"bundle":"demo","client":"hostile.amp","locale":"de","key":"b","placeholders":{"a":\#(jsonString(String(repeating: "z", count: 25 << 10)))}}"#),
+            callText("Lookup", #"{"bundle":"demo","locale":"de","key":\#(jsonString(repeated)),"arguments":[{"string":\#(jsonString(argument))}]}"#),
+            callText("Format", #"{"style":"decimal","number":123456789,"bundle":"demo","client":"hostile.amp","locale":"de"}"#),
+        ]
+        while Date() < end {
+            for call in calls {
+                guard wire.call(call) else { return }
+                report.saw(wire.receive(timeout: 60))
+                report.calls += 1
+            }
+        }
+    }
+
+    /// Texts whose length was checked after trimming, or in characters.
+    static func longTexts(_ socket: String, _ end: Date, _ report: inout Report) throws {
+        let wire = try Wire(path: socket)
+        let combining = "$" + String(repeating: "\u{301}", count: 7 << 20)
+        let padded = String(repeating: " ", count: 8 << 20) + "de"
+        let calls = [
+            callText("SetPreferences", #"{"client":"hostile.long","bundle":"demo","preferences":{"currencySymbol":\#(jsonString(combining))}}"#),
+            callText("SelectLocale", #"{"client":"hostile.long","bundle":"demo","locale":\#(jsonString(padded))}"#),
+            callText("Lookup", #"{"bundle":\#(jsonString(String(repeating: "b", count: 8 << 20))),"key":"k"}"#),
+        ]
+        while Date() < end {
+            for call in calls {
+                guard wire.call(call) else { return }
+                report.saw(wire.receive(timeout: 60))
+                report.calls += 1
+            }
+        }
+    }
+
+    /// Whatever makes lprojd write a log line: refused connections, locale changes.
+    static func logFlood(_ socket: String, _ end: Date, _ report: inout Report) throws {
+        // Connections up to the uid's limit (lprojd refuses the rest with an
+        // error and a log line each), then one more each round.
+        var held: [Wire] = []
+        for _ in 0..<1100 {
+            guard let wire = try? Wire(path: socket) else { break }
+            held.append(wire)
+        }
+        let accepted = held.filter { $0.receive(timeout: 0.001) == nil && !$0.closedByPeer }
+        held = accepted
+        guard let wire = held.popLast() else { throw SoakFailure("no connection was accepted") }
+        var round = 0
+        while Date() < end {
+            round += 1
+            if let refused = try? Wire(path: socket) { report.saw(refused.receive(timeout: 1)) }
+            wire.call(callText("SelectLocale", #"{"client":"hostile.log","bundle":"demo","locale":"\#(round % 2 == 0 ? "de" : "fr")"}"#))
+            report.saw(wire.receive())
+            report.calls += 2
+        }
+        report.note = "\(held.count + 1) connections held open"
+    }
+
+    /// Connects and disconnects as fast as it can.
+    static func connectionChurn(_ socket: String, _ end: Date, _ report: inout Report) throws {
+        while Date() < end {
+            _ = try? Wire(path: socket)
+            report.calls += 1
+        }
+    }
+
+    private static func hasInput(_ wire: Wire) -> Bool {
+        var poller = pollfd(fd: wire.descriptor, events: Int16(POLLIN), revents: 0)
+        return poll(&poller, 1, 0) > 0
+    }
+}
+
+/// A count shared with a reader thread.
+final class EventCount: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    private var done = false
+    func add(_ value: Int) { lock.withLock { count += value } }
+    func stop() { lock.withLock { done = true } }
+    var value: Int { lock.withLock { count } }
+    var stopped: Bool { lock.withLock { done } }
+}

@@ -1,0 +1,48 @@
+// lproj-soak: lprojd under attack.
+//
+//   make soak                                   the whole soak against the release lprojd; prints a table
+//   lproj-soak attack NAME --socket S [--seconds N] [--scale X]
+//                                               one hostile client (JSON report on stdout)
+//   lproj-soak probe --socket S [--seconds N]   a well-behaved client's lookup latencies (JSON on stdout)
+//   lproj-soak run [--seconds N] [--only a,b]   the soak itself (what `make soak` runs)
+//
+// The tests run `attack` and `probe` as two unprivileged uids with setpriv.
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+signal(SIGPIPE, SIG_IGN)
+let arguments = CommandLine.arguments
+
+func option(_ name: String) -> String? {
+    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
+    return arguments[index + 1]
+}
+
+func printJSON<T: Encodable>(_ value: T) {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    FileHandle.standardOutput.write((try? encoder.encode(value)) ?? Data())
+    FileHandle.standardOutput.write(Data("\n".utf8))
+}
+
+do {
+    switch arguments.dropFirst().first {
+    case "attack":
+        guard arguments.count > 2, let attack = Attack(rawValue: arguments[2]), let socket = option("--socket") else {
+            throw SoakFailure("usage: lproj-soak attack \(Attack.allCases.map(\.rawValue).joined(separator: "|")) --socket PATH [--seconds N] [--scale X]")
+        }
+        printJSON(try attack.run(socket: socket, seconds: Double(option("--seconds") ?? "30") ?? 30, scale: Double(option("--scale") ?? "1") ?? 1))
+    case "probe":
+        guard let socket = option("--socket") else { throw SoakFailure("usage: lproj-soak probe --socket PATH [--seconds N]") }
+        printJSON(try Probe.run(socket: socket, seconds: Double(option("--seconds") ?? "30") ?? 30))
+    case "run", nil:
+        try Soak.run(seconds: Double(option("--seconds") ?? "30") ?? 30, only: option("--only").map { Set($0.split(separator: ",").map(String.init)) })
+    default:
+        throw SoakFailure("unknown command \(arguments[1]); see the comment at the top of Benchmarks/Soak/main.swift")
+    }
+} catch {
+    FileHandle.standardError.write(Data("lproj-soak: \(error)\n".utf8))
+    exit(1)
+}

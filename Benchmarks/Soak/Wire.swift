@@ -102,6 +102,10 @@ struct SoakFailure: Error, CustomStringConvertible {
 
 /// JSON text for a string.
 func jsonString(_ text: String) -> String {
+    // Most payloads need no escaping; Foundation is slow on megabytes.
+    if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+        return "\"" + text + "\""
+    }
     let data = try! JSONSerialization.data(withJSONObject: [text], options: [.fragmentsAllowed])
     let array = String(decoding: data, as: UTF8.self)
     return String(array.dropFirst().dropLast())

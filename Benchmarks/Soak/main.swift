@@ -4,6 +4,9 @@
 //   lproj-soak attack NAME --socket S [--seconds N] [--scale X]
 //                                               one hostile client (JSON report on stdout)
 //   lproj-soak probe --socket S [--seconds N]   a well-behaved client's lookup latencies (JSON on stdout)
+//   lproj-soak hold --socket S --connections N [--seconds N]
+//   lproj-soak subscribe --socket S --connections N [--read yes|no] [--seconds N]
+//                                               many connections, or subscriptions, of one uid
 //   lproj-soak run [--seconds N] [--only a,b]   the soak itself (what `make soak` runs)
 //
 // The tests run `attack` and `probe` as two unprivileged uids with setpriv.
@@ -37,6 +40,14 @@ do {
     case "probe":
         guard let socket = option("--socket") else { throw SoakFailure("usage: lproj-soak probe --socket PATH [--seconds N]") }
         printJSON(try Probe.run(socket: socket, seconds: Double(option("--seconds") ?? "30") ?? 30))
+    case "hold":
+        guard let socket = option("--socket") else { throw SoakFailure("usage: lproj-soak hold --socket PATH --connections N") }
+        printJSON(try Modes.hold(socket: socket, count: Int(option("--connections") ?? "256") ?? 256, seconds: Double(option("--seconds") ?? "30") ?? 30))
+    case "subscribe":
+        guard let socket = option("--socket") else { throw SoakFailure("usage: lproj-soak subscribe --socket PATH --connections N") }
+        printJSON(try Modes.subscribe(
+            socket: socket, count: Int(option("--connections") ?? "100") ?? 100, read: option("--read") != "no",
+            seconds: Double(option("--seconds") ?? "30") ?? 30))
     case "run", nil:
         try Soak.run(seconds: Double(option("--seconds") ?? "30") ?? 30, only: option("--only").map { Set($0.split(separator: ",").map(String.init)) })
     default:

@@ -209,10 +209,18 @@ public final class LprojClient: Sendable {
             return Status.FileError(bundle: object.string("bundle") ?? "", file: object.string("file") ?? "", line: object.int("line"),
                                     column: object.int("column"), message: object.string("message") ?? "")
         }
+        let usage: [Status.Usage] = reply.array("usage").compactMap { value in
+            guard case .object(let object) = value else { return nil }
+            return Status.Usage(
+                uid: object.int("uid") ?? 0, connections: object.int("connections") ?? 0, input: object.int("input") ?? 0,
+                output: object.int("output") ?? 0, addedStrings: object.int("addedStrings") ?? 0, savedState: object.int("savedState") ?? 0,
+                caches: object.int("caches") ?? 0)
+        }
         return Status(
             version: reply.string("version") ?? "", generation: reply.int("generation") ?? 0, bundles: reply.int("bundles") ?? 0,
             tables: reply.int("tables") ?? 0, entries: reply.int("entries") ?? 0, connections: reply.int("connections") ?? 0,
-            subscribers: reply.int("subscribers") ?? 0, selections: reply.int("selections") ?? 0, uptime: reply.double("uptime") ?? 0, errors: errors)
+            subscribers: reply.int("subscribers") ?? 0, selections: reply.int("selections") ?? 0, uptime: reply.double("uptime") ?? 0, errors: errors,
+            state: reply.string("state"), usage: usage)
     }
 
     /// Notifications, on a connection of their own: first `ready`, then

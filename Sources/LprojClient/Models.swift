@@ -115,6 +115,21 @@ public struct Status: Sendable, Equatable {
     public let selections: Int
     public let uptime: Double
     public let errors: [FileError]
+    /// Why selections and preferences cannot be saved now, if they cannot.
+    public var state: String? = nil
+    /// What users' clients make lprojd hold, in bytes, by uid.
+    public var usage: [Usage] = []
+
+    /// One user's resources.
+    public struct Usage: Sendable, Equatable {
+        public let uid: Int
+        public let connections: Int
+        public let input: Int
+        public let output: Int
+        public let addedStrings: Int
+        public let savedState: Int
+        public let caches: Int
+    }
 }
 
 /// How a client wants values written (the interface's `Preferences`); nil

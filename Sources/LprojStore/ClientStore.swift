@@ -17,18 +17,33 @@ internal import Synchronization
 /// (``Resource/savedState``): a write that would take the uid past it is
 /// refused before anything is written. Rows found at start-up beyond what
 /// the budget allows (left by an older version) are pruned, oldest first.
+///
+/// The database may fail: a state directory that is full or read-only, a
+/// file that is damaged or cannot be opened. The store then answers reads
+/// from its copy (empty if it never opened) and writes with
+/// ``Unavailable``, whose reason says what is wrong; ``open()`` tries again
+/// (lprojd does so every few seconds), and a write works again as soon as
+/// the fault is gone.
 public final class ClientStore: Sendable {
     /// A write the uid's budget does not allow.
     public struct OverBudget: Error, Sendable, Equatable {
         public let refusal: BudgetRefusal
     }
 
-    private let writer: any DatabaseWriter
+    /// The state cannot be written now, and why.
+    public struct Unavailable: Error, Sendable, Equatable, CustomStringConvertible {
+        public let reason: String
+        public var description: String { reason }
+    }
+
+    private let path: String?
+    private let makeWriter: @Sendable () throws -> any DatabaseWriter
     private let book: BudgetBook
+    private let writer = Mutex<(any DatabaseWriter)?>(nil)
+    private let problem = Mutex<String?>(nil)
     private let selections = Mutex<[SelectionKey: SavedSelection]>([:])
-    private let preferences = Mutex<[SelectionKey: SavedPreferences]>([:])
-    /// Rows deleted at start-up because their uid was over its budget.
-    public let prunedAtStart: Int
+    private let savedPreferences = Mutex<[SelectionKey: SavedPreferences]>([:])
+    private let pruned = Mutex(0)
 
     struct SelectionKey: Hashable {
         let uid: UInt32
@@ -37,26 +52,68 @@ public final class ClientStore: Sendable {
     }
 
     /// Opens (creating if needed) the store at `path`, with WAL. Rows are
-    /// charged to `budget` (by default, one without limits).
-    public convenience init(path: String, budget: BudgetBook = BudgetBook(limits: BudgetLimits())) throws {
-        var configuration = Configuration()
-        configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA synchronous = FULL")
+    /// charged to `budget` (by default, one without limits). A database
+    /// that cannot be opened leaves the store unavailable, not an error:
+    /// see ``unavailableReason``.
+    public init(path: String, budget: BudgetBook = BudgetBook(limits: BudgetLimits())) {
+        self.path = path
+        self.book = budget
+        self.makeWriter = {
+            var configuration = Configuration()
+            configuration.prepareDatabase { db in
+                try db.execute(sql: "PRAGMA synchronous = FULL")
+            }
+            return try DatabasePool(path: path, configuration: configuration)
         }
-        try self.init(writer: DatabasePool(path: path, configuration: configuration), budget: budget)
+        open()
     }
 
     /// A store in memory, for tests.
     public static func inMemory(budget: BudgetBook = BudgetBook(limits: BudgetLimits())) throws -> ClientStore {
-        try ClientStore(writer: DatabaseQueue(), budget: budget)
+        let store = ClientStore(writer: try DatabaseQueue(), budget: budget)
+        if let reason = store.unavailableReason { throw Unavailable(reason: reason) }
+        return store
     }
 
-    private init(writer: any DatabaseWriter, budget: BudgetBook) throws {
-        self.writer = writer
+    private init(writer: any DatabaseWriter, budget: BudgetBook) {
+        self.path = nil
         self.book = budget
-        try Self.migrator.migrate(writer)
+        self.makeWriter = { writer }
+        open()
+    }
+
+    /// Why the state cannot be written now, or nil when it can.
+    public var unavailableReason: String? { problem.withLock { $0 } }
+
+    /// Rows deleted at the last opening because their uid was over its budget.
+    public var prunedAtStart: Int { pruned.withLock { $0 } }
+
+    /// Opens the database if it is not open (reading its rows afresh);
+    /// returns why it cannot, or nil once it is open.
+    @discardableResult
+    public func open() -> String? {
+        if writer.withLock({ $0 }) != nil { return nil }
+        do {
+            let database = try makeWriter()
+            try Self.migrator.migrate(database)
+            try load(from: database)
+            writer.withLock { $0 = database }
+            problem.withLock { $0 = nil }
+            return nil
+        } catch {
+            let reason = Self.reason(for: error, path: path)
+            problem.withLock { $0 = reason }
+            return reason
+        }
+    }
+
+    /// Reads every row into memory, charging each to its uid, newest first:
+    /// what fits each uid's budget is kept, the rest pruned.
+    private func load(from writer: any DatabaseWriter) throws {
         let (rows, preferenceRows) = try writer.read { db in (try SelectionRecord.fetchAll(db), try PreferencesRecord.fetchAll(db)) }
-        // Newest first: what fits each uid's budget is kept, the rest pruned.
+        // What the copy held before (a reopening) is released first.
+        for (key, selection) in selections.withLock({ $0 }) { book.release(Self.cost(key, selection.locale), of: .savedState, from: key.uid) }
+        for (key, saved) in savedPreferences.withLock({ $0 }) { book.release(Self.cost(key, saved), of: .savedState, from: key.uid) }
         var kept: [SelectionKey: SavedSelection] = [:], keptPreferences: [SelectionKey: SavedPreferences] = [:]
         var prunedSelections: [SelectionKey] = [], prunedPreferences: [SelectionKey] = []
         enum Row { case selection(SelectionRecord), preferences(PreferencesRecord) }
@@ -65,14 +122,14 @@ public final class ClientStore: Sendable {
             switch row {
             case .selection(let record):
                 let key = SelectionKey(uid: record.uid, client: record.client, bundle: record.bundle)
-                if budget.charge(Self.cost(key, record.locale), of: .savedState, to: record.uid) == nil {
+                if book.charge(Self.cost(key, record.locale), of: .savedState, to: record.uid) == nil {
                     kept[key] = record.selection
                 } else {
                     prunedSelections.append(key)
                 }
             case .preferences(let record):
                 let key = SelectionKey(uid: record.uid, client: record.client, bundle: record.bundle)
-                if budget.charge(Self.cost(key, record.saved), of: .savedState, to: record.uid) == nil {
+                if book.charge(Self.cost(key, record.saved), of: .savedState, to: record.uid) == nil {
                     keptPreferences[key] = record.saved
                 } else {
                     prunedPreferences.append(key)
@@ -89,30 +146,47 @@ public final class ClientStore: Sendable {
                 }
             }
         }
-        prunedAtStart = prunedSelections.count + prunedPreferences.count
+        pruned.withLock { $0 = prunedSelections.count + prunedPreferences.count }
         selections.withLock { $0 = kept }
-        preferences.withLock { $0 = keptPreferences }
+        savedPreferences.withLock { $0 = keptPreferences }
     }
 
-    /// What a row costs, on disk and in memory: its text, and about what
-    /// SQLite and the dictionary keep beside it.
-    static func cost(_ key: SelectionKey, _ locale: String) -> Int {
-        192 + key.client.utf8.count + key.bundle.utf8.count + locale.utf8.count
+    /// The database to write, or ``Unavailable``.
+    private func database() throws(Unavailable) -> any DatabaseWriter {
+        guard let writer = writer.withLock({ $0 }) else {
+            throw Unavailable(reason: unavailableReason ?? "the state database is not open")
+        }
+        return writer
     }
 
-    static func cost(_ key: SelectionKey, _ preferences: SavedPreferences) -> Int {
-        let values = [preferences.dateFormat, preferences.timeFormat, preferences.distanceUnit, preferences.speedUnit,
-                      preferences.currencySymbol, preferences.timeZone, preferences.calendar]
-        return 256 + key.client.utf8.count + key.bundle.utf8.count + values.reduce(0) { $0 + ($1?.utf8.count ?? 0) }
+    /// Runs a write; a failure of the database becomes ``Unavailable``
+    /// with its reason (and a damaged file is closed, to be opened afresh).
+    private func writing<T>(_ work: (any DatabaseWriter) async throws -> T) async throws -> T {
+        let database = try database()
+        do {
+            return try await work(database)
+        } catch let error as DatabaseError {
+            let reason = Self.reason(for: error, path: path)
+            if error.resultCode == .SQLITE_CORRUPT || error.resultCode == .SQLITE_NOTADB {
+                writer.withLock { $0 = nil }
+                problem.withLock { $0 = reason }
+            }
+            throw Unavailable(reason: reason)
+        }
     }
 
-    /// Charges the growth of a row from `old` to `new` bytes before it is
-    /// written (or releases its shrinking).
-    private func charge(from old: Int, to new: Int, uid: UInt32) throws(OverBudget) {
-        if new > old {
-            if let refusal = book.charge(new - old, of: .savedState, to: uid) { throw OverBudget(refusal: refusal) }
-        } else if old > new {
-            book.release(old - new, of: .savedState, from: uid)
+    /// A failure as an administrator would want it said.
+    static func reason(for error: any Error, path: String?) -> String {
+        let file = path ?? "the state database"
+        guard let error = error as? DatabaseError else { return "\(file) cannot be opened: \(error)" }
+        switch error.resultCode {
+        case .SQLITE_FULL: return "the file system of \(file) is full"
+        case .SQLITE_READONLY: return "\(file) is read-only"
+        case .SQLITE_CORRUPT, .SQLITE_NOTADB: return "\(file) is damaged (\(error.message ?? "not a database")); move it away to start afresh"
+        case .SQLITE_CANTOPEN: return "\(file) cannot be opened (\(error.message ?? "no access"))"
+        case .SQLITE_IOERR: return "\(file) cannot be written (I/O error: \(error.message ?? "?"))"
+        case .SQLITE_PERM, .SQLITE_AUTH: return "\(file) may not be written"
+        default: return "\(file): \(error.message ?? "\(error)")"
         }
     }
 
@@ -155,12 +229,34 @@ public final class ClientStore: Sendable {
         selections.withLock { $0[SelectionKey(uid: key.uid, client: key.client, bundle: bundle)] }
     }
 
+    /// What a row costs, on disk and in memory: its text, and about what
+    /// SQLite and the dictionary keep beside it.
+    static func cost(_ key: SelectionKey, _ locale: String) -> Int {
+        192 + key.client.utf8.count + key.bundle.utf8.count + locale.utf8.count
+    }
+
+    static func cost(_ key: SelectionKey, _ preferences: SavedPreferences) -> Int {
+        let values = [preferences.dateFormat, preferences.timeFormat, preferences.distanceUnit, preferences.speedUnit,
+                      preferences.currencySymbol, preferences.timeZone, preferences.calendar]
+        return 256 + key.client.utf8.count + key.bundle.utf8.count + values.reduce(0) { $0 + ($1?.utf8.count ?? 0) }
+    }
+
+    /// Charges the growth of a row from `old` to `new` bytes before it is
+    /// written (or releases its shrinking).
+    private func charge(from old: Int, to new: Int, uid: UInt32) throws(OverBudget) {
+        if new > old {
+            if let refusal = book.charge(new - old, of: .savedState, to: uid) { throw OverBudget(refusal: refusal) }
+        } else if old > new {
+            book.release(old - new, of: .savedState, from: uid)
+        }
+    }
+
     /// Saves a client's locale for a bundle; returns once committed.
     /// Throws ``OverBudget`` (writing nothing) past the uid's budget.
     public func saveSelection(_ locale: String, for key: ClientKey, bundle: String) async throws {
         let selection = SavedSelection(uid: key.uid, client: key.client, bundle: bundle, locale: locale, updatedAt: Date())
         let cacheKey = SelectionKey(uid: key.uid, client: key.client, bundle: bundle)
-        try await writer.writeWithoutTransaction { db in
+        try await writing { writer in try await writer.writeWithoutTransaction { db in
             let old = self.selections.withLock { $0[cacheKey] }.map { Self.cost(cacheKey, $0.locale) } ?? 0
             let new = Self.cost(cacheKey, locale)
             try self.charge(from: old, to: new, uid: key.uid)
@@ -174,13 +270,13 @@ public final class ClientStore: Sendable {
                 throw error
             }
             self.selections.withLock { $0[cacheKey] = selection }
-        }
+        } }
     }
 
     /// Forgets a client's locale for a bundle; returns once committed.
     public func removeSelection(for key: ClientKey, bundle: String) async throws {
         let cacheKey = SelectionKey(uid: key.uid, client: key.client, bundle: bundle)
-        try await writer.writeWithoutTransaction { db in
+        try await writing { writer in try await writer.writeWithoutTransaction { db in
             try db.inTransaction {
                 try db.execute(sql: "DELETE FROM selection WHERE uid = ? AND client = ? AND bundle = ?", arguments: [Int64(key.uid), key.client, bundle])
                 return .commit
@@ -188,7 +284,7 @@ public final class ClientStore: Sendable {
             if let removed = self.selections.withLock({ $0.removeValue(forKey: cacheKey) }) {
                 self.book.release(Self.cost(cacheKey, removed.locale), of: .savedState, from: key.uid)
             }
-        }
+        } }
     }
 
     /// How many selections are saved.
@@ -198,7 +294,7 @@ public final class ClientStore: Sendable {
 
     /// A client's formatting preferences for a bundle (empty if none).
     public func preferences(for key: ClientKey, bundle: String) -> SavedPreferences {
-        preferences.withLock { $0[SelectionKey(uid: key.uid, client: key.client, bundle: bundle)] } ?? SavedPreferences()
+        savedPreferences.withLock { $0[SelectionKey(uid: key.uid, client: key.client, bundle: bundle)] } ?? SavedPreferences()
     }
 
     /// Changes a client's preferences for a bundle: `update` gets the
@@ -210,8 +306,8 @@ public final class ClientStore: Sendable {
         for key: ClientKey, bundle: String, _ update: @escaping @Sendable (SavedPreferences) throws -> SavedPreferences
     ) async throws -> (previous: SavedPreferences, current: SavedPreferences) {
         let cacheKey = SelectionKey(uid: key.uid, client: key.client, bundle: bundle)
-        return try await writer.writeWithoutTransaction { db in
-            let previous = self.preferences.withLock { $0[cacheKey] } ?? SavedPreferences()
+        return try await writing { writer in try await writer.writeWithoutTransaction { db in
+            let previous = self.savedPreferences.withLock { $0[cacheKey] } ?? SavedPreferences()
             let current = try update(previous)
             guard current != previous else { return (previous, current) }
             let old = previous.isEmpty ? 0 : Self.cost(cacheKey, previous), new = current.isEmpty ? 0 : Self.cost(cacheKey, current)
@@ -229,9 +325,9 @@ public final class ClientStore: Sendable {
                 try? self.charge(from: new, to: old, uid: key.uid)
                 throw error
             }
-            self.preferences.withLock { $0[cacheKey] = current.isEmpty ? nil : current }
+            self.savedPreferences.withLock { $0[cacheKey] = current.isEmpty ? nil : current }
             return (previous, current)
-        }
+        } }
     }
 }
 

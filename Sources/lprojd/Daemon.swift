@@ -44,10 +44,14 @@ struct Daemon {
         let stopSignals = await UnixSignalsSequence(trapping: .sigterm, .sigint)
         let hangups = await UnixSignalsSequence(trapping: .sighup)
 
-        try FileManager.default.createDirectory(atPath: settings.stateDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        // A state directory that cannot be made leaves the store unavailable
+        // (said in the log and on the wire); lprojd serves lookups regardless.
+        try? FileManager.default.createDirectory(atPath: settings.stateDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         // Everything a client makes lprojd hold is charged to its uid here.
         let budget = BudgetBook(limits: configuration.limits.budget)
-        let store = try ClientStore(path: "\(settings.stateDirectory)/lprojd.sqlite", budget: budget)
+        // A store that cannot be opened does not stop lprojd: lookups need
+        // none, and StateRecovery opens it once the fault is fixed.
+        let store = ClientStore(path: "\(settings.stateDirectory)/lprojd.sqlite", budget: budget)
         if store.prunedAtStart > 0 {
             logger.warning("removed \(store.prunedAtStart) saved rows beyond their users' budget (max-saved-state-bytes-per-uid)")
         }
@@ -115,6 +119,7 @@ struct Daemon {
             configuration: .init(
                 services: [
                     .init(service: watcher), .init(service: server), .init(service: reloader),
+                    .init(service: StateRecovery(store: store, logger: logger)),
                     .init(service: ServiceManagerLifecycle(status: status, logger: logger)),
                 ],
                 logger: logger))

@@ -26,14 +26,15 @@ import Testing
     @Test func inputIsChargedWithinTheUsersBudgetAcrossItsConnections() {
         let book = BudgetBook(limits: BudgetLimits(perUID: [.input: 1000]))
         let first = ConnectionAccount(uid: 9, book: book), second = ConnectionAccount(uid: 9, book: book)
-        #expect(first.chargeInput(700) == nil)
+        #expect(first.holdInput(700) == nil)
         // The same uid's other connection shares the budget.
-        #expect(second.chargeInput(400) == BudgetRefusal(limit: "inputPerUID", maximum: 1000))
-        #expect(second.chargeInput(300) == nil)
+        #expect(second.holdInput(400) == BudgetRefusal(limit: "inputPerUID", maximum: 1000))
+        #expect(second.holdInput(300) == nil)
         // What is held already is charged anyway; the uid is then over.
-        second.forceChargeInput(50)
+        second.forceHoldInput(350)
         #expect(book.usage(of: 9)[.input] == 1050)
-        first.releaseInput(700)
+        #expect(first.holdInput(200) == nil)  // shrinking releases
+        #expect(book.usage(of: 9)[.input] == 550)
         first.closeAll()
         second.closeAll()
         #expect(book.usage(of: 9).isEmpty)

@@ -70,4 +70,8 @@ public enum LocalizationErrors {
     }
 
     static let internalError = VarlinkError(prefix + "InternalError")
+
+    static func stateUnavailable(_ reason: String) -> VarlinkError {
+        VarlinkError(prefix + "StateUnavailable", ["reason": .string(reason)])
+    }
 }

@@ -1,3 +1,4 @@
+internal import ClientBudget
 internal import Foundation
 internal import LprojEngine
 internal import LprojLocales
@@ -83,7 +84,7 @@ extension LocalizationInterface {
         }
     }
 
-    func status(_ raw: JSONObject) throws(VarlinkError) -> VarlinkOutcome {
+    func status(_ raw: JSONObject, caller: VarlinkCaller) throws(VarlinkError) -> VarlinkOutcome {
         _ = try Parameters(raw, allowed: ParameterNames.status)
         let snapshot = catalog.snapshot
         var errors: [JSONValue] = []
@@ -96,7 +97,10 @@ extension LocalizationInterface {
                 for diagnostic in report.errors { errors.append(Self.fileError(bundle: name, file: report.path, diagnostic)) }
             }
         }
-        return .reply([
+        // Everyone's usage for root and lprojd's own user; one's own otherwise.
+        let everyone = caller.uid == 0 || caller.uid == daemonUID
+        let usage = everyone ? budget.usageByUID : [caller.uid: budget.usage(of: caller.uid)]
+        var reply: JSONObject = [
             "version": .string(Self.version),
             "generation": .int(snapshot.generation),
             "bundles": .int(snapshot.bundles.count),
@@ -107,7 +111,16 @@ extension LocalizationInterface {
             "selections": .int(store.selectionCount),
             "uptime": .number(JSONNumber(Date().timeIntervalSince(startTime))),
             "errors": .array(errors),
-        ])
+        ]
+        if let problem = store.unavailableReason { reply["state"] = .string(problem) }
+        reply["usage"] = .array(usage.keys.sorted().map { uid in
+            let held = usage[uid] ?? BudgetUsage()
+            return .object([
+                "uid": .int(Int(uid)), "connections": .int(held[.connections]), "input": .int(held[.input]), "output": .int(held[.output]),
+                "addedStrings": .int(held[.addedStrings]), "savedState": .int(held[.savedState]), "caches": .int(held[.caches]),
+            ])
+        })
+        return .reply(reply)
     }
 
     static func fileError(bundle: String, file: String, _ diagnostic: Diagnostic) -> JSONValue {

@@ -22,7 +22,8 @@ extension LocalizationInterface {
         guard choice.save || choice.forgetSaved else { return .reply(reply) }
         let previous = saved?.locale ?? bundle.configuration.developmentLocale.tag
         // A choice made from the preferred languages is an answer first; if
-        // the uid's budget has no room to remember it, it is answered unsaved.
+        // the uid's budget has no room to remember it, or the state cannot be
+        // written now, it is answered unsaved.
         return commit(choice, key: key, bundle: bundle.name, previous: previous, reply: reply, saveIfRoom: choice.reason == .preferred)
     }
 
@@ -45,7 +46,7 @@ extension LocalizationInterface {
             if choice.save {
                 do {
                     try await store.saveSelection(choice.locale.tag, for: key, bundle: bundle)
-                } catch is ClientStore.OverBudget where saveIfRoom {
+                } catch where saveIfRoom && (error is ClientStore.OverBudget || error is ClientStore.Unavailable) {
                     return .reply(reply)
                 }
             } else {

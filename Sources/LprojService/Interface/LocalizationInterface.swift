@@ -67,7 +67,7 @@ public final class LocalizationInterface: VarlinkInterface {
             case "RemoveAddedStrings": return try removeAddedStrings(call.parameters, caller: caller)
             case "Subscribe": return try subscribe(call.parameters, caller: caller)
             case "Reload": return try reload(call.parameters, caller: caller)
-            case "GetStatus": return try status(call.parameters)
+            case "GetStatus": return try status(call.parameters, caller: caller)
             case "Format": return try format(call.parameters, caller: caller)
             case "ParseDate": return try parseDate(call.parameters, caller: caller)
             case "GetPreferences": return try getPreferences(call.parameters, caller: caller)
@@ -157,6 +157,9 @@ public final class LocalizationInterface: VarlinkInterface {
                 return .error(error)
             } catch let error as ClientStore.OverBudget {
                 return .error(LocalizationErrors.limitExceeded(error.refusal))
+            } catch let error as ClientStore.Unavailable {
+                logger.error("cannot save a client's state: \(error.reason)")
+                return .error(LocalizationErrors.stateUnavailable(error.reason))
             } catch {
                 logger.error("writing the client store failed: \(error)")
                 return .error(LocalizationErrors.internalError)

@@ -33,27 +33,26 @@ final class ConnectionAccount {
 
     // MARK: Input
 
-    /// Charges bytes just read; nil if the uid's budget took them, else the
-    /// limit they break (they are not charged then).
-    func chargeInput(_ bytes: Int) -> BudgetRefusal? {
+    /// The input now takes `bytes` of memory (the buffer that holds it):
+    /// charges its growth, if the uid's budget allows, or releases its
+    /// shrinking. Returns the limit growing would break (then nothing is
+    /// charged).
+    func holdInput(_ bytes: Int) -> BudgetRefusal? {
         lastInput = .now()
-        if let refusal = book.charge(bytes, of: .input, to: uid) { return refusal }
-        input += bytes
+        if bytes > input {
+            if let refusal = book.charge(bytes - input, of: .input, to: uid) { return refusal }
+        } else if bytes < input {
+            book.release(input - bytes, of: .input, from: uid)
+        }
+        input = bytes
         return nil
     }
 
-    /// Charges bytes just read whatever the budget says: they are held
+    /// Like ``holdInput(_:)`` whatever the budget says: the bytes are held
     /// already (complete calls waiting); the uid is over until they go.
-    func forceChargeInput(_ bytes: Int) {
-        book.forceCharge(bytes, of: .input, to: uid)
-        input += bytes
-    }
-
-    /// Releases input that was answered (or dropped).
-    func releaseInput(_ bytes: Int) {
-        let released = min(bytes, input)
-        input -= released
-        book.release(released, of: .input, from: uid)
+    func forceHoldInput(_ bytes: Int) {
+        if bytes > input { book.forceCharge(bytes - input, of: .input, to: uid) } else { book.release(input - bytes, of: .input, from: uid) }
+        input = bytes
     }
 
     // MARK: Output

@@ -87,7 +87,6 @@ final class VarlinkConnectionHandler: ChannelInboundHandler, TurnTaker {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         var bytes = unwrapInboundIn(data)
         guard !closed, state.activity != .closing else { return }
-        let count = bytes.readableBytes
         let completed: (messages: Int, bytes: Int)
         do {
             completed = try frames.append(&bytes)
@@ -95,16 +94,16 @@ final class VarlinkConnectionHandler: ChannelInboundHandler, TurnTaker {
             refuse(.messageSize(error.maximumSize))
             return
         }
-        if let refusal = account.chargeInput(count) {
+        // Charged as the memory that holds it (its buffer's capacity).
+        if let refusal = account.holdInput(frames.capacity) {
             // Calls already complete are held anyway: stop reading until
             // some are answered. An unfinished message that would take the
             // uid past its budget cannot be held: the connection closes.
+            account.forceHoldInput(frames.capacity)
             guard frames.completeMessages > 0 else {
-                account.forceChargeInput(count)
                 refuse(.budget(refusal))
                 return
             }
-            account.forceChargeInput(count)
             blockInput()
         }
         perform(state.received(calls: completed.messages, bytes: completed.bytes))
@@ -149,7 +148,7 @@ final class VarlinkConnectionHandler: ChannelInboundHandler, TurnTaker {
             }
             guard let frame = frames.next() else { break }
             state.dequeued(bytes: frame.readableBytes + 1)
-            account.releaseInput(frame.readableBytes + 1)
+            account.forceHoldInput(frames.capacity)
             answer(frame, context: context)
             if NIODeadline.now() >= deadline { break }
         }
@@ -385,8 +384,8 @@ final class VarlinkConnectionHandler: ChannelInboundHandler, TurnTaker {
     /// closes once the call being answered (a commit, say) has been replied to.
     private func beginShutdown() {
         guard !closed, state.activity != .closing else { return }
-        account.releaseInput(frames.bytes)
         frames.removeAll()
+        account.forceHoldInput(0)
         let (action, wasStreaming) = state.shutdownRequested()
         if wasStreaming, let stream {
             self.stream = nil

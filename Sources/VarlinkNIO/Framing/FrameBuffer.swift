@@ -33,6 +33,8 @@ struct FrameBuffer {
 
     /// Every byte held.
     var bytes: Int { buffer.readableBytes }
+    /// The memory that holds them.
+    var capacity: Int { buffer.capacity }
     /// Bytes of the unfinished message after the complete ones.
     var partialBytes: Int { buffer.writerIndex - tailStart }
 
@@ -71,14 +73,20 @@ struct FrameBuffer {
 
     /// Drops everything (the connection is closing).
     mutating func removeAll() {
-        buffer.clear()
+        buffer = ByteBuffer()
         tailStart = 0
         completeMessages = 0
         completeBytes = 0
     }
 
-    /// Gives back the space of answered messages once it is most of the buffer.
+    /// Gives back the space of answered messages once it is most of the
+    /// buffer, and a large buffer once it is empty.
     private mutating func compactIfWorthIt() {
+        if buffer.readableBytes == 0, buffer.capacity > 64 << 10 {
+            buffer = ByteBuffer()
+            tailStart = 0
+            return
+        }
         let read = buffer.readerIndex
         guard read > 64 << 10, read > buffer.readableBytes else { return }
         buffer.discardReadBytes()

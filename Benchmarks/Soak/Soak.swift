@@ -156,7 +156,7 @@ enum Soak {
             }
             let busy = try probeResult(try probe(daemon, seconds: seconds))
             let peak = memory.stop()
-            let held = holders.map { (try? JSONDecoder().decode(Modes.Held.self, from: Data($0.finish().utf8)))?.accepted ?? 0 }.reduce(0, +)
+            let held = holders.map { (try? JSONDecoder().decode(Modes.Held.self, from: Data(lastLine($0.finish()).utf8)))?.accepted ?? 0 }.reduce(0, +)
             daemon.kill()
             return Row(
                 scenario: "4,096 connections held by 16 uids", outcome: "\(held) held open; lookups p99 \(milliseconds(quiet.p99Microseconds)) before",
@@ -189,8 +189,8 @@ enum Soak {
                 rename(temporary.path, table.path)
             }
             let probed = try probeResult(probe)
-            let results = readers.map { (try? JSONDecoder().decode(Modes.Subscribed.self, from: Data($0.finish().utf8))) ?? Modes.Subscribed() }
-            let stuckResult = (try? JSONDecoder().decode(Modes.Subscribed.self, from: Data(stuck.finish().utf8))) ?? Modes.Subscribed()
+            let results = readers.map { (try? JSONDecoder().decode(Modes.Subscribed.self, from: Data(lastLine($0.finish()).utf8))) ?? Modes.Subscribed() }
+            let stuckResult = (try? JSONDecoder().decode(Modes.Subscribed.self, from: Data(lastLine(stuck.finish()).utf8))) ?? Modes.Subscribed()
             let peak = memory.stop()
             daemon.kill()
             let subscribed = results.reduce(0) { $0 + $1.subscribed }, events = results.reduce(0) { $0 + $1.events }
@@ -268,6 +268,12 @@ enum Soak {
         /// than inotify's queue holds; then every key against the files.
         func inotifyOverflow() throws -> Row {
             let directory = try workspace("overflow")
+            // lprojd's reader keeps up with one writer; for the kernel's queue
+            // to overflow for certain, it is made small for this scenario.
+            let setting = "/proc/sys/fs/inotify/max_queued_events"
+            let saved = (try? String(contentsOfFile: setting, encoding: .utf8)) ?? "16384\n"
+            try? Data("256\n".utf8).write(to: URL(fileURLWithPath: setting))
+            defer { try? Data(saved.utf8).write(to: URL(fileURLWithPath: setting)) }
             let daemon = try SoakDaemon(directory: directory)
             let folder = directory.appendingPathComponent("bundle/de.lproj")
             let count = 20_000
@@ -293,59 +299,82 @@ enum Soak {
                 }
             }
             let converged = Date().timeIntervalSince(started)
-            let overflowed = daemon.log.text.contains("overflowed")
+            let overflowed = daemon.log.text.contains("overflow")
             daemon.kill()
             return Row(
-                scenario: "20,000 files created at once in a watched folder",
+                scenario: "20,000 files created at once in a watched folder (fs.inotify.max_queued_events 256)",
                 outcome: (overflowed ? "inotify overflowed; read everything again; " : "no overflow; ")
                     + "\(count - mismatches) of \(count) tables agree with the disk after \(String(format: "%.1f", converged)) s",
                 stall: "", memory: "", state: "")
         }
 
-        /// The state database full, read-only, damaged and truncated, with
-        /// lprojd in a mount namespace of its own where its state directory
-        /// is a small tmpfs.
+        /// The state database full, read-only, damaged and truncated. The
+        /// state directory is a small tmpfs in a mount namespace of its own,
+        /// held by a sleeping process; lprojd enters it (nsenter), so that it
+        /// can be restarted there and the faults made from outside.
         func stateFaults() throws -> Row {
             let directory = try workspace("faults")
             let state = directory.appendingPathComponent("state").path
             try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
-            let daemon = try SoakDaemon(
-                directory: directory, limits: "{}",
-                wrapper: ["unshare", "--mount", "--propagation", "private", "sh", "-c", "mount -t tmpfs -o size=4m tmpfs \(state) && exec \"$0\" \"$@\""])
-            let pid = daemon.pid
-            func inNamespace(_ command: String) throws { try runProgram(["nsenter", "-t", String(pid), "-m", "sh", "-c", command]) }
-            let wire = try Wire(path: daemon.socket)
-            func select(_ locale: String) -> String {
+            let holder = try Background(["unshare", "--mount", "--propagation", "private", "sh", "-c",
+                                         "mount -t tmpfs -o size=4m tmpfs \(state) && echo mounted && exec sleep 100000"])
+            try holder.waitFor("mounted")
+            defer { holder.process.terminate() }
+            let namespace = String(holder.process.processIdentifier)
+            func inNamespace(_ command: String) throws { try runProgram(["nsenter", "-t", namespace, "-m", "sh", "-c", command]) }
+            func start() throws -> (SoakDaemon, Wire) {
+                let daemon = try SoakDaemon(directory: directory, wrapper: ["nsenter", "-t", namespace, "-m"])
+                return (daemon, try Wire(path: daemon.socket))
+            }
+            func select(_ wire: Wire, _ locale: String) -> String {
                 wire.call(callText("SelectLocale", #"{"client":"faults","bundle":"demo","locale":"\#(locale)"}"#))
                 return wire.receive() ?? "no reply"
             }
-            func lookupWorks() -> Bool {
+            func lookupWorks(_ wire: Wire) -> Bool {
                 wire.call(callText("Lookup", #"{"bundle":"demo","key":"welcome.title","locale":"de"}"#))
                 return (wire.receive() ?? "").contains("Willkommen")
             }
-            var findings: [String] = []
-            func check(_ fault: String, _ break: String, _ fix: String) throws {
-                try inNamespace(`break`)
-                let failed = select("fr")
+            /// Breaks the state, tries a write and a lookup, repairs it,
+            /// and waits for a write to work again (StateRecovery opens a
+            /// closed store every 5 s; a full one works at the next write).
+            func check(_ fault: String, whileRunning: Bool, _ break: String, _ fix: String) throws -> String {
+                var (daemon, wire) = try start()
+                _ = select(wire, "de")
+                if whileRunning {
+                    try inNamespace(`break`)
+                } else {
+                    daemon.kill()
+                    try inNamespace(`break`)
+                    (daemon, wire) = try start()
+                }
+                let failed = select(wire, "fr")
                 let refused = failed.contains("StateUnavailable")
-                let served = lookupWorks()
+                let served = lookupWorks(wire)
                 try inNamespace(fix)
-                // StateRecovery reopens a closed store every 5 s; a full or
-                // read-only one works again at the next write.
                 var recovered = false
-                for _ in 0..<40 where !recovered {
-                    recovered = Wire.errorName(select("de")) == nil
+                for _ in 0..<60 where !recovered {
+                    recovered = Wire.errorName(select(wire, "de")) == nil
                     if !recovered { usleep(250_000) }
                 }
-                let logged = daemon.log.text.contains("cannot save")
-                findings.append("\(fault): \(refused ? "StateUnavailable" : "no error (\(failed.prefix(60)))"), \(served ? "lookups served" : "LOOKUPS FAILED"), \(logged ? "logged" : "not logged"), \(recovered ? "recovered" : "NOT RECOVERED")")
+                let logged = daemon.log.text.contains("cannot be saved") || daemon.log.text.contains("cannot save")
+                daemon.kill()
+                return "\(fault): " + [
+                    refused ? "StateUnavailable" : "write answered \(Wire.errorName(failed)?.split(separator: ".").last.map(String.init) ?? "normally")",
+                    served ? "lookups served" : "LOOKUPS FAILED", logged ? "logged" : "not logged", recovered ? "recovered" : "NOT RECOVERED",
+                ].joined(separator: ", ")
             }
-            _ = select("de")
-            try check("full", "dd if=/dev/zero of=\(state)/filler bs=64k 2>/dev/null; true", "rm -f \(state)/filler")
-            try check("read-only", "mount -o remount,ro \(state)", "mount -o remount,rw \(state)")
-            try check("damaged", "printf 'this is not a database at all, not at all' | dd of=\(state)/lprojd.sqlite conv=notrunc 2>/dev/null; rm -f \(state)/lprojd.sqlite-wal \(state)/lprojd.sqlite-shm", "mv \(state)/lprojd.sqlite \(state)/damaged.sqlite")
-            try check("truncated", "truncate -s 0 \(state)/lprojd.sqlite", "true")
-            daemon.kill()
+            let database = "\(state)/lprojd.sqlite"
+            let findings = [
+                try check("full while running", whileRunning: true, "dd if=/dev/zero of=\(state)/filler bs=64k 2>/dev/null; true", "rm -f \(state)/filler"),
+                try check("read-only at start", whileRunning: false, "mount -o remount,ro \(state)", "mount -o remount,rw \(state)"),
+                try check("damaged at start", whileRunning: false,
+                          "printf 'this is not a database at all, not at all' | dd of=\(database) conv=notrunc 2>/dev/null; rm -f \(database)-wal \(database)-shm",
+                          "mv \(database) \(state)/damaged.sqlite"),
+                try check("damaged while running", whileRunning: true,
+                          "printf 'this is not a database at all, not at all' | dd of=\(database) conv=notrunc 2>/dev/null",
+                          "mv \(database) \(state)/damaged-2.sqlite; rm -f \(database)-wal \(database)-shm"),
+                try check("truncated while running", whileRunning: true, "truncate -s 0 \(database)", "true"),
+            ]
             return Row(scenario: "state database full, read-only, damaged, truncated", outcome: findings.joined(separator: "; "), stall: "", memory: "", state: "")
         }
     }

@@ -190,3 +190,8 @@ func directorySize(_ path: String) -> Int {
     let files = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
     return files.reduce(0) { $0 + ((try? FileManager.default.attributesOfItem(atPath: "\(path)/\($1)")[.size] as? Int) ?? 0) }
 }
+
+/// The last non-empty line of a text.
+func lastLine(_ text: String) -> String {
+    text.split(separator: "\n").last.map(String.init) ?? ""
+}

@@ -64,10 +64,12 @@ final class Wire {
                 return message
             }
             let remaining = deadline.timeIntervalSinceNow
-            guard remaining > 0 else { return nil }
             var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&poller, 1, Int32(min(remaining * 1000, 1_000_000)))
-            if ready <= 0 { continue }
+            let ready = poll(&poller, 1, Int32(max(0, min(remaining * 1000, 1_000_000))))
+            if ready <= 0 {
+                if remaining <= 0 { return nil }
+                continue
+            }
             var chunk = [UInt8](repeating: 0, count: 1 << 16)
             let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             if count <= 0 {

@@ -160,17 +160,17 @@ public final class ClientStore: Sendable {
     }
 
     /// Runs a write; a failure of the database becomes ``Unavailable``
-    /// with its reason (and a damaged file is closed, to be opened afresh).
+    /// with its reason, and the database is closed, to be opened afresh
+    /// (``open()``): a connection SQLite opened read-only, or on a file
+    /// since replaced, would stay so.
     private func writing<T>(_ work: (any DatabaseWriter) async throws -> T) async throws -> T {
         let database = try database()
         do {
             return try await work(database)
         } catch let error as DatabaseError {
             let reason = Self.reason(for: error, path: path)
-            if error.resultCode == .SQLITE_CORRUPT || error.resultCode == .SQLITE_NOTADB {
-                writer.withLock { $0 = nil }
-                problem.withLock { $0 = reason }
-            }
+            writer.withLock { if $0 === database { $0 = nil } }
+            problem.withLock { $0 = reason }
             throw Unavailable(reason: reason)
         }
     }

@@ -85,6 +85,7 @@ struct Daemon {
         serviceLimits.maximumAddedStrings = limits.maximumAddedStrings
         serviceLimits.maximumAddedStringLength = limits.maximumAddedStringLength
         let group = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
+        LoopLagMonitor.startIfAsked(group: group, environment: ProcessInfo.processInfo.environment, logger: logger)
         let serverReference = ServerReference()
         let interface = LocalizationInterface(
             catalog: catalog, watcher: watcher, hub: hub, store: store, added: added, limits: serviceLimits, budget: budget, daemonUID: getuid(),

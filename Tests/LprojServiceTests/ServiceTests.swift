@@ -16,7 +16,12 @@ final class RecordingStream: VarlinkStream {
     init(uid: UInt32) { caller = VarlinkCaller(uid: uid, gid: uid, pid: 1, connectionID: UInt64(uid)) }
     func yield(_ parameters: JSONObject) -> Bool { yield(VarlinkEncodedMessage(continuing: parameters)) }
     func yield(_ message: VarlinkEncodedMessage) -> Bool { sent.withLock { $0.append(message.bytes) }; return true }
+    func yield(_ message: VarlinkEncodedMessage, whenWritten written: @escaping @Sendable () -> Void) -> Bool {
+        defer { written() }
+        return yield(message)
+    }
     func finish(_ reply: VarlinkReply) {}
+    func abandon() {}
     func onTermination(_ handler: @escaping @Sendable (VarlinkStreamEnd) -> Void) {}
     var types: [String] {
         sent.withLock { $0 }.compactMap { bytes in

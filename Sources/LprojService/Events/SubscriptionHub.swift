@@ -13,16 +13,110 @@ public import VarlinkProtocol
 /// are. Events that concern one user's clients, which that user causes as
 /// often as it likes, go out at most once per ``tick`` per user, and a
 /// burst of them merges (``EventCoalescer``): each subscriber gets one
-/// event per client and bundle, whatever the burst held. Each
-/// event is encoded once for all its subscribers; a stream that cannot
-/// keep up drops itself (see `VarlinkStream`), so a slow subscriber never
-/// delays the others.
+/// event per client and bundle, whatever the burst held.
+///
+/// Each subscriber gets at most one delivery per ``tick``, and has at most
+/// one in flight: events that come sooner merge into its next delivery, so
+/// however fast tables change or a user's clients change things, the loops
+/// write at most one event per subscriber per tick, and events apart in
+/// time still reach a subscriber as they were.
+/// Each event is encoded once for the subscribers that take it as it is; a
+/// stream that cannot keep up drops itself (see `VarlinkStream`), so a
+/// slow subscriber never delays the others.
 public final class SubscriptionHub: Sendable {
-    private struct Subscriber {
+    private final class Subscriber: Sendable {
         let uid: UInt32
         let client: String?
         let bundle: String?
         let stream: any VarlinkStream
+        private let tick: Duration
+        private let maximumStall: Duration
+        private let queue: DispatchQueue
+        private let state = Mutex(Queue())
+
+        private struct Queue {
+            var inFlight = false
+            var inFlightSince = ContinuousClock.Instant.now
+            var flushScheduled = false
+            var nextSend = ContinuousClock.Instant.now
+            var pending = EventCoalescer()
+        }
+
+        init(uid: UInt32, client: String?, bundle: String?, stream: any VarlinkStream, tick: Duration, maximumStall: Duration, queue: DispatchQueue) {
+            self.uid = uid
+            self.client = client
+            self.bundle = bundle
+            self.stream = stream
+            self.tick = tick
+            self.maximumStall = maximumStall
+            self.queue = queue
+        }
+
+        /// Sends an event now if nothing is in flight and the subscriber's
+        /// tick has passed; else merges it into what waits for the next.
+        func offer(_ event: ServiceEvent, encoded: () -> VarlinkEncodedMessage) {
+            let now = ContinuousClock.now
+            // A delivery the client has not taken for this long: it stopped
+            // reading, and is dropped.
+            if state.withLock({ $0.inFlight && now - $0.inFlightSince > maximumStall }) {
+                stream.abandon()
+                return
+            }
+            let (sendNow, flushAt): (Bool, ContinuousClock.Instant?) = state.withLock { state in
+                if state.inFlight || now < state.nextSend {
+                    state.pending.add(event)
+                    guard !state.inFlight, !state.flushScheduled else { return (false, nil) }
+                    state.flushScheduled = true
+                    return (false, state.nextSend)
+                }
+                state.inFlight = true
+                state.inFlightSince = now
+                state.nextSend = now + tick
+                return (true, nil)
+            }
+            if sendNow { stream.yield(encoded(), whenWritten: { self.written() }) }
+            if let flushAt { scheduleFlush(at: flushAt) }
+        }
+
+        /// The last delivery is written: what waits goes at the next tick.
+        private func written() {
+            let flushAt: ContinuousClock.Instant? = state.withLock { state in
+                state.inFlight = false
+                guard !state.pending.isEmpty, !state.flushScheduled else { return nil }
+                state.flushScheduled = true
+                return state.nextSend
+            }
+            if let flushAt { scheduleFlush(at: flushAt) }
+        }
+
+        private func scheduleFlush(at instant: ContinuousClock.Instant) {
+            let delay = max(.zero, instant - .now)
+            let nanoseconds = delay.components.seconds * 1_000_000_000 + delay.components.attoseconds / 1_000_000_000
+            queue.asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds))) { self.flush() }
+        }
+
+        /// Sends what waited, merged, as one delivery (`now`: whatever the tick).
+        func flush(now: Bool = false) {
+            let next: [ServiceEvent] = state.withLock { state in
+                if !now { state.flushScheduled = false }
+                guard !state.inFlight else { return [] }  // written() reschedules
+                let next = state.pending.drain()
+                if !next.isEmpty {
+                    state.inFlight = true
+                    state.inFlightSince = .now
+                    state.nextSend = .now + tick
+                }
+                return next
+            }
+            for (index, event) in next.enumerated() {
+                let message = VarlinkEncodedMessage(continuing: event.parameters)
+                if index == next.count - 1 {
+                    stream.yield(message, whenWritten: { self.written() })
+                } else {
+                    stream.yield(message)
+                }
+            }
+        }
     }
 
     /// The batches waiting: one for events everyone may see, one per user.
@@ -42,12 +136,17 @@ public final class SubscriptionHub: Sendable {
     private let state = Mutex(State())
     private let queue = DispatchQueue(label: "lprojd.events")
     private let logger: Logger
-    /// The least time between two deliveries of one user's events.
+    /// The least time between two deliveries of one user's events, and
+    /// between two deliveries to one subscriber.
     public let tick: Duration
+    /// How long a delivery may wait for its subscriber to take it before the
+    /// subscriber is dropped.
+    public let maximumStall: Duration
 
     /// An empty hub.
-    public init(tick: Duration = .milliseconds(10), logger: Logger) {
+    public init(tick: Duration = .milliseconds(10), maximumStall: Duration = .seconds(5), logger: Logger) {
         self.tick = tick
+        self.maximumStall = maximumStall
         self.logger = logger
     }
 
@@ -56,7 +155,7 @@ public final class SubscriptionHub: Sendable {
         let id = state.withLock { state in
             let id = state.nextID
             state.nextID += 1
-            state.subscribers[id] = Subscriber(uid: uid, client: client, bundle: bundle, stream: stream)
+            state.subscribers[id] = Subscriber(uid: uid, client: client, bundle: bundle, stream: stream, tick: tick, maximumStall: maximumStall, queue: queue)
             return id
         }
         stream.onTermination { [weak self] end in
@@ -98,6 +197,7 @@ public final class SubscriptionHub: Sendable {
         queue.sync {
             let lanes = state.withLock { Array($0.pending.keys) }
             for lane in lanes { deliver(lane) }
+            for subscriber in state.withLock({ Array($0.subscribers.values) }) { subscriber.flush(now: true) }
         }
     }
 
@@ -114,9 +214,15 @@ public final class SubscriptionHub: Sendable {
             return (batch.drain(), Array(state.subscribers.values))
         }
         for event in events {
-            let message = VarlinkEncodedMessage(continuing: event.parameters)
+            var message: VarlinkEncodedMessage?
+            let encoded = {
+                if let message { return message }
+                let made = VarlinkEncodedMessage(continuing: event.parameters)
+                message = made
+                return made
+            }
             for subscriber in subscribers where Self.concerns(event, subscriber) {
-                subscriber.stream.yield(message)
+                subscriber.offer(event, encoded: encoded)
             }
         }
     }

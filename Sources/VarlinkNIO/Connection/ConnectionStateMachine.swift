@@ -65,6 +65,8 @@ struct ConnectionStateMachine {
     private(set) var inputBlocked = false
     /// The connection is in the scheduler's queue, or in its turn.
     private(set) var turnRequested = false
+    /// Replies of its open stream wait to be written in its next turn.
+    private(set) var streamOutputPending = false
     private(set) var readingPaused = false
 
     init(limits: Limits) {
@@ -106,9 +108,16 @@ struct ConnectionStateMachine {
         self.activity = activity
     }
 
-    /// The turn is over: ask for another if calls wait and may be answered.
+    /// The turn is over: ask for another if calls wait and may be
+    /// answered, or stream replies wait.
     mutating func turnEnded() -> Action {
         settle()
+    }
+
+    /// The open stream has replies to write (or has written them all).
+    mutating func streamOutput(pending: Bool) -> Action {
+        streamOutputPending = pending
+        return settle()
     }
 
     /// The answer worked on off the loop has been written. A connection
@@ -168,7 +177,7 @@ struct ConnectionStateMachine {
             readingPaused = shouldPause
             action.reading = shouldPause ? .pause : .resume
         }
-        if !turnRequested, next() == .answer {
+        if !turnRequested, next() == .answer || streamOutputPending && activity != .closing {
             turnRequested = true
             action.requestTurn = true
         }

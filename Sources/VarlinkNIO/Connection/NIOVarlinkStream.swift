@@ -5,7 +5,10 @@ import VarlinkProtocol
 
 /// A ``VarlinkStream`` writing to a NIO channel.
 ///
-/// Any thread may send. Each reply counts against the stream's queue, and
+/// Any thread may send. Replies wait in an outbox that the connection
+/// writes in its turns on the event loop (``LoopScheduler``), so that
+/// writing to many subscribers takes their uids' share of the loop, not
+/// anyone else's. Each reply counts against the stream's queue, and
 /// against its uid's output budget, as the buffer that holds it (its size
 /// rounded up as NIO allocates, plus NIO's bookkeeping per write) until NIO
 /// has handed it to the kernel. When a reply would take the queue or the
@@ -27,12 +30,25 @@ final class NIOVarlinkStream: VarlinkStream {
     private let budgetError: @Sendable (BudgetRefusal) -> VarlinkError
     private let onEnd: @Sendable (VarlinkStreamEnd) -> Void
     private let state = Mutex(State())
+    /// Replies waiting for the connection's turn, and whether it was told.
+    private let outbox = Mutex<(messages: [Outgoing], announced: Bool)>(([], false))
+    /// Tells the connection, on its loop, that the outbox has replies.
+    private let announce: @Sendable () -> Void
+
+    /// A reply waiting in the outbox.
+    struct Outgoing {
+        let bytes: [UInt8]
+        let cost: Int
+        let written: @Sendable () -> Void
+    }
 
     init(
         channel: any Channel, caller: VarlinkCaller, maximumQueuedBytes: Int, tooSlowError: VarlinkError,
         book: BudgetBook, budgetError: @escaping @Sendable (BudgetRefusal) -> VarlinkError,
+        announce: @escaping @Sendable () -> Void,
         onEnd: @escaping @Sendable (VarlinkStreamEnd) -> Void
     ) {
+        self.announce = announce
         self.channel = channel
         self.caller = caller
         self.maximumQueuedBytes = maximumQueuedBytes
@@ -49,6 +65,11 @@ final class NIOVarlinkStream: VarlinkStream {
 
     @discardableResult
     func yield(_ message: VarlinkEncodedMessage) -> Bool {
+        yield(message, whenWritten: {})
+    }
+
+    @discardableResult
+    func yield(_ message: VarlinkEncodedMessage, whenWritten written: @escaping @Sendable () -> Void) -> Bool {
         let cost = ConnectionAccount.cost(ofWrite: message.bytes.count)
         let uid = caller.uid
         enum Decision { case send, ended, tooSlow(VarlinkError) }
@@ -61,25 +82,57 @@ final class NIOVarlinkStream: VarlinkStream {
         }
         switch decision {
         case .ended:
+            written()
             return false
         case .tooSlow(let error):
             end(.tooSlow, lastReply: VarlinkReply(error: error), thenClose: true)
+            written()
             return false
         case .send:
-            let channel = self.channel, book = self.book
-            onEventLoop {
-                channel.writeAndFlush(channel.allocator.buffer(bytes: message.bytes)).whenComplete { _ in
-                    self.state.withLock { $0.queuedBytes -= cost }
-                    book.release(cost, of: .output, from: uid)
-                }
+            let announceNow = outbox.withLock { outbox in
+                outbox.messages.append(Outgoing(bytes: message.bytes, cost: cost, written: written))
+                defer { outbox.announced = true }
+                return !outbox.announced
             }
+            if announceNow { announce() }
             return true
+        }
+    }
+
+    /// Writes waiting replies, on the event loop, until `deadline`; returns
+    /// whether some still wait. The connection calls it in its turns.
+    func writeOutbox(until deadline: NIODeadline) -> Bool {
+        let messages = outbox.withLock { outbox in
+            defer { outbox.messages = [] }
+            return outbox.messages
+        }
+        var index = 0
+        let book = self.book, uid = caller.uid
+        while index < messages.count {
+            let outgoing = messages[index]
+            index += 1
+            channel.write(channel.allocator.buffer(bytes: outgoing.bytes)).whenComplete { _ in
+                self.state.withLock { $0.queuedBytes -= outgoing.cost }
+                book.release(outgoing.cost, of: .output, from: uid)
+                outgoing.written()
+            }
+            if NIODeadline.now() >= deadline { break }
+        }
+        channel.flush()
+        return outbox.withLock { outbox in
+            outbox.messages.insert(contentsOf: messages[index...], at: 0)
+            outbox.announced = !outbox.messages.isEmpty
+            return outbox.announced
         }
     }
 
     func finish(_ reply: VarlinkReply) {
         let last = reply.error == nil && reply.continues ? VarlinkReply(parameters: reply.parameters) : reply
         end(.finished, lastReply: last, thenClose: false)
+    }
+
+    func abandon() {
+        end(.tooSlow, lastReply: VarlinkReply(error: tooSlowError), thenClose: true)
     }
 
     func onTermination(_ handler: @escaping @Sendable (VarlinkStreamEnd) -> Void) {
@@ -101,9 +154,30 @@ final class NIOVarlinkStream: VarlinkStream {
             return state.handlers
         }
         guard let handlers else { return }
-        if lastReply != nil || thenClose {
+        // What waited in the outbox goes out before the last reply when the
+        // stream ends in order; a client that stopped reading, or is gone,
+        // gets none of it, and its budget comes back.
+        let waiting = outbox.withLock { outbox in
+            defer { outbox.messages = [] }
+            return outbox.messages
+        }
+        let keep = reason == .finished || reason == .serverShutdown
+        let book = self.book, uid = caller.uid
+        let release: @Sendable (Outgoing) -> Void = { outgoing in
+            self.state.withLock { $0.queuedBytes -= outgoing.cost }
+            book.release(outgoing.cost, of: .output, from: uid)
+            outgoing.written()
+        }
+        if !keep { waiting.forEach(release) }
+        if lastReply != nil || thenClose || keep && !waiting.isEmpty {
             let channel = self.channel
             onEventLoop {
+                if keep {
+                    for outgoing in waiting {
+                        channel.write(channel.allocator.buffer(bytes: outgoing.bytes)).whenComplete { _ in release(outgoing) }
+                    }
+                    channel.flush()
+                }
                 if let lastReply {
                     let written = channel.writeAndFlush(channel.allocator.buffer(bytes: lastReply.encoded()))
                     if thenClose { written.whenComplete { _ in channel.close(promise: nil) } }

@@ -141,6 +141,12 @@ final class VarlinkConnectionHandler: ChannelInboundHandler, TurnTaker {
     func takeTurn(until deadline: NIODeadline) {
         guard let context, !closed else { return }
         state.turnStarted()
+        if state.streamOutputPending, let stream {
+            let more = stream.writeOutbox(until: deadline)
+            settleOutput()
+            perform(state.streamOutput(pending: more))
+            if more { return }
+        }
         while state.next() == .answer {
             if uidOutputIsHigh() {
                 blockOutput()
@@ -258,7 +264,10 @@ final class VarlinkConnectionHandler: ChannelInboundHandler, TurnTaker {
         let stream = NIOVarlinkStream(
             channel: context.channel, caller: caller, maximumQueuedBytes: configuration.maximumStreamQueueBytes,
             tooSlowError: configuration.limitError(.streamQueue(configuration.maximumStreamQueueBytes)),
-            book: account.book, budgetError: { [configuration] refusal in configuration.limitError(.budget(refusal)) }
+            book: account.book, budgetError: { [configuration] refusal in configuration.limitError(.budget(refusal)) },
+            announce: {
+                bound.eventLoop.execute { bound.value.streamHasOutput() }
+            }
         ) { reason in
             streams.close(uid: uid)
             guard reason == .finished else { return }
@@ -266,6 +275,11 @@ final class VarlinkConnectionHandler: ChannelInboundHandler, TurnTaker {
         }
         self.stream = stream
         start(stream)
+    }
+
+    private func streamHasOutput() {
+        guard !closed, stream != nil else { return }
+        perform(state.streamOutput(pending: true))
     }
 
     private func streamFinished() {

@@ -77,12 +77,13 @@ public final class VarlinkServer: Service, Sendable {
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.backlog, value: 256)
             .childChannelOption(ChannelOptions.writeBufferWaterMark, value: ChannelOptions.Types.WriteBufferWaterMark(low: 32 << 10, high: 256 << 10))
-            // One read (at most 64 KiB) per readiness event: a poll of the
+            // One read (at most 16 KiB) per readiness event: a poll of the
             // loop's sockets handles up to 64 ready connections before any
             // call is answered, so what each may read at once bounds how long
             // that takes (copying clients' bytes, faulting pages in), however
             // much one uid sends on many connections.
             .childChannelOption(ChannelOptions.maxMessagesPerRead, value: 1)
+            .childChannelOption(ChannelOptions.recvAllocator, value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 2048, maximum: 16 << 10))
             .childChannelInitializer { [self] channel in initialize(channel) }
         let bound: any Channel
         switch listener {

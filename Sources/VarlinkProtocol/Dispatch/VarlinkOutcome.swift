@@ -67,8 +67,15 @@ public protocol VarlinkStream: AnyObject, Sendable {
     @discardableResult func yield(_ parameters: JSONObject) -> Bool
     /// Sends an encoded `continues: true` reply; false once the stream has ended.
     @discardableResult func yield(_ message: VarlinkEncodedMessage) -> Bool
+    /// Sends an encoded reply and calls `written` once it has gone to the
+    /// kernel (or the stream ended), so that a sender can hold back what
+    /// follows until the client has taken what came before.
+    @discardableResult func yield(_ message: VarlinkEncodedMessage, whenWritten written: @escaping @Sendable () -> Void) -> Bool
     /// Ends the stream with a last reply (an error, or `continues: false`).
     func finish(_ reply: VarlinkReply)
+    /// Drops a client that stopped reading: ends the stream with the
+    /// server's too-slow error and closes the connection.
+    func abandon()
     /// Registers what to do once the stream ends, whatever the reason;
     /// runs at once if it already has.
     func onTermination(_ handler: @escaping @Sendable (VarlinkStreamEnd) -> Void)

@@ -4,6 +4,10 @@
 #                   on $(DEMO_SOCKET), in the foreground; Ctrl-C stops it
 #   make test       install what is missing, build, run every test
 #   make bench      the benchmarks (release build), printed as a table
+#   make soak       lprojd under attack and faults (release build, as root),
+#                   printed as a table; SOAK_SECONDS per scenario (30)
+#   make fuzz       the fuzzers (libFuzzer), a million inputs each
+#   make fuzz-smoke the fuzzers, 30 seconds each (CI)
 #   make release    the release binaries, with the Swift runtime linked in
 #   make install    after `make release`: binaries, systemd units (system and
 #                   user), the sample configuration and the demo bundle, under
@@ -30,7 +34,7 @@ DEMO_SOCKET  ?= $(DEMO_DIR)/org.lprojd.Localization
 PIP_PACKAGES := varlink==31.0.0 babel==2.12.1
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build release test bench demo install install-binaries install-data clean
+.PHONY: all deps build release test bench soak fuzz-build fuzz fuzz-smoke demo install install-binaries install-data clean
 
 all: build
 
@@ -74,6 +78,25 @@ test: deps
 bench: deps
 	$(SWIFT) build -c release --product lprojd
 	$(SWIFT) run -c release lproj-bench
+
+SOAK_SECONDS ?= 30
+FUZZ_RUNS    ?= 1000000
+
+soak: deps
+	$(SWIFT) build -c release --product lprojd $(BUILD_FLAGS)
+	$(SWIFT) build -c release --product lproj-soak $(BUILD_FLAGS)
+	$(SUDO) .build/release/lproj-soak run --seconds $(SOAK_SECONDS)
+
+# A package of their own (Fuzz/Package.swift): the sanitizer flags reach
+# every module they link, which the normal build must not see.
+fuzz-build: deps
+	cd Fuzz && $(SWIFT) build -c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library
+
+fuzz: fuzz-build
+	Fuzz/run-fuzzers --runs $(FUZZ_RUNS)
+
+fuzz-smoke: fuzz-build
+	Fuzz/run-fuzzers --seconds 30
 
 demo: build
 	@echo "Serving Examples/DemoApp as the bundle 'demo' on $(DEMO_SOCKET)."

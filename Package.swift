@@ -36,6 +36,14 @@ let package = Package(
         .executable(name: "lprojctl", targets: ["lprojctl"]),
         .library(name: "LprojEngine", targets: ["LprojEngine"]),
         .library(name: "LprojClient", targets: ["LprojClient"]),
+        // For the fuzzers in Fuzz/ (a package of their own, built with
+        // -sanitize=fuzzer): the modules they drive, and the oracles.
+        .library(
+            name: "LprojFuzzing",
+            targets: [
+                "LprojTables", "LprojTablesOracle", "LprojFormat", "LprojLocales", "VarlinkProtocol", "LprojConfiguration",
+                "LprojEngine", "LprojService", "LprojStore", "VarlinkNIO", "ClientBudget",
+            ]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -137,7 +145,8 @@ let package = Package(
             swiftSettings: strictSwift
         ),
         .executableTarget(name: "lproj-soak", path: "Benchmarks/Soak", swiftSettings: [.swiftLanguageMode(.v6)]),
-        .testTarget(name: "LprojTablesTests", dependencies: ["LprojTables", "LprojFormat"], swiftSettings: strictSwift),
+        .target(name: "LprojTablesOracle", dependencies: ["LprojTables"], path: "Tests/LprojTablesOracle", swiftSettings: strictSwift),
+        .testTarget(name: "LprojTablesTests", dependencies: ["LprojTables", "LprojFormat", "LprojTablesOracle"], swiftSettings: strictSwift),
         .testTarget(name: "LprojLocalesTests", dependencies: ["LprojLocales", "LprojFormat"], swiftSettings: strictSwift),
         .testTarget(name: "LprojFormatTests", dependencies: ["LprojFormat", "LprojLocales"], swiftSettings: strictSwift),
         .testTarget(name: "LprojEngineTests", dependencies: ["LprojEngine", "LprojTables", "LprojLocales", "LprojFormat"], swiftSettings: strictSwift),

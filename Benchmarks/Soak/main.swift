@@ -7,6 +7,9 @@
 //   lproj-soak hold --socket S --connections N [--seconds N]
 //   lproj-soak subscribe --socket S --connections N [--read yes|no] [--seconds N]
 //                                               many connections, or subscriptions, of one uid
+//   lproj-soak call --socket S JSON...          sends each call, prints each reply (a line each)
+//   lproj-soak listen --socket S [--client C] [--seconds N]
+//                                               subscribes, prints each event (a line each) until time is up
 //   lproj-soak run [--seconds N] [--only a,b]   the soak itself (what `make soak` runs)
 //
 // The tests run `attack` and `probe` as two unprivileged uids with setpriv.
@@ -48,6 +51,23 @@ do {
         printJSON(try Modes.subscribe(
             socket: socket, count: Int(option("--connections") ?? "100") ?? 100, read: option("--read") != "no",
             seconds: Double(option("--seconds") ?? "30") ?? 30))
+    case "call":
+        guard let socket = option("--socket") else { throw SoakFailure("usage: lproj-soak call --socket PATH JSON...") }
+        let wire = try Wire(path: socket)
+        for call in arguments.dropFirst(2) where call.hasPrefix("{") {
+            wire.call(call)
+            print(wire.receive() ?? "no reply")
+        }
+    case "listen":
+        guard let socket = option("--socket") else { throw SoakFailure("usage: lproj-soak listen --socket PATH [--client C] [--seconds N]") }
+        let wire = try Wire(path: socket)
+        let client = option("--client").map { #"{"client":\#(jsonString($0))}"# } ?? "{}"
+        wire.call(callText("Subscribe", client, more: true))
+        let end = Date().addingTimeInterval(Double(option("--seconds") ?? "5") ?? 5)
+        while end.timeIntervalSinceNow > 0, let event = wire.receive(timeout: end.timeIntervalSinceNow) {
+            print(event)
+            fflush(nil)
+        }
     case "run", nil:
         try Soak.run(seconds: Double(option("--seconds") ?? "30") ?? 30, only: option("--only").map { Set($0.split(separator: ",").map(String.init)) })
     default:

@@ -82,6 +82,13 @@ public final class ClientStore: Sendable {
         open()
     }
 
+    /// What a uid's rows are charged, in all.
+    public func heldBytes(uid: UInt32) -> Int {
+        let selections = selections.withLock { $0.filter { $0.key.uid == uid } }
+        let preferences = savedPreferences.withLock { $0.filter { $0.key.uid == uid } }
+        return selections.reduce(0) { $0 + Self.cost($1.key, $1.value.locale) } + preferences.reduce(0) { $0 + Self.cost($1.key, $1.value) }
+    }
+
     /// Why the state cannot be written now, or nil when it can.
     public var unavailableReason: String? { problem.withLock { $0 } }
 

@@ -1,4 +1,5 @@
 import Foundation
+import LprojTablesOracle
 import Testing
 @testable import LprojTables
 

@@ -1,5 +1,6 @@
 import Foundation
 import LprojClient
+import LprojTestSupport
 import Testing
 import VarlinkProtocol
 
@@ -134,5 +135,39 @@ func expectError(_ name: String, _ parameters: JSONObject = [:], sourceLocation:
         }
     } catch {
         Issue.record("expected \(name), got \(error)", sourceLocation: sourceLocation)
+    }
+}
+
+/// GetTable sends only variables an entry can use: `other` is required in
+/// the interface's `PluralVariable`, and a variable without it can be no
+/// variable the entry refers to (found by the `.stringsdict` fuzzer).
+@Suite struct TableReplySchemaTests {
+    @Test func anUnusedVariableWithoutOtherIsLeftOutOfGetTable() async throws {
+        let daemon = try await DaemonProcess(files: [
+            "en.lproj/Localizable.strings": "\"plain\" = \"Plain\";\n",
+            "en.lproj/Localizable.stringsdict": """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+            <plist version="1.0"><dict><key>k</key><dict>
+              <key>NSStringLocalizedFormatKey</key><string>%#@n@ selected</string>
+              <key>n</key><dict>
+                <key>NSStringFormatSpecTypeKey</key><string>NSStringPluralRuleType</string>
+                <key>NSStringFormatValueTypeKey</key><string>d</string>
+                <key>one</key><string>%d file</string><key>other</key><string>%d files</string>
+              </dict>
+              <key>unused</key><dict>
+                <key>NSStringFormatSpecTypeKey</key><string>NSStringPluralRuleType</string>
+                <key>NSStringFormatValueTypeKey</key><string>d</string>
+                <key>one</key><string>%d thing</string>
+              </dict>
+            </dict></dict></plist>
+            """,
+        ])
+        let raw = try RawClient(path: daemon.socket)
+        try raw.send(#"{"method":"org.lprojd.Localization.GetTable","parameters":{"bundle":"demo","locale":"en"}}"#)
+        let reply = try #require(try await raw.receiveJSON())
+        let plurals = (reply["parameters"] as? [String: Any])?["plurals"] as? [String: Any]
+        let variables = (plurals?["k"] as? [String: Any])?["variables"] as? [String: Any]
+        #expect(variables?.keys.sorted() == ["n"], "\(String(describing: variables))")
     }
 }

@@ -81,6 +81,11 @@ public final class AddedStringsRegistry: Sendable {
         return total
     }
 
+    /// What a uid's added strings are charged, in all.
+    public func heldBytes(uid: UInt32) -> Int {
+        entries.withLock { entries in entries.filter { $0.key.uid == uid }.reduce(0) { $0 + $1.value.bytes } }
+    }
+
     /// The overlay of a client, if it added anything to the bundle.
     public func overlay(uid: UInt32, client: String, bundle: String) -> AddedStrings? {
         entries.withLock { $0[Key(uid: uid, client: client, bundle: bundle)]?.strings }

@@ -124,11 +124,13 @@ extension LocalizationInterface {
         }
     }
 
-    /// A plural entry as the interface's `PluralEntry`.
+    /// A plural entry as the interface's `PluralEntry`. A variable without
+    /// an `other` form can be no variable the entry uses (the validator
+    /// keeps no entry that uses one); it is left out, as `other` is required.
     static func pluralEntry(_ plural: PluralFormat, locale: String) -> JSONObject {
         var variables = JSONObject()
         for name in plural.variables.keys.sorted() {
-            let variable = plural.variables[name]!
+            guard let variable = plural.variables[name], variable.forms[.other] != nil else { continue }
             var object = JSONObject()
             if let valueType = variable.valueTypeText { object["valueType"] = .string(valueType) }
             for category in PluralCategory.allCases {

@@ -69,6 +69,13 @@ final class VarlinkConnectionHandler: ChannelInboundHandler, TurnTaker {
         }
     }
 
+    /// The context holds the handler and the handler its context: let go
+    /// of it when NIO takes the pipeline apart, or both leak with the
+    /// channel (the service fuzzer found it).
+    func handlerRemoved(context: ChannelHandlerContext) {
+        self.context = nil
+    }
+
     func channelInactive(context: ChannelHandlerContext) {
         closed = true
         stream?.end(.disconnected, lastReply: nil, thenClose: false)

@@ -18,6 +18,7 @@ final class FairWorkQueue: Sendable {
         var idle: [CheckedContinuation<Job?, Never>] = []
         var stopped = false
         var queued = 0
+        var running = 0
     }
 
     private let state = Mutex(State())
@@ -25,7 +26,10 @@ final class FairWorkQueue: Sendable {
     /// Queues a job for `uid`.
     func submit(uid: UInt32, _ job: @escaping Job) {
         let waiter: CheckedContinuation<Job?, Never>? = state.withLock { state in
-            if !state.idle.isEmpty { return state.idle.removeLast() }
+            if !state.idle.isEmpty {
+                state.running += 1
+                return state.idle.removeLast()
+            }
             if state.lanes[uid] == nil {
                 state.lanes[uid] = [job]
                 state.rotation.append(uid)
@@ -38,8 +42,8 @@ final class FairWorkQueue: Sendable {
         waiter?.resume(returning: job)
     }
 
-    /// Jobs waiting for a worker.
-    var queued: Int { state.withLock { $0.queued } }
+    /// Jobs waiting for a worker, or being worked on.
+    var pending: Int { state.withLock { $0.queued + $0.running } }
 
     /// Runs `workers` workers until ``stop()``, on `threads` threads at a
     /// lower priority than the event loops (``BackgroundExecutor``); jobs
@@ -50,7 +54,10 @@ final class FairWorkQueue: Sendable {
             await withDiscardingTaskGroup { group in
                 for _ in 0..<workers {
                     group.addTask {
-                        while let job = await self.next() { await job() }
+                        while let job = await self.next() {
+                            await job()
+                            self.state.withLock { $0.running -= 1 }
+                        }
                     }
                 }
             }
@@ -79,6 +86,7 @@ final class FairWorkQueue: Sendable {
                     }
                     let job = lane.removeFirst()
                     state.queued -= 1
+                    state.running += 1
                     if lane.isEmpty {
                         state.lanes[uid] = nil
                     } else {

@@ -64,6 +64,9 @@ public final class VarlinkServer: Service, Sendable {
     /// Open connections.
     public var connectionCount: Int { connections.count }
 
+    /// Calls being answered off the event loops, or waiting to be.
+    public var pendingWork: Int { work.pending }
+
     /// Open streams of a uid.
     public func streamCount(uid: UInt32) -> Int { streams.count(uid: uid) }
 

@@ -1,16 +1,17 @@
-import Foundation
-@testable import LprojTables
+public import Foundation
+public import LprojTables
 
 /// What a `.strings` file means, compared byte for byte: keys and string
 /// values as UTF-8, so that canonically equivalent but different strings
 /// ("é" and "e\u{301}") count as different, as they do in Core Foundation.
-enum TableMeaning: Equatable, CustomStringConvertible {
+/// (The tests and the `.strings` fuzzer share it: Tests/LprojTablesOracle.)
+public enum TableMeaning: Equatable, CustomStringConvertible {
     case table(strings: [[UInt8]: [UInt8]], others: [[UInt8]: PropertyListValue])
     case failure(String)
 
-    var isFailure: Bool { if case .failure = self { return true } else { return false } }
+    public var isFailure: Bool { if case .failure = self { return true } else { return false } }
 
-    var description: String {
+    public var description: String {
         switch self {
         case .failure(let message): return "failure(\(message))"
         case .table(let strings, let others):
@@ -19,7 +20,7 @@ enum TableMeaning: Equatable, CustomStringConvertible {
         }
     }
 
-    static func == (lhs: TableMeaning, rhs: TableMeaning) -> Bool {
+    public static func == (lhs: TableMeaning, rhs: TableMeaning) -> Bool {
         switch (lhs, rhs) {
         case (.failure, .failure): return true
         case let (.table(a, b), .table(c, d)):
@@ -68,9 +69,9 @@ enum TableMeaning: Equatable, CustomStringConvertible {
     }
 }
 
-enum FoundationReference {
+public enum FoundationReference {
     /// What `PropertyListSerialization` makes of the bytes, as a strings table.
-    static func meaning(of bytes: [UInt8]) -> TableMeaning {
+    public static func meaning(of bytes: [UInt8]) -> TableMeaning {
         let object: Any
         do {
             object = try PropertyListSerialization.propertyList(from: Data(bytes), options: [], format: nil)
@@ -94,7 +95,7 @@ enum FoundationReference {
     }
 
     /// What lprojd's parser makes of the bytes.
-    static func ours(_ bytes: [UInt8]) -> TableMeaning {
+    public static func ours(_ bytes: [UInt8]) -> TableMeaning {
         do {
             let file = try StringsParser().parse(bytes)
             var strings: [[UInt8]: [UInt8]] = [:]
@@ -112,14 +113,22 @@ enum FoundationReference {
     /// Whether Foundation is known to differ on these bytes by design:
     /// Apple loads an empty file (or a lone byte order mark) as an empty
     /// table, which Foundation's parser alone rejects.
-    static func isDocumentedDeviation(_ bytes: [UInt8]) -> Bool {
+    public static func isDocumentedDeviation(_ bytes: [UInt8]) -> Bool {
         bytes.isEmpty || bytes == [0xEF, 0xBB, 0xBF] || bytes == [0xFF, 0xFE] || bytes == [0xFE, 0xFF]
+    }
+
+    /// Whether lprojd refused what Foundation accepts because it nests
+    /// deeper than lprojd allows (128 levels, against Foundation's 512): the
+    /// third documented deviation.
+    public static func isNestingDeviation(ours: TableMeaning, reference: TableMeaning) -> Bool {
+        guard case .failure(let message) = ours, !reference.isFailure else { return false }
+        return message.contains("nested more than")
     }
 }
 
 /// The shared corpus of real tables, beside the checkout at `../shared/corpus`.
-enum Corpus {
-    static let root: URL = {
+public enum Corpus {
+    public static let root: URL = {
         var url = URL(fileURLWithPath: #filePath)
         while url.path != "/" {
             url.deleteLastPathComponent()
@@ -128,7 +137,7 @@ enum Corpus {
         return url.deletingLastPathComponent().appendingPathComponent("shared/corpus")
     }()
 
-    static func files(withExtension pathExtension: String) -> [URL] {
+    public static func files(withExtension pathExtension: String) -> [URL] {
         guard let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil) else { return [] }
         return enumerator.compactMap { $0 as? URL }.filter { $0.pathExtension == pathExtension }.sorted { $0.path < $1.path }
     }

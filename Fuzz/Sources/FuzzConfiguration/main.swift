@@ -1,0 +1,17 @@
+import FuzzSupport
+import LprojConfiguration
+
+/// The configuration reader on anything: a configuration or one clear
+/// problem, never a crash; and every limit it accepts is positive.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
+    fuzzInput(start, count) { bytes in
+        do {
+            let configuration = try timed(bytes.count) { Result { try ConfigurationFile.parse(String(decoding: bytes, as: UTF8.self), name: "fuzz.conf", baseDirectory: "/etc/lprojd") } }.get()
+            let limits = configuration.limits
+            precondition(limits.maximumMessageSize > 0 && limits.maximumConnections > 0 && limits.maximumConnectionsPerUID > 0)
+        } catch {
+            precondition(!"\(error)".isEmpty)
+        }
+    }
+}

@@ -83,9 +83,10 @@ enum Attack: String, CaseIterable, Codable {
 
     // MARK: (A) Memory a client can pin
 
-    /// Many connections, each sending a message that never ends.
+    /// Many connections, each sending a message that never ends (just under
+    /// the message limit of 1 MiB, so that only the uid's budget refuses it).
     static func unfinishedMessages(_ socket: String, _ end: Date, _ scale: Double, _ report: inout Report) throws {
-        let size = 15 << 20
+        let size = (1 << 20) - 1024
         var wires = try (0..<Int(64 * scale)).map { _ in try Wire(path: socket) }
         var sent = [Int](repeating: 0, count: wires.count)
         let chunk = Array(#"{"method":"org.lprojd.Localization.Lookup","parameters":{"bundle":"demo","key":""#.utf8)
@@ -109,7 +110,7 @@ enum Attack: String, CaseIterable, Codable {
             if !progressed { usleep(2_000) }
         }
         report.calls = sent.reduce(0, +)
-        report.note = "\(report.calls >> 20) MiB sent in unfinished messages; \(wires.count) connections still open"
+        report.note = "\(report.calls >> 20) MiB sent in unfinished messages on \(Int(64 * scale)) connections; \(wires.count) still open"
     }
 
     /// Pipelines calls with large replies and never reads them.
@@ -222,7 +223,7 @@ enum Attack: String, CaseIterable, Codable {
         var round = 0
         while Date() < end {
             round += 1
-            let padding = String(repeating: " ", count: (8 << 20) + round)
+            let padding = String(repeating: " ", count: 1_000_000 + round)
             wire.call(callText("Lookup", #"{"bundle":"demo","key":"welcome.title","locale":\#(jsonString("de" + padding))}"#))
             report.saw(wire.receive())
             wire.call(callText("Format", #"{"style":"currency","number":1,"locale":"de","currency":\#(jsonString("EUR" + padding))}"#))
@@ -328,21 +329,23 @@ enum Attack: String, CaseIterable, Codable {
     /// Inputs whose cost was quadratic or a product of two lists.
     static func quadratic(_ socket: String, _ end: Date, _ report: inout Report) throws {
         let wire = try Wire(path: socket)
-        // 200k members in one object: any method, since parsing comes first.
+        // 60k members in one object (as many as a message may hold under
+        // its values limit): any method, since parsing comes first.
         var members = "{"
-        for index in 0..<200_000 { members += "\(index == 0 ? "" : ",")\"m\(index)\":\"x\"" }
+        for index in 0..<60_000 { members += "\(index == 0 ? "" : ",")\"m\(index)\":\"x\"" }
         members += "}"
         let bigObject = callText("Lookup", #"{"bundle":"demo","key":"k","placeholders":\#(members)}"#)
-        // Added strings with long common prefixes, then the whole table.
+        // Added strings with long common prefixes (as many as one message
+        // holds), then the whole table.
         let prefix = String(repeating: "p", count: 300)
         var strings = "{"
-        for index in 0..<10_000 { strings += "\(index == 0 ? "" : ",")\"\(prefix)\(index)\":\"v\"" }
+        for index in 0..<3_000 { strings += "\(index == 0 ? "" : ",")\"\(prefix)\(index)\":\"v\"" }
         strings += "}"
         wire.call(callText("AddStrings", #"{"client":"hostile.q","bundle":"demo","locale":"de","strings":\#(strings)}"#))
         report.saw(wire.receive(timeout: 60))
         let locales = (0..<2000).map { "\"\(["de", "fr", "en", "ja", "es", "it", "pt", "ru"][$0 % 8])-\(String(format: "%03d", $0 % 999 + 1))\"" }.joined(separator: ",")
         let negotiate = callText("Negotiate", #"{"available":[\#(locales)],"preferredLanguages":[\#(locales)]}"#)
-        let preferred = (0..<100_000).map { _ in "\"fr-CA\"" }.joined(separator: ",")
+        let preferred = (0..<60_000).map { _ in "\"fr-CA\"" }.joined(separator: ",")
         let selection = callText("GetSelection", #"{"client":"hostile.q","bundle":"demo","preferredLanguages":[\#(preferred)]}"#)
         let table = callText("GetTable", #"{"bundle":"demo","client":"hostile.q","locale":"de"}"#)
         while Date() < end {
@@ -384,12 +387,12 @@ enum Attack: String, CaseIterable, Codable {
     /// Texts whose length was checked after trimming, or in characters.
     static func longTexts(_ socket: String, _ end: Date, _ report: inout Report) throws {
         let wire = try Wire(path: socket)
-        let combining = "$" + String(repeating: "\u{301}", count: 7 << 20)
-        let padded = String(repeating: " ", count: 8 << 20) + "de"
+        let combining = "$" + String(repeating: "\u{301}", count: 500_000)
+        let padded = String(repeating: " ", count: 1_000_000) + "de"
         let calls = [
             callText("SetPreferences", #"{"client":"hostile.long","bundle":"demo","preferences":{"currencySymbol":\#(jsonString(combining))}}"#),
             callText("SelectLocale", #"{"client":"hostile.long","bundle":"demo","locale":\#(jsonString(padded))}"#),
-            callText("Lookup", #"{"bundle":\#(jsonString(String(repeating: "b", count: 8 << 20))),"key":"k"}"#),
+            callText("Lookup", #"{"bundle":\#(jsonString(String(repeating: "b", count: 1_000_000))),"key":"k"}"#),
         ]
         while Date() < end {
             for call in calls {

@@ -55,8 +55,8 @@ public struct BudgetLimits: Sendable, Equatable {
     /// `limit`).
     public static func perUIDName(_ resource: Resource) -> String { "\(resource)PerUID" }
     /// The wire name of the limit over all uids.
-    public static func totalName(_ resource: Resource) -> String { "\(resource)" }
+    public static func totalName(_ resource: Resource) -> String { "\(resource)Total" }
     /// The wire names of the memory limits.
     public static let memoryPerUIDName = "memoryPerUID"
-    public static let memoryName = "memory"
+    public static let memoryName = "memoryTotal"
 }

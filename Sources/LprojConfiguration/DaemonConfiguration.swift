@@ -22,7 +22,7 @@ public struct DaemonConfiguration: Sendable, Equatable {
     /// number of its connections, and again over all uids.
     public struct Limits: Sendable, Equatable {
         /// The largest message, in bytes.
-        public var maximumMessageSize = 16 << 20
+        public var maximumMessageSize = 1 << 20
         /// The largest reply, in bytes.
         public var maximumReplySize = 16 << 20
         /// Open connections at most.

@@ -184,6 +184,7 @@ struct Daemon {
         server.limitError = { limit in
             switch limit {
             case .messageSize(let maximum): LocalizationErrors.limitExceeded("messageSize", maximum: maximum)
+            case .messageValues(let maximum): LocalizationErrors.limitExceeded("messageValues", maximum: maximum)
             case .replySize(let maximum): LocalizationErrors.limitExceeded("replySize", maximum: maximum)
             case .connections(let maximum): LocalizationErrors.limitExceeded("connections", maximum: maximum)
             case .connectionsPerUID(let maximum): LocalizationErrors.limitExceeded("connectionsPerUID", maximum: maximum)

@@ -13,7 +13,7 @@ import Testing
         // Past the uid's memory, though within each resource's limit.
         #expect(book.charge(90, of: .output, to: 1) == BudgetRefusal(limit: "memoryPerUID", maximum: 160))
         // Another uid has its own budget, but all uids share the total.
-        #expect(book.charge(80, of: .input, to: 2) == BudgetRefusal(limit: "input", maximum: 150))
+        #expect(book.charge(80, of: .input, to: 2) == BudgetRefusal(limit: "inputTotal", maximum: 150))
         #expect(book.charge(70, of: .input, to: 2) == nil)
         #expect(book.totals[.input] == 150)
     }

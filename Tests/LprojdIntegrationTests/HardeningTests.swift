@@ -36,11 +36,21 @@ struct HardeningTests {
 
     @Test func unfinishedMessagesAreBoundedByTheUsersBudget() async throws {
         let daemon = try await DaemonProcess()
-        // 64 connections of the same uid, each sending 15 MiB that never ends.
+        // 64 connections of the same uid, each sending 1 MiB that never ends.
         let outcome = try await Hostile(daemon: daemon).attack("unfinished-messages", seconds: 4)
         #expect(outcome.report.limits["inputPerUID", default: 0] + outcome.report.limits["memoryPerUID", default: 0] > 0, "\(outcome.report)")
         #expect(outcome.residentGrowth < 96 * Self.mebibyte, "lprojd grew by \(outcome.residentGrowth >> 20) MiB")
         expectTheOtherUserUnaffected(outcome)
+    }
+
+    @Test func aMessageOfTooManyValuesIsRefusedBeforeItIsAllInMemory() async throws {
+        let daemon = try await DaemonProcess()
+        let raw = try RawClient(path: daemon.socket, timeout: 10)
+        // 70,000 values in 700 KB: under the message size, over its values.
+        try raw.send(#"{"method":"org.lprojd.Negotiate","parameters":{"available":[\#((0..<70_000).map { _ in "1" }.joined(separator: ","))]}}"#)
+        let reply = try #require(try await raw.receiveJSON())
+        #expect(reply["error"] as? String == "org.lprojd.Localization.LimitExceeded")
+        #expect((reply["parameters"] as? [String: Any])?["limit"] as? String == "messageValues")
     }
 
     @Test func anUnfinishedMessageThatGoesQuietClosesItsConnection() async throws {
@@ -113,7 +123,7 @@ struct HardeningTests {
 
     @Test func textsThatWouldBeCachedAsSentAreRefusedBeforehand() async throws {
         let daemon = try await DaemonProcess()
-        // 8 MiB of whitespace around a locale, and around a currency code.
+        // 1 MB of whitespace around a locale, and around a currency code.
         let outcome = try await Hostile(daemon: daemon).attack("cache-keys", seconds: 3)
         #expect(outcome.report.errors["InvalidLocale", default: 0] > 0 && outcome.report.errors["InvalidValue", default: 0] > 0, "\(outcome.report)")
         #expect(outcome.residentGrowth < 96 * Self.mebibyte, "lprojd grew by \(outcome.residentGrowth >> 20) MiB")
@@ -137,8 +147,8 @@ struct HardeningTests {
 
     @Test func inputsThatWereQuadraticAreLinearOrRefused() async throws {
         let daemon = try await DaemonProcess()
-        // 200k members; 10k keys with long common prefixes then GetTable;
-        // Negotiate 2000 × 2000; GetSelection with 100k languages.
+        // 60k members; 3,000 keys with long common prefixes then GetTable;
+        // Negotiate 2000 × 2000; GetSelection with 60k languages.
         let outcome = try await Hostile(daemon: daemon).attack("quadratic", seconds: 6)
         #expect(outcome.report.calls >= 4, "not even one round in 6 s: \(outcome.report)")
         #expect(outcome.report.limits["placeholders", default: 0] > 0)
@@ -160,8 +170,8 @@ struct HardeningTests {
 
     @Test func textsAreLimitedInBytesAsSent() async throws {
         let daemon = try await DaemonProcess()
-        // A currency symbol of one base and 7M combining marks; a locale
-        // behind 8 MiB of spaces; an 8 MiB bundle name.
+        // A currency symbol of one base and 500k combining marks; a locale
+        // behind 1 MB of spaces; a 1 MB bundle name.
         let outcome = try await Hostile(daemon: daemon).attack("long-texts", seconds: 3)
         #expect(outcome.report.errors["InvalidValue", default: 0] > 0)
         #expect(outcome.report.errors["InvalidLocale", default: 0] > 0)

@@ -99,7 +99,7 @@ struct IsolationTests {
         // Alice spends every budget she has: saved rows, added strings,
         // unfinished input, connections.
         for attack in ["saved-rows", "added-strings", "unfinished-messages", "log-flood"] {
-            let finished = try await run("setpriv", ["--reuid=\(Self.alice)", "--regid=\(Self.alice)", "--clear-groups", users.tool, "attack", attack, "--socket", daemon.socket, "--seconds", "2", "--scale", "0.25"])
+            let finished = try await run("setpriv", ["--reuid=\(Self.alice)", "--regid=\(Self.alice)", "--clear-groups", users.tool, "attack", attack, "--socket", daemon.socket, "--seconds", "2", "--scale", "0.5"])
             #expect(finished.status == 0, "\(attack): \(finished.errors)")
             #expect(finished.output.contains("PerUID"), "\(attack) reached no per-uid limit: \(finished.output)")
         }

@@ -174,14 +174,14 @@ final class VarlinkConnectionHandler: ChannelInboundHandler, TurnTaker {
             // Parsing a large message could hold the loop: decode it off the loop.
             state.began(.answering)
             offload { [shared, caller] in
-                switch Self.decode(frame) {
+                switch Self.decode(frame, shared.configuration) {
                 case .failure(let error): return .reply(Self.encode(VarlinkReply(error: error), shared.configuration))
                 case .success(let call): return await Self.resolve(shared.dispatcher.dispatch(call, caller: caller), for: call, shared.configuration)
                 }
             }
             return
         }
-        switch Self.decode(frame) {
+        switch Self.decode(frame, configuration) {
         case .failure(let error):
             write(Self.encode(VarlinkReply(error: error), configuration), context: context)
         case .success(let call):
@@ -247,8 +247,16 @@ final class VarlinkConnectionHandler: ChannelInboundHandler, TurnTaker {
         }
     }
 
-    private static func decode(_ frame: ByteBuffer) -> Result<VarlinkCall, VarlinkError> {
-        frame.withUnsafeReadableBytes { bytes in Result { () throws(VarlinkError) in try VarlinkCall.decode(bytes) } }
+    /// A call, or the error to answer; too many values is the server's
+    /// own limit error.
+    private static func decode(_ frame: ByteBuffer, _ configuration: VarlinkServerConfiguration) -> Result<VarlinkCall, VarlinkError> {
+        let result = frame.withUnsafeReadableBytes { bytes in
+            Result { () throws(VarlinkError) in try VarlinkCall.decode(bytes, maximumValues: configuration.maximumMessageValues) }
+        }
+        if case .failure(let error) = result, error.isTooManyValues {
+            return .failure(configuration.limitError(.messageValues(configuration.maximumMessageValues)))
+        }
+        return result
     }
 
     /// A reply's bytes, or a `replySize` error in place of a reply too large.

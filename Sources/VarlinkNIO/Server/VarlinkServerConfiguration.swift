@@ -6,6 +6,8 @@ public import VarlinkProtocol
 public enum VarlinkLimit: Sendable, Equatable {
     /// A message larger than this many bytes.
     case messageSize(Int)
+    /// A message of more JSON values than this.
+    case messageValues(Int)
     /// More connections than this in all.
     case connections(Int)
     /// More connections than this from one user.
@@ -24,8 +26,12 @@ public enum VarlinkLimit: Sendable, Equatable {
 
 /// How a ``VarlinkServer`` behaves at its limits and when it stops.
 public struct VarlinkServerConfiguration: Sendable {
-    /// The largest message, in bytes (systemd: 16 MiB).
-    public var maximumMessageSize = 16 << 20
+    /// The largest message, in bytes (systemd allows 16 MiB; lprojd's
+    /// largest request is far smaller).
+    public var maximumMessageSize = 1 << 20
+    /// The most JSON values one message may hold: parsed, a message takes
+    /// memory by its values, not its bytes.
+    public var maximumMessageValues = 65_536
     /// The largest reply, in bytes: a larger one is replaced by a
     /// `replySize` limit error.
     public var maximumReplySize = 16 << 20

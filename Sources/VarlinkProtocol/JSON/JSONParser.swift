@@ -13,6 +13,8 @@ public struct JSONParser {
         public let offset: Int
         /// What was expected there.
         public let message: String
+        /// The text holds more values than the parser was allowed.
+        public var isOverValueLimit = false
 
         public var description: String { "invalid JSON at byte \(offset): \(message)" }
     }
@@ -22,10 +24,15 @@ public struct JSONParser {
 
     private let bytes: UnsafeRawBufferPointer
     private var position = 0
+    /// Values (of any kind, members' included) still allowed: what a text
+    /// becomes in memory grows with its values, not its bytes.
+    private var valuesLeft: Int
+    private let maximumValues: Int
 
-    /// Parses one JSON value filling all of `bytes` (whitespace aside).
-    public static func parse(_ bytes: UnsafeRawBufferPointer) throws(Error) -> JSONValue {
-        var parser = JSONParser(bytes: bytes)
+    /// Parses one JSON value filling all of `bytes` (whitespace aside), of
+    /// at most `maximumValues` values in all.
+    public static func parse(_ bytes: UnsafeRawBufferPointer, maximumValues: Int = .max) throws(Error) -> JSONValue {
+        var parser = JSONParser(bytes: bytes, maximumValues: maximumValues)
         let value = try parser.parseValue(depth: 0)
         parser.skipWhitespace()
         guard parser.position == bytes.count else { throw parser.error("unexpected text after the value") }
@@ -37,8 +44,10 @@ public struct JSONParser {
         try bytes.withUnsafeBytes { buffer in Result { () throws(Error) in try parse(buffer) } }.get()
     }
 
-    private init(bytes: UnsafeRawBufferPointer) {
+    private init(bytes: UnsafeRawBufferPointer, maximumValues: Int) {
         self.bytes = bytes
+        self.valuesLeft = maximumValues
+        self.maximumValues = maximumValues
     }
 
     private func error(_ message: String) -> Error {
@@ -56,6 +65,12 @@ public struct JSONParser {
     }
 
     private mutating func parseValue(depth: Int) throws(Error) -> JSONValue {
+        valuesLeft -= 1
+        guard valuesLeft >= 0 else {
+            var error = error("more than \(maximumValues) values")
+            error.isOverValueLimit = true
+            throw error
+        }
         skipWhitespace()
         guard position < bytes.count else { throw error("expected a value, found the end") }
         switch bytes[position] {

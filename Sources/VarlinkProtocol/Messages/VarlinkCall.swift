@@ -40,11 +40,15 @@ public struct VarlinkCall: Sendable, Equatable {
     /// Like systemd, only `method`, `parameters`, `oneway` and `more` are
     /// accepted; `upgrade` is not supported. Problems are reported as
     /// `org.varlink.service.InvalidParameter` naming the offending field.
-    public static func decode(_ message: UnsafeRawBufferPointer) throws(VarlinkError) -> VarlinkCall {
+    ///
+    /// A message of more than `maximumValues` JSON values is refused with
+    /// ``VarlinkError/tooManyValues(_:)``, before it is all in memory.
+    public static func decode(_ message: UnsafeRawBufferPointer, maximumValues: Int = .max) throws(VarlinkError) -> VarlinkCall {
         let value: JSONValue
         do {
-            value = try JSONParser.parse(message)
+            value = try JSONParser.parse(message, maximumValues: maximumValues)
         } catch {
+            if error.isOverValueLimit { throw .tooManyValues(maximumValues) }
             throw .invalidParameter("message")
         }
         guard case .object(let object) = value else { throw .invalidParameter("message") }

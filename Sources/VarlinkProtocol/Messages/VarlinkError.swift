@@ -42,4 +42,14 @@ public struct VarlinkError: Error, Sendable, Equatable, CustomStringConvertible 
 
     /// The method must be called with `more` (systemd's extension).
     public static let expectedMore = VarlinkError("org.varlink.service.ExpectedMore")
+
+    /// A message of more JSON values than the server allows: an
+    /// `InvalidParameter(message)` that says so (`values`), which a server
+    /// answers with its own limit error.
+    public static func tooManyValues(_ maximum: Int) -> VarlinkError {
+        VarlinkError("org.varlink.service.InvalidParameter", ["parameter": "message", "values": .int(maximum)])
+    }
+
+    /// Whether this is ``tooManyValues(_:)``.
+    public var isTooManyValues: Bool { name == "org.varlink.service.InvalidParameter" && parameters["values"] != nil }
 }

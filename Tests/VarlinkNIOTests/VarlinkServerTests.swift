@@ -153,6 +153,23 @@ final class TestInterface: VarlinkInterface {
         }
     }
 
+    /// New connections faster than a uid's rate are closed at accept,
+    /// before anything is built for them, and without a word.
+    @Test func aUidOpeningConnectionsTooFastHasThemClosed() async throws {
+        try await Self.withServer(configure: { $0.connectionBurstPerUID = 3; $0.connectionsPerSecondPerUID = 0.001 }) { path, _, _ in
+            var open: [RawClient] = []
+            for _ in 0..<3 {
+                let client = try RawClient(path: path)
+                try client.send(#"{"method":"org.example.Test.Echo","parameters":{"ok":true}}"#)
+                #expect((try await client.receiveJSON()?["parameters"] as? [String: Any])?["ok"] as? Bool == true)
+                open.append(client)
+            }
+            let fourth = try RawClient(path: path)
+            #expect(try await fourth.receive() == nil)
+            withExtendedLifetime(open) {}
+        }
+    }
+
     @Test func streamsDeliverAndEnd() async throws {
         try await Self.withServer { path, interface, _ in
             let client = try RawClient(path: path)

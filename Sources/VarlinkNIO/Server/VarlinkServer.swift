@@ -44,6 +44,7 @@ public final class VarlinkServer: Service, Sendable {
     private let streams = StreamCounter()
     private let schedulers: LoopSchedulers
     private let logLimit = PerUIDRateLimit(burst: 20, perSecond: 2)
+    private let connectionRate: PerUIDRateLimit
 
     /// Creates a server; nothing happens until ``listen()`` or ``run()``.
     /// Connections are charged to `budget`; by default nothing limits it.
@@ -58,6 +59,7 @@ public final class VarlinkServer: Service, Sendable {
         self.logger = logger
         self.book = budget
         self.schedulers = LoopSchedulers(budgets: configuration.turns)
+        self.connectionRate = PerUIDRateLimit(burst: configuration.connectionBurstPerUID, perSecond: configuration.connectionsPerSecondPerUID)
         self.limiter = ConnectionLimiter(maximumTotal: configuration.maximumConnections, maximumPerUID: configuration.maximumConnectionsPerUID)
     }
 
@@ -79,6 +81,9 @@ public final class VarlinkServer: Service, Sendable {
         guard channel.withLock({ $0 }) == nil else { return }
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.backlog, value: 256)
+            // A few accepts per readiness event, so that a flood of new
+            // connections shares the loop with what else waits on it.
+            .serverChannelOption(ChannelOptions.maxMessagesPerRead, value: 8)
             .childChannelOption(ChannelOptions.writeBufferWaterMark, value: ChannelOptions.Types.WriteBufferWaterMark(low: 32 << 10, high: 256 << 10))
             // One read (at most 16 KiB) per readiness event: a poll of the
             // loop's sockets handles up to 64 ready connections before any
@@ -125,6 +130,12 @@ public final class VarlinkServer: Service, Sendable {
 
     private func initialize(_ channel: any Channel) -> EventLoopFuture<Void> {
         PeerCredentials.read(from: channel).flatMapThrowing { [self] credentials in
+            // Faster than its rate allows: closed at once, before anything is
+            // built for it (as systemd closes connections over its limits).
+            guard connectionRate.allow(credentials.uid).allowed else {
+                channel.close(promise: nil)
+                return
+            }
             let id = nextConnectionID.add(1, ordering: .relaxed).oldValue
             let caller = VarlinkCaller(uid: credentials.uid, gid: credentials.gid, pid: credentials.pid, connectionID: id)
             if let limit = admit(credentials.uid) {

@@ -39,6 +39,11 @@ public struct VarlinkServerConfiguration: Sendable {
     public var maximumConnections = 4096
     /// Open connections per uid at most.
     public var maximumConnectionsPerUID = 256
+    /// New connections a uid may open at once, and then per second: setting
+    /// a connection up and tearing it down costs the loops, so a uid that
+    /// opens connections faster has them closed at accept, unserved.
+    public var connectionBurstPerUID = 512
+    public var connectionsPerSecondPerUID = 200.0
     /// Open streams (subscriptions) per uid at most.
     public var maximumStreamsPerUID = 128
     /// Bytes of unread replies a stream may have queued before it is dropped.

@@ -182,3 +182,11 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Ex
     /// An integer value.
     public static func int(_ value: Int) -> JSONValue { .number(JSONNumber(Int64(value))) }
 }
+
+/// A `float` field written as a literal: `number: 1234.5`, `date: 0`.
+extension JSONNumber: ExpressibleByFloatLiteral, ExpressibleByIntegerLiteral, CustomStringConvertible {
+    public init(floatLiteral value: Double) { self.init(value) }
+    public init(integerLiteral value: Int64) { self.init(value) }
+
+    public var description: String { integer.map(String.init) ?? "\(double)" }
+}

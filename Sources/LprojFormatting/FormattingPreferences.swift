@@ -1,52 +1,78 @@
 /// What a client saved about how it wants values written
 /// (SDLocalizationManager's user defaults). Every field is optional; an
 /// unset one takes the locale's default.
+///
+/// This is the one Swift type a preference is defined in: its name (a
+/// ``Field``, spelled as the interface's `Preferences` spells it), how its
+/// value is checked and canonicalized (``set(_:to:)``), and its typed value
+/// for the formatter. Values are kept as their canonical text, which is
+/// what is saved and what the interface carries, so that the store and the
+/// service move preferences by field name and never list them.
 public struct FormattingPreferences: Sendable, Equatable {
-    /// A date pattern ("dd/MM/yyyy"); default `dd/MM/yyyy`.
-    public var dateFormat: String?
-    /// A time pattern ("HH:mm"); default `HH:mm`.
-    public var timeFormat: String?
-    /// Default: the locale's (m, or ft where it does not use the metric system).
-    public var distanceUnit: DistanceUnit?
-    /// Default: the locale's (km/h, or mph in the US and the UK).
-    public var speedUnit: SpeedUnit?
-    /// Written for currency amounts instead of the currency's own symbol.
-    public var currencySymbol: String?
-    /// An IANA time zone ("Europe/Rome") or a GMT offset; default GMT.
-    public var timeZone: String?
-    /// An ICU calendar ("gregorian", "japanese", "buddhist"); default the locale's.
-    public var calendar: String?
-
-    public init(
-        dateFormat: String? = nil, timeFormat: String? = nil, distanceUnit: DistanceUnit? = nil, speedUnit: SpeedUnit? = nil,
-        currencySymbol: String? = nil, timeZone: String? = nil, calendar: String? = nil
-    ) {
-        self.dateFormat = dateFormat
-        self.timeFormat = timeFormat
-        self.distanceUnit = distanceUnit
-        self.speedUnit = speedUnit
-        self.currencySymbol = currencySymbol
-        self.timeZone = timeZone
-        self.calendar = calendar
-    }
-
-    /// The fields' names, as the interface spells them.
+    /// The fields, as the interface spells them.
     public enum Field: String, Sendable, CaseIterable {
         case dateFormat, timeFormat, distanceUnit, speedUnit, currencySymbol, timeZone, calendar
     }
 
-    /// A field's value as text (units by their names).
-    public subscript(field: Field) -> String? {
-        switch field {
-        case .dateFormat: dateFormat
-        case .timeFormat: timeFormat
-        case .distanceUnit: distanceUnit?.rawValue
-        case .speedUnit: speedUnit?.rawValue
-        case .currencySymbol: currencySymbol
-        case .timeZone: timeZone
-        case .calendar: calendar
+    /// Each set field's canonical text.
+    private var values: [Field: String] = [:]
+
+    /// No preferences: the locale's defaults.
+    public init() {}
+
+    /// The typed values (for tests and for callers that have them typed).
+    public init(
+        dateFormat: String? = nil, timeFormat: String? = nil, distanceUnit: DistanceUnit? = nil, speedUnit: SpeedUnit? = nil,
+        currencySymbol: String? = nil, timeZone: String? = nil, calendar: String? = nil
+    ) {
+        values[.dateFormat] = dateFormat
+        values[.timeFormat] = timeFormat
+        values[.distanceUnit] = distanceUnit?.rawValue
+        values[.speedUnit] = speedUnit?.rawValue
+        values[.currencySymbol] = currencySymbol
+        values[.timeZone] = timeZone
+        values[.calendar] = calendar
+    }
+
+    /// Preferences as saved: canonical text by field name (checked when
+    /// they were set). A name that is no longer a field is ignored.
+    public init(saved: [String: String]) {
+        for (name, value) in saved {
+            if let field = Field(rawValue: name) { values[field] = value }
         }
     }
+
+    /// The preferences to save: canonical text by field name.
+    public var saved: [String: String] {
+        Dictionary(uniqueKeysWithValues: values.map { ($0.key.rawValue, $0.value) })
+    }
+
+    /// The fields that are set, in the order of ``Field``.
+    public var setFields: [(Field, String)] {
+        Field.allCases.compactMap { field in values[field].map { (field, $0) } }
+    }
+
+    // MARK: Typed values, for the formatter
+
+    /// A date pattern ("dd/MM/yyyy"); default `dd/MM/yyyy`.
+    public var dateFormat: String? { values[.dateFormat] }
+    /// A time pattern ("HH:mm"); default `HH:mm`.
+    public var timeFormat: String? { values[.timeFormat] }
+    /// Default: the locale's (m, or ft where it does not use the metric system).
+    public var distanceUnit: DistanceUnit? { values[.distanceUnit].flatMap(DistanceUnit.init(rawValue:)) }
+    /// Default: the locale's (km/h, or mph in the US and the UK).
+    public var speedUnit: SpeedUnit? { values[.speedUnit].flatMap(SpeedUnit.init(rawValue:)) }
+    /// Written for currency amounts instead of the currency's own symbol.
+    public var currencySymbol: String? { values[.currencySymbol] }
+    /// An IANA time zone ("Europe/Rome") or a GMT offset; default GMT.
+    public var timeZone: String? { values[.timeZone] }
+    /// An ICU calendar ("gregorian", "japanese", "buddhist"); default the locale's.
+    public var calendar: String? { values[.calendar] }
+
+    // MARK: Changing
+
+    /// A field's value as text.
+    public subscript(field: Field) -> String? { values[field] }
 
     /// Sets a field from text, checked and canonicalized: a pattern must be
     /// one ICU formats with, a time zone and a calendar ones it knows
@@ -56,63 +82,53 @@ public struct FormattingPreferences: Sendable, Equatable {
             clear(field)
             return
         }
+        values[field] = try Self.canonical(text, for: field)
+    }
+
+    private static func canonical(_ text: String, for field: Field) throws(FormattingError) -> String {
         switch field {
         case .dateFormat, .timeFormat:
             if let problem = ICUFormatting.datePatternProblem(text) {
                 throw .invalidValue(field.rawValue, "'\(text)' is not a date pattern: \(problem)")
             }
-            if field == .dateFormat { dateFormat = text } else { timeFormat = text }
+            return text
         case .distanceUnit:
-            guard let unit = DistanceUnit(rawValue: text) else {
-                throw .invalidValue(field.rawValue, "'\(text)' is not one of \(DistanceUnit.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
-            distanceUnit = unit
+            return try oneOf(DistanceUnit.self, text, field)
         case .speedUnit:
-            guard let unit = SpeedUnit(rawValue: text) else {
-                throw .invalidValue(field.rawValue, "'\(text)' is not one of \(SpeedUnit.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
-            speedUnit = unit
+            return try oneOf(SpeedUnit.self, text, field)
         case .currencySymbol:
             // Counted in bytes on the text as given: a count of characters
             // would let one base and a megabyte of combining marks through.
             guard !text.isEmpty, text.utf8.count <= Self.maximumCurrencySymbolLength, !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else {
                 throw .invalidValue(field.rawValue, "a currency symbol is 1 to \(Self.maximumCurrencySymbolLength) bytes of text without control characters")
             }
-            currencySymbol = text
+            return text
         case .timeZone:
-            timeZone = try ICUFormatting.canonicalTimeZone(text)
+            return try ICUFormatting.canonicalTimeZone(text)
         case .calendar:
-            calendar = try ICUFormatting.canonicalCalendar(text)
+            return try ICUFormatting.canonicalCalendar(text)
         }
+    }
+
+    private static func oneOf<Unit: RawRepresentable & CaseIterable>(_: Unit.Type, _ text: String, _ field: Field) throws(FormattingError) -> String
+    where Unit.RawValue == String {
+        guard Unit(rawValue: text) != nil else {
+            throw .invalidValue(field.rawValue, "'\(text)' is not one of \(Unit.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return text
     }
 
     /// Copies one field's value (set or not) from `other`, which checked it.
     public mutating func take(_ field: Field, from other: FormattingPreferences) {
-        switch field {
-        case .dateFormat: dateFormat = other.dateFormat
-        case .timeFormat: timeFormat = other.timeFormat
-        case .distanceUnit: distanceUnit = other.distanceUnit
-        case .speedUnit: speedUnit = other.speedUnit
-        case .currencySymbol: currencySymbol = other.currencySymbol
-        case .timeZone: timeZone = other.timeZone
-        case .calendar: calendar = other.calendar
-        }
+        values[field] = other.values[field]
     }
 
     public mutating func clear(_ field: Field) {
-        switch field {
-        case .dateFormat: dateFormat = nil
-        case .timeFormat: timeFormat = nil
-        case .distanceUnit: distanceUnit = nil
-        case .speedUnit: speedUnit = nil
-        case .currencySymbol: currencySymbol = nil
-        case .timeZone: timeZone = nil
-        case .calendar: calendar = nil
-        }
+        values[field] = nil
     }
 
     /// Whether nothing is set.
-    public var isEmpty: Bool { Field.allCases.allSatisfy { self[$0] == nil } }
+    public var isEmpty: Bool { values.isEmpty }
 
     /// The fields whose values differ from `other`'s.
     public func changedFields(from other: FormattingPreferences) -> [Field] {

@@ -117,14 +117,25 @@ public final class ClientStore: Sendable {
     /// Reads every row into memory, charging each to its uid, newest first:
     /// what fits each uid's budget is kept, the rest pruned.
     private func load(from writer: any DatabaseWriter) throws {
-        let (rows, preferenceRows) = try writer.read { db in (try SelectionRecord.fetchAll(db), try PreferencesRecord.fetchAll(db)) }
+        let (rows, preferenceRows) = try writer.read { db in (try SelectionRecord.fetchAll(db), try PreferenceRecord.fetchAll(db)) }
         // What the copy held before (a reopening) is released first.
         for (key, selection) in selections.withLock({ $0 }) { book.release(Self.cost(key, selection.locale), of: .savedState, from: key.uid) }
         for (key, saved) in savedPreferences.withLock({ $0 }) { book.release(Self.cost(key, saved), of: .savedState, from: key.uid) }
         var kept: [SelectionKey: SavedSelection] = [:], keptPreferences: [SelectionKey: SavedPreferences] = [:]
         var prunedSelections: [SelectionKey] = [], prunedPreferences: [SelectionKey] = []
-        enum Row { case selection(SelectionRecord), preferences(PreferencesRecord) }
-        let all = (rows.map { (Row.selection($0), $0.updatedAt) } + preferenceRows.map { (Row.preferences($0), $0.updatedAt) }).sorted { $0.1 > $1.1 }
+        // A client's preferences for a bundle are one row a field; they are
+        // kept or pruned together, as of their newest field.
+        var preferences: [SelectionKey: (saved: SavedPreferences, updatedAt: Date)] = [:]
+        for record in preferenceRows {
+            let key = SelectionKey(uid: record.uid, client: record.client, bundle: record.bundle)
+            var entry = preferences[key] ?? ([:], record.updatedAt)
+            entry.saved[record.field] = record.value
+            entry.updatedAt = max(entry.updatedAt, record.updatedAt)
+            preferences[key] = entry
+        }
+        enum Row { case selection(SelectionRecord), preferences(SelectionKey, SavedPreferences) }
+        let all = (rows.map { (Row.selection($0), $0.updatedAt) } + preferences.map { (Row.preferences($0.key, $0.value.saved), $0.value.updatedAt) })
+            .sorted { $0.1 > $1.1 }
         for (row, _) in all {
             switch row {
             case .selection(let record):
@@ -134,10 +145,9 @@ public final class ClientStore: Sendable {
                 } else {
                     prunedSelections.append(key)
                 }
-            case .preferences(let record):
-                let key = SelectionKey(uid: record.uid, client: record.client, bundle: record.bundle)
-                if book.charge(Self.cost(key, record.saved), of: .savedState, to: record.uid) == nil {
-                    keptPreferences[key] = record.saved
+            case .preferences(let key, let saved):
+                if book.charge(Self.cost(key, saved), of: .savedState, to: key.uid) == nil {
+                    keptPreferences[key] = saved
                 } else {
                     prunedPreferences.append(key)
                 }
@@ -149,7 +159,7 @@ public final class ClientStore: Sendable {
                     try db.execute(sql: "DELETE FROM selection WHERE uid = ? AND client = ? AND bundle = ?", arguments: [Int64(key.uid), key.client, key.bundle])
                 }
                 for key in prunedPreferences {
-                    try db.execute(sql: "DELETE FROM preferences WHERE uid = ? AND client = ? AND bundle = ?", arguments: [Int64(key.uid), key.client, key.bundle])
+                    try db.execute(sql: "DELETE FROM preference WHERE uid = ? AND client = ? AND bundle = ?", arguments: [Int64(key.uid), key.client, key.bundle])
                 }
             }
         }
@@ -226,6 +236,25 @@ public final class ClientStore: Sendable {
                 table.primaryKey(["uid", "client", "bundle"])
             }
         }
+        // A row a field, so that a new preference needs no new column.
+        migrator.registerMigration("v3-preference-fields") { db in
+            try db.create(table: "preference") { table in
+                table.column("uid", .integer).notNull()
+                table.column("client", .text).notNull()
+                table.column("bundle", .text).notNull()
+                table.column("field", .text).notNull()
+                table.column("value", .text).notNull()
+                table.column("updatedAt", .datetime).notNull()
+                table.primaryKey(["uid", "client", "bundle", "field"])
+            }
+            for column in ["dateFormat", "timeFormat", "distanceUnit", "speedUnit", "currencySymbol", "timeZone", "calendar"] {
+                try db.execute(sql: """
+                    INSERT INTO preference (uid, client, bundle, field, value, updatedAt)
+                    SELECT uid, client, bundle, '\(column)', \(column), updatedAt FROM preferences WHERE \(column) IS NOT NULL
+                    """)
+            }
+            try db.drop(table: "preferences")
+        }
         return migrator
     }
 
@@ -243,9 +272,7 @@ public final class ClientStore: Sendable {
     }
 
     static func cost(_ key: SelectionKey, _ preferences: SavedPreferences) -> Int {
-        let values = [preferences.dateFormat, preferences.timeFormat, preferences.distanceUnit, preferences.speedUnit,
-                      preferences.currencySymbol, preferences.timeZone, preferences.calendar]
-        return 256 + key.client.utf8.count + key.bundle.utf8.count + values.reduce(0) { $0 + ($1?.utf8.count ?? 0) }
+        256 + key.client.utf8.count + key.bundle.utf8.count + preferences.values.reduce(0) { $0 + $1.utf8.count }
     }
 
     /// Charges the growth of a row from `old` to `new` bytes before it is
@@ -301,7 +328,7 @@ public final class ClientStore: Sendable {
 
     /// A client's formatting preferences for a bundle (empty if none).
     public func preferences(for key: ClientKey, bundle: String) -> SavedPreferences {
-        savedPreferences.withLock { $0[SelectionKey(uid: key.uid, client: key.client, bundle: bundle)] } ?? SavedPreferences()
+        savedPreferences.withLock { $0[SelectionKey(uid: key.uid, client: key.client, bundle: bundle)] } ?? [:]
     }
 
     /// Changes a client's preferences for a bundle: `update` gets the
@@ -314,17 +341,17 @@ public final class ClientStore: Sendable {
     ) async throws -> (previous: SavedPreferences, current: SavedPreferences) {
         let cacheKey = SelectionKey(uid: key.uid, client: key.client, bundle: bundle)
         return try await writing { writer in try await writer.writeWithoutTransaction { db in
-            let previous = self.savedPreferences.withLock { $0[cacheKey] } ?? SavedPreferences()
+            let previous = self.savedPreferences.withLock { $0[cacheKey] } ?? [:]
             let current = try update(previous)
             guard current != previous else { return (previous, current) }
             let old = previous.isEmpty ? 0 : Self.cost(cacheKey, previous), new = current.isEmpty ? 0 : Self.cost(cacheKey, current)
             try self.charge(from: old, to: new, uid: key.uid)
             do {
                 try db.inTransaction {
-                    if current.isEmpty {
-                        try db.execute(sql: "DELETE FROM preferences WHERE uid = ? AND client = ? AND bundle = ?", arguments: [Int64(key.uid), key.client, bundle])
-                    } else {
-                        try PreferencesRecord(uid: key.uid, client: key.client, bundle: bundle, current, updatedAt: Date()).upsert(db)
+                    try db.execute(sql: "DELETE FROM preference WHERE uid = ? AND client = ? AND bundle = ?", arguments: [Int64(key.uid), key.client, bundle])
+                    let now = Date()
+                    for (field, value) in current {
+                        try PreferenceRecord(uid: key.uid, client: key.client, bundle: bundle, field: field, value: value, updatedAt: now).insert(db)
                     }
                     return .commit
                 }
@@ -338,32 +365,10 @@ public final class ClientStore: Sendable {
     }
 }
 
-/// A client's formatting preferences as stored: each field as text, checked
-/// by the service before it gets here.
-public struct SavedPreferences: Sendable, Hashable {
-    public var dateFormat: String?
-    public var timeFormat: String?
-    public var distanceUnit: String?
-    public var speedUnit: String?
-    public var currencySymbol: String?
-    public var timeZone: String?
-    public var calendar: String?
-
-    public init(
-        dateFormat: String? = nil, timeFormat: String? = nil, distanceUnit: String? = nil, speedUnit: String? = nil,
-        currencySymbol: String? = nil, timeZone: String? = nil, calendar: String? = nil
-    ) {
-        self.dateFormat = dateFormat
-        self.timeFormat = timeFormat
-        self.distanceUnit = distanceUnit
-        self.speedUnit = speedUnit
-        self.currencySymbol = currencySymbol
-        self.timeZone = timeZone
-        self.calendar = calendar
-    }
-
-    public var isEmpty: Bool { self == SavedPreferences() }
-}
+/// A client's formatting preferences as stored: each field's text by the
+/// field's name, checked by the service before it gets here. The store
+/// keeps whatever fields it is given: it never lists them.
+public typealias SavedPreferences = [String: String]
 
 /// A saved selection.
 public struct SavedSelection: Sendable, Hashable {
@@ -401,39 +406,14 @@ struct SelectionRecord: Codable, FetchableRecord, PersistableRecord {
     }
 }
 
-/// A row of the `preferences` table.
-struct PreferencesRecord: Codable, FetchableRecord, PersistableRecord {
-    static let databaseTableName = "preferences"
+/// A row of the `preference` table: one field of a client's preferences.
+struct PreferenceRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "preference"
 
     let uid: UInt32
     let client: String
     let bundle: String
-    let dateFormat: String?
-    let timeFormat: String?
-    let distanceUnit: String?
-    let speedUnit: String?
-    let currencySymbol: String?
-    let timeZone: String?
-    let calendar: String?
+    let field: String
+    let value: String
     let updatedAt: Date
-
-    init(uid: UInt32, client: String, bundle: String, _ saved: SavedPreferences, updatedAt: Date) {
-        self.uid = uid
-        self.client = client
-        self.bundle = bundle
-        dateFormat = saved.dateFormat
-        timeFormat = saved.timeFormat
-        distanceUnit = saved.distanceUnit
-        speedUnit = saved.speedUnit
-        currencySymbol = saved.currencySymbol
-        timeZone = saved.timeZone
-        calendar = saved.calendar
-        self.updatedAt = updatedAt
-    }
-
-    var saved: SavedPreferences {
-        SavedPreferences(
-            dateFormat: dateFormat, timeFormat: timeFormat, distanceUnit: distanceUnit, speedUnit: speedUnit,
-            currencySymbol: currencySymbol, timeZone: timeZone, calendar: calendar)
-    }
 }

@@ -62,7 +62,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("lprojd.sqlite").path
         let alice = ClientKey(uid: 1000, client: "org.example.App"), bob = ClientKey(uid: 1001, client: "org.example.App")
-        let mine = SavedPreferences(dateFormat: "yyyy.MM.dd", distanceUnit: "miles", timeZone: "Europe/Rome", calendar: "japanese")
+        let mine: SavedPreferences = ["dateFormat": "yyyy.MM.dd", "distanceUnit": "miles", "timeZone": "Europe/Rome", "calendar": "japanese"]
         do {
             let store = try ClientStore(path: path)
             #expect(store.preferences(for: alice, bundle: "demo").isEmpty)
@@ -71,13 +71,13 @@ import Testing
             #expect(store.preferences(for: alice, bundle: "demo") == mine)
             #expect(store.preferences(for: bob, bundle: "demo").isEmpty)
             #expect(store.preferences(for: alice, bundle: "other").isEmpty)
-            try await store.updatePreferences(for: alice, bundle: "other") { _ in SavedPreferences(currencySymbol: "CHF") }
+            try await store.updatePreferences(for: alice, bundle: "other") { _ in ["currencySymbol": "CHF"] }
         }
         let reopened = try ClientStore(path: path)
         #expect(reopened.preferences(for: alice, bundle: "demo") == mine)
-        #expect(reopened.preferences(for: alice, bundle: "other").currencySymbol == "CHF")
+        #expect(reopened.preferences(for: alice, bundle: "other")["currencySymbol"] == "CHF")
         // Saving nothing forgets them, on disk too.
-        let (previous, _) = try await reopened.updatePreferences(for: alice, bundle: "demo") { _ in SavedPreferences() }
+        let (previous, _) = try await reopened.updatePreferences(for: alice, bundle: "demo") { _ in [:] }
         #expect(previous == mine)
         #expect(try ClientStore(path: path).preferences(for: alice, bundle: "demo").isEmpty)
     }
@@ -104,10 +104,45 @@ import Testing
         let store = try ClientStore(path: path)
         let key = ClientKey(uid: 1000, client: "app")
         #expect(store.selection(for: key, bundle: "demo")?.locale == "de")
-        try await store.updatePreferences(for: key, bundle: "demo") { _ in SavedPreferences(speedUnit: "knots") }
-        #expect(try ClientStore(path: path).preferences(for: key, bundle: "demo").speedUnit == "knots")
+        try await store.updatePreferences(for: key, bundle: "demo") { _ in ["speedUnit": "knots"] }
+        #expect(try ClientStore(path: path).preferences(for: key, bundle: "demo")["speedUnit"] == "knots")
         let applied = try await DatabaseQueue(path: path).read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier") }
-        #expect(applied == ["v1-selections", "v2-preferences"])
+        #expect(applied == ["v1-selections", "v2-preferences", "v3-preference-fields"])
+    }
+
+    /// Preferences saved as columns (the second migration) become a row a
+    /// field, and are read back the same.
+    @Test func preferencesInColumnsAreMigratedToRows() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("lprojd.sqlite").path
+        do {
+            let old = try DatabaseQueue(path: path)
+            var migrator = DatabaseMigrator()
+            migrator.registerMigration("v1-selections") { db in
+                try db.execute(sql: """
+                    CREATE TABLE selection (uid INTEGER NOT NULL, client TEXT NOT NULL, bundle TEXT NOT NULL, locale TEXT NOT NULL,
+                    updatedAt DATETIME NOT NULL, PRIMARY KEY (uid, client, bundle))
+                    """)
+            }
+            migrator.registerMigration("v2-preferences") { db in
+                try db.execute(sql: """
+                    CREATE TABLE preferences (uid INTEGER NOT NULL, client TEXT NOT NULL, bundle TEXT NOT NULL, dateFormat TEXT, timeFormat TEXT,
+                    distanceUnit TEXT, speedUnit TEXT, currencySymbol TEXT, timeZone TEXT, calendar TEXT, updatedAt DATETIME NOT NULL,
+                    PRIMARY KEY (uid, client, bundle))
+                    """)
+                try db.execute(sql: """
+                    INSERT INTO preferences VALUES (1000, 'app', 'demo', 'yyyy.MM.dd', NULL, 'miles', NULL, NULL, 'Europe/Rome', NULL,
+                    '2026-01-01 00:00:00.000')
+                    """)
+            }
+            try migrator.migrate(old)
+        }
+        let store = ClientStore(path: path)
+        #expect(store.preferences(for: ClientKey(uid: 1000, client: "app"), bundle: "demo")
+            == ["dateFormat": "yyyy.MM.dd", "distanceUnit": "miles", "timeZone": "Europe/Rome"])
+        #expect(store.heldBytes(uid: 1000) > 0)
     }
 
     @Test func concurrentPreferenceChangesAreAllKept() async throws {
@@ -119,12 +154,12 @@ import Testing
                 group.addTask {
                     _ = try? await store.updatePreferences(for: key, bundle: "b") { saved in
                         var updated = saved
-                        updated.currencySymbol = String((Int(saved.currencySymbol ?? "0") ?? 0) + 1)
+                        updated["currencySymbol"] = String((Int(saved["currencySymbol"] ?? "0") ?? 0) + 1)
                         return updated
                     }
                 }
             }
         }
-        #expect(store.preferences(for: key, bundle: "b").currencySymbol == "40")
+        #expect(store.preferences(for: key, bundle: "b")["currencySymbol"] == "40")
     }
 }

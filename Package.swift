@@ -42,7 +42,7 @@ let package = Package(
             name: "LprojFuzzing",
             targets: [
                 "LprojTables", "LprojTablesOracle", "LprojFormat", "LprojLocales", "VarlinkProtocol", "LprojConfiguration",
-                "LprojEngine", "LprojService", "LprojStore", "VarlinkNIO", "ClientBudget",
+                "LprojEngine", "LprojService", "LprojVarlink", "LprojStore", "VarlinkNIO", "ClientBudget",
             ]),
     ],
     dependencies: [
@@ -71,18 +71,30 @@ let package = Package(
         .target(name: "ClientBudget", swiftSettings: strictSwift),
         .target(name: "LprojLint", dependencies: ["LprojEngine"], swiftSettings: strictSwift),
         .target(name: "VarlinkProtocol", swiftSettings: strictSwift),
+        .target(name: "VarlinkCodegen", dependencies: ["VarlinkProtocol"], swiftSettings: strictSwift),
+        .executableTarget(name: "varlink-codegen", dependencies: ["VarlinkCodegen", "VarlinkProtocol"], swiftSettings: strictSwift),
+        .target(
+            name: "LprojInterface",
+            dependencies: ["VarlinkProtocol"],
+            resources: [.embedInCode("org.lprojd.Localization.varlink")],
+            swiftSettings: strictSwift
+        ),
         .target(name: "LprojStore", dependencies: ["ClientBudget", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: strictSwift),
         .target(name: "LprojWatch", swiftSettings: strictSwift),
         .target(name: "LprojConfiguration", dependencies: ["LprojEngine", "LprojLocales", "ClientBudget", "Yams"], swiftSettings: strictSwift),
         .target(
             name: "LprojService",
             dependencies: [
-                "LprojEngine", "LprojLocales", "LprojFormat", "LprojFormatting", "LprojTables", "LprojStore", "LprojWatch", "VarlinkProtocol",
+                "LprojEngine", "LprojLocales", "LprojFormat", "LprojFormatting", "LprojTables", "LprojStore", "LprojWatch", "LprojInterface",
                 "ClientBudget",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            resources: [.embedInCode("org.lprojd.Localization.varlink")],
+            swiftSettings: strictSwift
+        ),
+        .target(
+            name: "LprojVarlink",
+            dependencies: ["LprojService", "LprojInterface", "VarlinkProtocol", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSwift
         ),
         .target(
@@ -107,19 +119,16 @@ let package = Package(
             swiftSettings: strictSwift
         ),
         .target(
-            name: "LprojClient",
-            dependencies: [
-                "VarlinkProtocol", "VarlinkNIO",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-            ],
+            name: "VarlinkClient",
+            dependencies: ["VarlinkProtocol", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio")],
             swiftSettings: strictSwift
         ),
+        .target(name: "LprojClient", dependencies: ["LprojInterface", "VarlinkClient", "VarlinkProtocol"], swiftSettings: strictSwift),
         .executableTarget(
             name: "lprojd",
             dependencies: [
-                "LprojService", "LprojConfiguration", "LprojEngine", "LprojLocales", "LprojStore", "LprojSystemd", "VarlinkNIO", "VarlinkProtocol",
-                "ClientBudget",
+                "LprojService", "LprojVarlink", "LprojInterface", "LprojConfiguration", "LprojEngine", "LprojLocales", "LprojStore", "LprojSystemd",
+                "VarlinkNIO", "VarlinkProtocol", "ClientBudget",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -158,8 +167,24 @@ let package = Package(
         ),
         .testTarget(name: "LprojFormattingTests", dependencies: ["LprojFormatting", "LprojLocales", "CICUOracle"], swiftSettings: strictSwift),
         .testTarget(name: "VarlinkProtocolTests", dependencies: ["VarlinkProtocol"], swiftSettings: strictSwift),
+        .testTarget(
+            name: "VarlinkClientTests",
+            dependencies: [
+                "VarlinkClient", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOTestUtils", package: "swift-nio"),
+            ],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(name: "VarlinkCodegenTests", dependencies: ["VarlinkCodegen", "VarlinkProtocol", "LprojInterface"], swiftSettings: strictSwift),
         .testTarget(name: "ClientBudgetTests", dependencies: ["ClientBudget"], swiftSettings: strictSwift),
-        .target(name: "LprojTestSupport", path: "Tests/LprojTestSupport", swiftSettings: strictSwift),
+        .target(
+            name: "LprojTestSupport",
+            dependencies: [
+                "LprojService", "LprojEngine", "LprojLocales", "LprojStore", "ClientBudget", .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/LprojTestSupport",
+            swiftSettings: strictSwift
+        ),
         .testTarget(
             name: "VarlinkNIOTests",
             dependencies: [
@@ -174,13 +199,24 @@ let package = Package(
         .testTarget(name: "LprojConfigurationTests", dependencies: ["LprojConfiguration", "LprojEngine"], swiftSettings: strictSwift),
         .testTarget(
             name: "LprojdIntegrationTests",
-            dependencies: ["LprojClient", "VarlinkProtocol", "LprojTestSupport", "lprojd", "lprojctl", "lproj-soak"],
+            dependencies: ["LprojClient", "LprojInterface", "VarlinkClient", "VarlinkProtocol", "LprojTestSupport", "lprojd", "lprojctl", "lproj-soak"],
             resources: [.copy("Python")],
             swiftSettings: strictSwift
         ),
         .testTarget(
             name: "LprojServiceTests",
-            dependencies: ["LprojService", "LprojEngine", "LprojLocales", "LprojStore", "LprojWatch", "VarlinkProtocol", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "LprojService", "LprojInterface", "LprojEngine", "LprojLocales", "LprojFormatting", "LprojStore", "LprojWatch", "ClientBudget",
+                "LprojTablesOracle", "LprojTestSupport", .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "LprojVarlinkTests",
+            dependencies: [
+                "LprojVarlink", "LprojService", "LprojInterface", "LprojStore", "LprojTestSupport", "VarlinkProtocol",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSwift
         ),
         .testTarget(

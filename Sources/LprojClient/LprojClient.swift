@@ -1,9 +1,12 @@
 public import Foundation
-public import NIOCore
-public import NIOPosix
+public import LprojInterface
+internal import VarlinkClient
 public import VarlinkProtocol
 
-/// A client of lprojd, for Swift apps and `lprojctl`.
+/// A client of lprojd, for Swift apps and `lprojctl`. Its calls take and
+/// return the interface's own types (``Localization``), generated from
+/// `org.lprojd.Localization.varlink`; a reply that does not fit them is an
+/// error, never a default.
 ///
 /// ```swift
 /// let lprojd = try await LprojClient.connect()
@@ -11,17 +14,12 @@ public import VarlinkProtocol
 /// for try await event in try await lprojd.events(client: "org.example.App") { ... }
 /// ```
 public final class LprojClient: Sendable {
-    /// The interface's name.
-    public static let interface = "org.lprojd.Localization"
-
     private let connection: VarlinkConnection
     private let path: String
-    private let group: any EventLoopGroup
 
-    private init(connection: VarlinkConnection, path: String, group: any EventLoopGroup) {
+    private init(connection: VarlinkConnection, path: String) {
         self.connection = connection
         self.path = path
-        self.group = group
     }
 
     /// Where lprojd listens: `LPROJD_SOCKET`, else the user's socket under
@@ -29,16 +27,16 @@ public final class LprojClient: Sendable {
     public static func defaultSocketPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if let explicit = environment["LPROJD_SOCKET"], !explicit.isEmpty { return explicit }
         if let runtime = environment["XDG_RUNTIME_DIR"], getuid() != 0 {
-            let user = "\(runtime)/lprojd/org.lprojd.Localization"
+            let user = "\(runtime)/lprojd/\(Localization.interfaceName)"
             if FileManager.default.fileExists(atPath: user) { return user }
         }
-        return "/run/lprojd/org.lprojd.Localization"
+        return "/run/lprojd/\(Localization.interfaceName)"
     }
 
     /// Connects to lprojd.
-    public static func connect(path: String? = nil, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) async throws -> LprojClient {
+    public static func connect(path: String? = nil) async throws -> LprojClient {
         let path = path ?? defaultSocketPath()
-        return LprojClient(connection: try await VarlinkConnection.connect(path: path, group: group), path: path, group: group)
+        return LprojClient(connection: try await VarlinkConnection.connect(path: path), path: path)
     }
 
     /// Closes the connection.
@@ -46,11 +44,20 @@ public final class LprojClient: Sendable {
         await connection.close()
     }
 
-    /// Calls a method of the interface and returns its reply's parameters.
-    public func call(_ method: String, _ parameters: JSONObject = [:]) async throws -> JSONObject {
-        let reply = try await connection.call(VarlinkCall(method: "\(Self.interface).\(method)", parameters: parameters))
+    /// Calls any method of the interface.
+    public func call<Method: VarlinkMethod>(_ method: Method.Type, _ parameters: Method.Parameters) async throws(LprojError) -> Method.Reply {
+        let reply: VarlinkReply
+        do {
+            reply = try await connection.call(VarlinkCall(method: Method.qualifiedName, parameters: parameters.varlinkObject))
+        } catch {
+            throw .disconnected
+        }
         if let error = reply.error { throw LprojError(VarlinkError(error, reply.parameters)) }
-        return reply.parameters
+        do {
+            return try Method.Reply(varlink: reply.parameters, unknownFields: .ignore)
+        } catch {
+            throw .malformedReply(error)
+        }
     }
 
     // MARK: Methods
@@ -58,191 +65,133 @@ public final class LprojClient: Sendable {
     /// Looks a key up (see the interface's `Lookup`).
     public func lookup(
         bundle: String, key: String, table: String? = nil, locale: String? = nil, client: String? = nil,
-        defaultValue: String? = nil, arguments: [LookupArgument]? = nil, placeholders: [String: String]? = nil
-    ) async throws -> LookupReply {
-        var parameters: JSONObject = ["bundle": .string(bundle), "key": .string(key)]
-        parameters["table"] = table.map(JSONValue.string)
-        parameters["locale"] = locale.map(JSONValue.string)
-        parameters["client"] = client.map(JSONValue.string)
-        parameters["defaultValue"] = defaultValue.map(JSONValue.string)
-        parameters["arguments"] = arguments.map { .array($0.map(\.json)) }
-        parameters["placeholders"] = placeholders.map(Self.stringMap)
-        let reply = try await call("Lookup", parameters)
-        return LookupReply(value: reply.string("value") ?? "", found: reply.bool("found") ?? false, locale: reply.string("locale"))
+        defaultValue: String? = nil, arguments: [Localization.Argument]? = nil, placeholders: [String: String]? = nil
+    ) async throws(LprojError) -> Localization.Lookup.Reply {
+        try await call(Localization.Lookup.self, .init(
+            bundle: bundle, key: key, table: table, locale: locale, client: client, defaultValue: defaultValue,
+            arguments: arguments, placeholders: placeholders))
     }
 
     /// A whole table for a locale.
-    public func table(bundle: String, table: String? = nil, locale: String? = nil, client: String? = nil) async throws -> TableReply {
-        var parameters: JSONObject = ["bundle": .string(bundle)]
-        parameters["table"] = table.map(JSONValue.string)
-        parameters["locale"] = locale.map(JSONValue.string)
-        parameters["client"] = client.map(JSONValue.string)
-        let reply = try await call("GetTable", parameters)
-        return TableReply(
-            bundle: reply.string("bundle") ?? bundle, table: reply.string("table") ?? "", locale: reply.string("locale") ?? "",
-            generation: reply.int("generation") ?? 0, strings: reply.stringMap("strings"),
-            plurals: reply.object("plurals").map { Dictionary(uniqueKeysWithValues: $0.members.map { ($0, $1) }) } ?? [:],
-            sources: reply.stringMap("sources"))
+    public func table(bundle: String, table: String? = nil, locale: String? = nil, client: String? = nil) async throws(LprojError) -> Localization.GetTable.Reply {
+        try await call(Localization.GetTable.self, .init(bundle: bundle, table: table, locale: locale, client: client))
     }
 
     /// The locale that applies to a client.
-    public func selection(client: String, bundle: String, preferredLanguages: [String]? = nil) async throws -> Selection {
-        var parameters: JSONObject = ["client": .string(client), "bundle": .string(bundle)]
-        parameters["preferredLanguages"] = preferredLanguages.map { .array($0.map(JSONValue.string)) }
-        return try Self.selection(try await call("GetSelection", parameters))
+    public func selection(client: String, bundle: String, preferredLanguages: [String]? = nil) async throws(LprojError) -> Localization.Selection {
+        try await call(Localization.GetSelection.self, .init(client: client, bundle: bundle, preferredLanguages: preferredLanguages)).selection
     }
 
     /// Saves a client's locale.
-    public func select(client: String, bundle: String, locale: String) async throws -> Selection {
-        try Self.selection(try await call("SelectLocale", ["client": .string(client), "bundle": .string(bundle), "locale": .string(locale)]))
+    public func select(client: String, bundle: String, locale: String) async throws(LprojError) -> Localization.Selection {
+        try await call(Localization.SelectLocale.self, .init(client: client, bundle: bundle, locale: locale)).selection
     }
 
     /// Forgets a client's saved locale.
-    public func reset(client: String, bundle: String) async throws -> Selection {
-        try Self.selection(try await call("ResetSelection", ["client": .string(client), "bundle": .string(bundle)]))
+    public func reset(client: String, bundle: String) async throws(LprojError) -> Localization.Selection {
+        try await call(Localization.ResetSelection.self, .init(client: client, bundle: bundle)).selection
     }
 
     /// The bundles served.
-    public func bundles() async throws -> [BundleInfo] {
-        Self.bundles(try await call("ListBundles"))
+    public func bundles() async throws(LprojError) -> [Localization.Bundle] {
+        try await call(Localization.ListBundles.self, .init()).bundles
     }
 
     /// Picks a locale for preferred languages.
-    public func negotiate(available: [String]? = nil, values: [String: String]? = nil, preferredLanguages: [String], specificity: String? = nil, defaultValue: String? = nil) async throws -> NegotiationReply {
-        var parameters: JSONObject = ["preferredLanguages": .array(preferredLanguages.map(JSONValue.string))]
-        parameters["available"] = available.map { .array($0.map(JSONValue.string)) }
-        parameters["values"] = values.map(Self.stringMap)
-        parameters["specificity"] = specificity.map(JSONValue.string)
-        parameters["defaultValue"] = defaultValue.map(JSONValue.string)
-        let reply = try await call("Negotiate", parameters)
-        return NegotiationReply(locale: reply.string("locale"), value: reply.string("value"), match: reply.string("match") ?? "none")
+    public func negotiate(
+        available: [String]? = nil, values: [String: String]? = nil, preferredLanguages: [String],
+        specificity: Localization.Negotiate.Parameters.Specificity? = nil, defaultValue: String? = nil
+    ) async throws(LprojError) -> Localization.Negotiate.Reply {
+        try await call(Localization.Negotiate.self, .init(
+            available: available, values: values, preferredLanguages: preferredLanguages, specificity: specificity, defaultValue: defaultValue))
     }
 
     /// Adds strings for a client; returns how many it has in the bundle.
     @discardableResult
-    public func addStrings(_ strings: [String: String], client: String, bundle: String, table: String? = nil, locale: String) async throws -> Int {
-        var parameters: JSONObject = ["client": .string(client), "bundle": .string(bundle), "locale": .string(locale), "strings": Self.stringMap(strings)]
-        parameters["table"] = table.map(JSONValue.string)
-        return try await call("AddStrings", parameters).int("count") ?? 0
+    public func addStrings(_ strings: [String: String], client: String, bundle: String, table: String? = nil, locale: String) async throws(LprojError) -> Int {
+        try await call(Localization.AddStrings.self, .init(client: client, bundle: bundle, table: table, locale: locale, strings: strings)).count
     }
 
     /// Removes a client's added strings; returns how many.
     @discardableResult
-    public func removeAddedStrings(client: String, bundle: String, table: String? = nil, locale: String? = nil) async throws -> Int {
-        var parameters: JSONObject = ["client": .string(client), "bundle": .string(bundle)]
-        parameters["table"] = table.map(JSONValue.string)
-        parameters["locale"] = locale.map(JSONValue.string)
-        return try await call("RemoveAddedStrings", parameters).int("removed") ?? 0
+    public func removeAddedStrings(client: String, bundle: String, table: String? = nil, locale: String? = nil) async throws(LprojError) -> Int {
+        try await call(Localization.RemoveAddedStrings.self, .init(client: client, bundle: bundle, table: table, locale: locale)).removed
     }
 
     /// Reads bundles from disk again (root and lprojd's user only).
-    public func reload(bundle: String? = nil) async throws -> [BundleInfo] {
-        var parameters = JSONObject()
-        parameters["bundle"] = bundle.map(JSONValue.string)
-        return Self.bundles(try await call("Reload", parameters))
+    public func reload(bundle: String? = nil) async throws(LprojError) -> [Localization.Bundle] {
+        try await call(Localization.Reload.self, .init(bundle: bundle)).bundles
     }
 
     /// Formats a value in the locale's way: `locale`, else the client's
     /// selected locale for the bundle, else the bundle's development locale.
-    public func format(_ value: FormatValue, bundle: String? = nil, client: String? = nil, locale: String? = nil) async throws -> FormatReply {
+    public func format(_ value: FormatValue, bundle: String? = nil, client: String? = nil, locale: String? = nil) async throws(LprojError) -> Localization.Format.Reply {
         var parameters = value.parameters
-        parameters["bundle"] = bundle.map(JSONValue.string)
-        parameters["client"] = client.map(JSONValue.string)
-        parameters["locale"] = locale.map(JSONValue.string)
-        let reply = try await call("Format", parameters)
-        return FormatReply(
-            value: reply.string("value") ?? "", locale: reply.string("locale") ?? "", pattern: reply.string("pattern"),
-            unit: reply.string("unit"), timeZone: reply.string("timeZone"), calendar: reply.string("calendar"))
+        parameters.bundle = bundle
+        parameters.client = client
+        parameters.locale = locale
+        return try await call(Localization.Format.self, parameters)
     }
 
     /// Reads a date in the server format (or `pattern`); seconds since 1970.
-    public func parseDate(_ text: String, pattern: String? = nil, bundle: String? = nil, client: String? = nil, locale: String? = nil, timeZone: String? = nil) async throws -> Double {
-        var parameters: JSONObject = ["text": .string(text)]
-        if let pattern {
-            parameters["style"] = "pattern"
-            parameters["pattern"] = .string(pattern)
-        }
-        parameters["bundle"] = bundle.map(JSONValue.string)
-        parameters["client"] = client.map(JSONValue.string)
-        parameters["locale"] = locale.map(JSONValue.string)
-        parameters["timeZone"] = timeZone.map(JSONValue.string)
-        return try await call("ParseDate", parameters).double("date") ?? .nan
+    public func parseDate(
+        _ text: String, pattern: String? = nil, bundle: String? = nil, client: String? = nil, locale: String? = nil, timeZone: String? = nil
+    ) async throws(LprojError) -> Double {
+        try await call(Localization.ParseDate.self, .init(
+            text: text, style: pattern == nil ? nil : .pattern, pattern: pattern, bundle: bundle, client: client, locale: locale, timeZone: timeZone)
+        ).date.double
     }
 
     /// A client's preferences for a bundle.
-    public func preferences(client: String, bundle: String) async throws -> Preferences {
-        Preferences(try await call("GetPreferences", ["client": .string(client), "bundle": .string(bundle)]).object("preferences") ?? [:])
+    public func preferences(client: String, bundle: String) async throws(LprojError) -> Localization.Preferences {
+        try await call(Localization.GetPreferences.self, .init(client: client, bundle: bundle)).preferences
     }
 
     /// Sets the non-nil fields of `preferences` and forgets those in `clear`;
-    /// returns the preferences now and the fields that changed.
+    /// the reply has the preferences now and the fields that changed.
     @discardableResult
-    public func setPreferences(_ preferences: Preferences, clear: [String] = [], client: String, bundle: String) async throws -> (preferences: Preferences, changed: [String]) {
-        var parameters: JSONObject = ["client": .string(client), "bundle": .string(bundle), "preferences": .object(preferences.json)]
-        if !clear.isEmpty { parameters["clear"] = .array(clear.map(JSONValue.string)) }
-        let reply = try await call("SetPreferences", parameters)
-        let changed = reply.array("changed").compactMap { if case .string(let name) = $0 { name } else { nil } }
-        return (Preferences(reply.object("preferences") ?? [:]), changed)
+    public func setPreferences(
+        _ preferences: Localization.Preferences, clear: [String] = [], client: String, bundle: String
+    ) async throws(LprojError) -> Localization.SetPreferences.Reply {
+        try await call(Localization.SetPreferences.self, .init(client: client, bundle: bundle, preferences: preferences, clear: clear.isEmpty ? nil : clear))
     }
 
     /// A bundle's locales with their names in the display locale (`locale`,
     /// else the client's, else the development locale).
-    public func supportedLocales(bundle: String, client: String? = nil, locale: String? = nil) async throws -> (displayLocale: String, locales: [LocaleName]) {
-        var parameters: JSONObject = ["bundle": .string(bundle)]
-        parameters["client"] = client.map(JSONValue.string)
-        parameters["locale"] = locale.map(JSONValue.string)
-        let reply = try await call("SupportedLocales", parameters)
-        let locales: [LocaleName] = reply.array("locales").compactMap { value in
-            guard case .object(let object) = value else { return nil }
-            return LocaleName(
-                locale: object.string("locale") ?? "", name: object.string("name") ?? "", nativeName: object.string("nativeName") ?? "",
-                bundleName: object.string("bundleName"))
-        }
-        return (reply.string("displayLocale") ?? "", locales)
+    public func supportedLocales(bundle: String, client: String? = nil, locale: String? = nil) async throws(LprojError) -> Localization.SupportedLocales.Reply {
+        try await call(Localization.SupportedLocales.self, .init(bundle: bundle, client: client, locale: locale))
     }
 
     /// The daemon's state.
-    public func status() async throws -> Status {
-        let reply = try await call("GetStatus")
-        let errors: [Status.FileError] = reply.array("errors").compactMap { value in
-            guard case .object(let object) = value else { return nil }
-            return Status.FileError(bundle: object.string("bundle") ?? "", file: object.string("file") ?? "", line: object.int("line"),
-                                    column: object.int("column"), message: object.string("message") ?? "")
-        }
-        let usage: [Status.Usage] = reply.array("usage").compactMap { value in
-            guard case .object(let object) = value else { return nil }
-            return Status.Usage(
-                uid: object.int("uid") ?? 0, connections: object.int("connections") ?? 0, input: object.int("input") ?? 0,
-                output: object.int("output") ?? 0, addedStrings: object.int("addedStrings") ?? 0, savedState: object.int("savedState") ?? 0,
-                caches: object.int("caches") ?? 0)
-        }
-        return Status(
-            version: reply.string("version") ?? "", generation: reply.int("generation") ?? 0, bundles: reply.int("bundles") ?? 0,
-            tables: reply.int("tables") ?? 0, entries: reply.int("entries") ?? 0, connections: reply.int("connections") ?? 0,
-            subscribers: reply.int("subscribers") ?? 0, selections: reply.int("selections") ?? 0, uptime: reply.double("uptime") ?? 0, errors: errors,
-            state: reply.string("state"), usage: usage)
+    public func status() async throws(LprojError) -> Localization.GetStatus.Reply {
+        try await call(Localization.GetStatus.self, .init())
     }
 
     /// Notifications, on a connection of their own: first `ready`, then
-    /// events as they happen, until the daemon stops or the task is cancelled.
-    public func events(client: String? = nil, bundle: String? = nil) async throws -> AsyncThrowingStream<Event, any Error> {
-        let subscription = try await VarlinkConnection.connect(path: path, group: group)
-        var parameters = JSONObject()
-        parameters["client"] = client.map(JSONValue.string)
-        parameters["bundle"] = bundle.map(JSONValue.string)
-        let replies = subscription.stream(VarlinkCall(method: "\(Self.interface).Subscribe", parameters: parameters))
+    /// events as they happen, until the daemon stops or the task is
+    /// cancelled. An event that does not fit the interface ends the stream
+    /// with ``LprojError/malformedReply(_:)``.
+    public func events(client: String? = nil, bundle: String? = nil) async throws -> AsyncThrowingStream<Localization.Event, any Error> {
+        let subscription = try await VarlinkConnection.connect(path: path)
+        let parameters = Localization.Subscribe.Parameters(client: client, bundle: bundle)
+        let replies = subscription.stream(VarlinkCall(method: Localization.Subscribe.qualifiedName, parameters: parameters.varlinkObject))
         return AsyncThrowingStream { continuation in
             let task = Task {
                 do {
                     for try await reply in replies {
-                        guard case .object(let event)? = reply.parameters["event"] else { continue }
-                        continuation.yield(Event(type: event.string("type") ?? "", fields: event))
+                        do throws(SchemaError) {
+                            continuation.yield(try Localization.Subscribe.Reply(varlink: reply.parameters, unknownFields: .ignore).event)
+                        } catch {
+                            throw LprojError.malformedReply(error)
+                        }
                     }
                     continuation.finish()
                 } catch let error as VarlinkError {
                     continuation.finish(throwing: LprojError(error))
-                } catch {
+                } catch let error as LprojError {
                     continuation.finish(throwing: error)
+                } catch {
+                    continuation.finish(throwing: LprojError.disconnected)
                 }
                 await subscription.close()
             }
@@ -252,48 +201,38 @@ public final class LprojClient: Sendable {
             }
         }
     }
+}
 
-    // MARK: Reading replies
+/// What to format, for ``LprojClient/format(_:bundle:client:locale:)``: the
+/// inputs each kind of style takes.
+public enum FormatValue: Sendable, Equatable {
+    /// `decimal`, `percent`, `currency`, `scientific` or `spellOut`.
+    case number(Double, style: Localization.Format.Parameters.Style, fractionDigits: Int? = nil, currency: String? = nil)
+    /// Meters, in `unit` or the client's or the locale's.
+    case distance(meters: Double, unit: String? = nil, fractionDigits: Int? = nil)
+    /// Meters per second.
+    case speed(metersPerSecond: Double, unit: String? = nil, fractionDigits: Int? = nil)
+    /// Seconds since 1970-01-01 UTC in a date style: `simpleDate`, `time12`,
+    /// `time24`, `simpleDateTime`, `server`, `savedDate`, `savedTime`,
+    /// `savedDateTime`; or `template` with `template`, or `pattern` with
+    /// `pattern`.
+    case date(Double, style: Localization.Format.Parameters.Style, template: String? = nil, pattern: String? = nil, timeZone: String? = nil, calendar: String? = nil)
+    /// `uppercase` or `lowercase`.
+    case text(String, style: Localization.Format.Parameters.Style)
 
-    private static func stringMap(_ map: [String: String]) -> JSONValue {
-        var object = JSONObject()
-        for key in map.keys.sorted() { object[key] = .string(map[key]!) }
-        return .object(object)
-    }
-
-    private static func selection(_ reply: JSONObject) throws -> Selection {
-        guard let selection = reply.object("selection") else { throw VarlinkConnection.Failure.malformedReply }
-        return Selection(
-            client: selection.string("client") ?? "", bundle: selection.string("bundle") ?? "", locale: selection.string("locale") ?? "",
-            reason: selection.string("reason") ?? "", requested: selection.string("requested"))
-    }
-
-    private static func bundles(_ reply: JSONObject) -> [BundleInfo] {
-        reply.array("bundles").compactMap { value in
-            guard case .object(let bundle) = value else { return nil }
-            return BundleInfo(
-                name: bundle.string("name") ?? "", directory: bundle.string("directory") ?? "", developmentLocale: bundle.string("developmentLocale") ?? "",
-                supportedLocales: bundle.array("supportedLocales").compactMap(\.stringValue), tables: bundle.array("tables").compactMap(\.stringValue),
-                hasBase: bundle.bool("hasBase") ?? false, generation: bundle.int("generation") ?? 0, entries: bundle.int("entries") ?? 0)
+    /// The call's parameters, but for the bundle, client and locale.
+    var parameters: Localization.Format.Parameters {
+        switch self {
+        case .number(let value, let style, let digits, let currency):
+            .init(style: style, number: JSONNumber(value), fractionDigits: digits, currency: currency)
+        case .distance(let meters, let unit, let digits):
+            .init(style: .distance, number: JSONNumber(meters), fractionDigits: digits, unit: unit)
+        case .speed(let speed, let unit, let digits):
+            .init(style: .speed, number: JSONNumber(speed), fractionDigits: digits, unit: unit)
+        case .date(let seconds, let style, let template, let pattern, let timeZone, let calendar):
+            .init(style: style, date: JSONNumber(seconds), template: template, pattern: pattern, timeZone: timeZone, calendar: calendar)
+        case .text(let text, let style):
+            .init(style: style, text: text)
         }
     }
-}
-
-extension JSONObject {
-    func string(_ key: String) -> String? { self[key]?.stringValue }
-    func bool(_ key: String) -> Bool? { if case .bool(let flag)? = self[key] { flag } else { nil } }
-    func int(_ key: String) -> Int? { if case .number(let number)? = self[key], let integer = number.integer { Int(integer) } else { nil } }
-    func double(_ key: String) -> Double? { if case .number(let number)? = self[key] { number.double } else { nil } }
-    func object(_ key: String) -> JSONObject? { if case .object(let object)? = self[key] { object } else { nil } }
-    func array(_ key: String) -> [JSONValue] { if case .array(let items)? = self[key] { items } else { [] } }
-    func stringMap(_ key: String) -> [String: String] {
-        guard let object = object(key) else { return [:] }
-        var map: [String: String] = [:]
-        for (name, value) in object.members { map[name] = value.stringValue }
-        return map
-    }
-}
-
-extension JSONValue {
-    var stringValue: String? { if case .string(let string) = self { string } else { nil } }
 }

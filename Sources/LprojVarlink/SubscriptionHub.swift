@@ -1,5 +1,7 @@
 internal import Dispatch
 public import Logging
+internal import LprojInterface
+public import LprojService
 internal import Synchronization
 public import VarlinkProtocol
 
@@ -23,7 +25,7 @@ public import VarlinkProtocol
 /// Each event is encoded once for the subscribers that take it as it is; a
 /// stream that cannot keep up drops itself (see `VarlinkStream`), so a
 /// slow subscriber never delays the others.
-public final class SubscriptionHub: Sendable {
+public final class SubscriptionHub: EventSink {
     private final class Subscriber: Sendable {
         let uid: UInt32
         let client: String?
@@ -109,7 +111,7 @@ public final class SubscriptionHub: Sendable {
                 return next
             }
             for (index, event) in next.enumerated() {
-                let message = VarlinkEncodedMessage(continuing: event.parameters)
+                let message = event.message
                 if index == next.count - 1 {
                     stream.yield(message, whenWritten: { self.written() })
                 } else {
@@ -167,7 +169,7 @@ public final class SubscriptionHub: Sendable {
     }
 
     /// Current subscribers.
-    public var count: Int { state.withLock { $0.subscribers.count } }
+    public var subscriberCount: Int { state.withLock { $0.subscribers.count } }
 
     /// Queues an event for every subscriber it concerns, and returns.
     public func publish(_ event: ServiceEvent) {
@@ -217,7 +219,7 @@ public final class SubscriptionHub: Sendable {
             var message: VarlinkEncodedMessage?
             let encoded = {
                 if let message { return message }
-                let made = VarlinkEncodedMessage(continuing: event.parameters)
+                let made = event.message
                 message = made
                 return made
             }
@@ -237,5 +239,12 @@ public final class SubscriptionHub: Sendable {
             guard owner.uid == subscriber.uid else { return false }
             return subscriber.client == nil || subscriber.client == owner.client
         }
+    }
+}
+
+extension ServiceEvent {
+    /// The event as a `Subscribe` reply, encoded.
+    var message: VarlinkEncodedMessage {
+        VarlinkEncodedMessage(continuing: Localization.Subscribe.Reply(event: interfaceEvent).varlinkObject)
     }
 }

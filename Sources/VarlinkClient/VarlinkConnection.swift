@@ -1,7 +1,7 @@
 public import NIOCore
 public import NIOPosix
 public import VarlinkProtocol
-import VarlinkNIO
+
 
 /// A client connection to a Varlink service on a Unix socket.
 ///

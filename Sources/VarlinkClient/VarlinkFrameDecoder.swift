@@ -9,9 +9,9 @@ public import NIOCore
 /// Messages may be at most `maximumSize` bytes, as in systemd (16 MiB); a
 /// longer one is an error that closes the connection. The decoder remembers
 /// how far it has searched, so a large message arriving in pieces is
-/// scanned once, not once per piece. (The server keeps its connections'
-/// input in a ``FrameBuffer`` instead, which cuts messages out only as
-/// each is answered.)
+/// scanned once, not once per piece. (The server in `VarlinkNIO` keeps its
+/// connections' input in a `FrameBuffer` instead, which cuts messages out
+/// only as each is answered.)
 public struct VarlinkFrameDecoder: ByteToMessageDecoder {
     public typealias InboundOut = ByteBuffer
 

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import LprojConfiguration
 import LprojService
+import LprojVarlink
 import LprojStore
 import LprojSystemd
 import NIOCore
@@ -61,7 +62,7 @@ struct Daemon {
         let started = ContinuousClock.now
         let catalog = Catalog()
         let hub = SubscriptionHub(logger: logger)
-        let watcher = try CatalogWatcher(catalog: catalog, hub: hub, configurations: configuration.bundles, logger: logger)
+        let watcher = try CatalogWatcher(catalog: catalog, events: hub, configurations: configuration.bundles, logger: logger)
         logger.info("loading \(configuration.bundles.count) bundle\(configuration.bundles.count == 1 ? "" : "s")")
         catalog.load(configuration.bundles)
         let snapshot = catalog.snapshot
@@ -87,12 +88,12 @@ struct Daemon {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
         LoopLagMonitor.startIfAsked(group: group, environment: ProcessInfo.processInfo.environment, logger: logger)
         let serverReference = ServerReference()
-        let interface = LocalizationInterface(
-            catalog: catalog, watcher: watcher, hub: hub, store: store, added: added, limits: serviceLimits, budget: budget, daemonUID: getuid(),
+        let service = LocalizationService(
+            catalog: catalog, watcher: watcher, events: hub, store: store, added: added, limits: serviceLimits, budget: budget, daemonUID: getuid(),
             connectionCount: { serverReference.connectionCount }, logger: logger)
         let dispatcher = VarlinkDispatcher(
-            info: .init(vendor: "lprojd", product: "lprojd", version: LocalizationInterface.version, url: "https://github.com/lprojd/lprojd"),
-            interfaces: [interface])
+            info: .init(vendor: "lprojd", product: "lprojd", version: LocalizationService.version, url: "https://github.com/lprojd/lprojd"),
+            interfaces: [LocalizationVarlinkInterface(service: service, hub: hub)])
         let server = VarlinkServer(
             listener: try listener(logger: logger), dispatcher: dispatcher, configuration: serverConfiguration(configuration.limits),
             group: group, budget: budget, logger: logger)
@@ -105,7 +106,7 @@ struct Daemon {
         }
 
         let status = StatusReporter(notifier: notifier) {
-            StatusReporter.summary(of: catalog.snapshot, connections: serverReference.connectionCount, subscribers: hub.count)
+            StatusReporter.summary(of: catalog.snapshot, connections: serverReference.connectionCount, subscribers: hub.subscriberCount)
         }
         let reloader = ConfigurationReloader(
             hangups: hangups, running: settings, rereadSettings: rereadSettings ?? { settings }, watcher: watcher,
@@ -182,19 +183,20 @@ struct Daemon {
         server.incompleteMessageTimeout = .seconds(Int64(limits.incompleteMessageTimeout))
         server.socketMode = getuid() == 0 ? 0o666 : 0o600
         server.limitError = { limit in
-            switch limit {
-            case .messageSize(let maximum): LocalizationErrors.limitExceeded("messageSize", maximum: maximum)
-            case .messageValues(let maximum): LocalizationErrors.limitExceeded("messageValues", maximum: maximum)
-            case .replySize(let maximum): LocalizationErrors.limitExceeded("replySize", maximum: maximum)
-            case .connections(let maximum): LocalizationErrors.limitExceeded("connections", maximum: maximum)
-            case .connectionsPerUID(let maximum): LocalizationErrors.limitExceeded("connectionsPerUID", maximum: maximum)
-            case .streamsPerUID(let maximum): LocalizationErrors.limitExceeded("subscriptionsPerUID", maximum: maximum)
-            case .streamQueue(let maximum): LocalizationErrors.limitExceeded("subscriberQueue", maximum: maximum)
-            case .incompleteMessageTimeout(let seconds): LocalizationErrors.limitExceeded("incompleteMessageTimeout", maximum: seconds)
-            case .budget(let refusal): LocalizationErrors.limitExceeded(refusal)
+            let error: ServiceError = switch limit {
+            case .messageSize(let maximum): .limitExceeded("messageSize", maximum: maximum)
+            case .messageValues(let maximum): .limitExceeded("messageValues", maximum: maximum)
+            case .replySize(let maximum): .limitExceeded("replySize", maximum: maximum)
+            case .connections(let maximum): .limitExceeded("connections", maximum: maximum)
+            case .connectionsPerUID(let maximum): .limitExceeded("connectionsPerUID", maximum: maximum)
+            case .streamsPerUID(let maximum): .limitExceeded("subscriptionsPerUID", maximum: maximum)
+            case .streamQueue(let maximum): .limitExceeded("subscriberQueue", maximum: maximum)
+            case .incompleteMessageTimeout(let seconds): .limitExceeded("incompleteMessageTimeout", maximum: seconds)
+            case .budget(let refusal): .limitExceeded(refusal)
             }
+            return LocalizationVarlinkInterface.varlinkError(error)
         }
-        server.shutdownReply = VarlinkReply(parameters: ServiceEvent.shutdown.parameters)
+        server.shutdownReply = LocalizationVarlinkInterface.shutdownReply
         return server
     }
 }

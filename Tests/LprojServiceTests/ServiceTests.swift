@@ -5,52 +5,10 @@ import LprojLocales
 import LprojStore
 import LprojWatch
 import Synchronization
+import LprojTestSupport
 import Testing
-import VarlinkProtocol
+import LprojInterface
 @testable import LprojService
-
-/// A stream that records what it is sent.
-final class RecordingStream: VarlinkStream {
-    let caller: VarlinkCaller
-    let sent = Mutex<[[UInt8]]>([])
-    init(uid: UInt32) { caller = VarlinkCaller(uid: uid, gid: uid, pid: 1, connectionID: UInt64(uid)) }
-    func yield(_ parameters: JSONObject) -> Bool { yield(VarlinkEncodedMessage(continuing: parameters)) }
-    func yield(_ message: VarlinkEncodedMessage) -> Bool { sent.withLock { $0.append(message.bytes) }; return true }
-    func yield(_ message: VarlinkEncodedMessage, whenWritten written: @escaping @Sendable () -> Void) -> Bool {
-        defer { written() }
-        return yield(message)
-    }
-    func finish(_ reply: VarlinkReply) {}
-    func abandon() {}
-    func onTermination(_ handler: @escaping @Sendable (VarlinkStreamEnd) -> Void) {}
-    var types: [String] {
-        sent.withLock { $0 }.compactMap { bytes in
-            guard case .object(let reply)? = try? JSONParser.parse(Array(bytes.dropLast())),
-                  case .object(let parameters)? = reply["parameters"], case .object(let event)? = parameters["event"],
-                  case .string(let type)? = event["type"] else { return nil }
-            return type
-        }
-    }
-}
-
-@Suite struct SubscriptionHubTests {
-    @Test func clientEventsReachOnlyTheirUser() {
-        let hub = SubscriptionHub(logger: Logger(label: "test"))
-        let alice = RecordingStream(uid: 1000), bob = RecordingStream(uid: 1001), aliceOther = RecordingStream(uid: 1000)
-        hub.add(alice, uid: 1000, client: "app", bundle: nil)
-        hub.add(bob, uid: 1001, client: nil, bundle: nil)
-        hub.add(aliceOther, uid: 1000, client: "other.app", bundle: "demo")
-        hub.publish(.localeChanged(owner: ClientKey(uid: 1000, client: "app"), bundle: "demo", locale: "de", previous: "en"))
-        hub.deliverPending()
-        #expect(alice.types == ["localeChanged"])
-        #expect(bob.types.isEmpty)          // another user
-        #expect(aliceOther.types.isEmpty)   // another client of the same user
-        hub.publish(.tablesChanged(bundle: "other", tables: ["Localizable"], locales: ["de"], generation: 2))
-        hub.deliverPending()
-        #expect(alice.types == ["localeChanged", "tablesChanged"] && bob.types == ["tablesChanged"])
-        #expect(aliceOther.types.isEmpty)   // filtered to bundle "demo"
-    }
-}
 
 @Suite struct AddedStringsTests {
     @Test func limitsAreEnforcedWithoutHalfAdding() throws {
@@ -132,17 +90,14 @@ final class RecordingStream: VarlinkStream {
         try Data("\"k\" = \"alt\";".utf8).write(to: directory.appendingPathComponent("de.lproj/Localizable.strings"))
         let configuration = BundleConfiguration(name: "b", directory: directory.path, developmentLocale: try LocaleIdentifier("de"))
         let catalog = Catalog()
-        let hub = SubscriptionHub(logger: Logger(label: "test"))
-        let watcher = try CatalogWatcher(catalog: catalog, hub: hub, configurations: [configuration], logger: Logger(label: "test"))
+        let events = RecordingEvents()
+        let watcher = try CatalogWatcher(catalog: catalog, events: events, configurations: [configuration], logger: Logger(label: "test"))
         catalog.load([configuration])
-        let subscriber = RecordingStream(uid: 0)
-        hub.add(subscriber, uid: 0, client: nil, bundle: nil)
         // A change whose event "was lost"; then only the overflow marker arrives.
         try Data("\"k\" = \"neu\";".utf8).write(to: directory.appendingPathComponent("de.lproj/Localizable.strings"))
         await watcher.handle([InotifyEvent(watch: -1, mask: .queueOverflow, cookie: 0, name: "")])
         let bundle = try #require(catalog.snapshot.bundles["b"])
         #expect(bundle.lookup("k", locale: try bundle.resolve(locale: "de")).value == "neu")
-        hub.deliverPending()
-        #expect(subscriber.types == ["tablesChanged"])
+        #expect(events.events.map(\.interfaceEvent.type) == [.tablesChanged])
     }
 }

@@ -1,6 +1,9 @@
 import Foundation
 import LprojClient
+import LprojInterface
 import Synchronization
+import VarlinkClient
+import VarlinkProtocol
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -210,6 +213,17 @@ final class DaemonProcess: @unchecked Sendable {
         try await LprojClient.connect(path: socket)
     }
 
+    /// A call with any parameters, well-formed or not, on a connection of
+    /// its own: for what lprojd must refuse, which the typed client cannot
+    /// send. An error reply is thrown as the client would throw it.
+    func call(_ method: String, _ parameters: JSONObject = [:]) async throws -> JSONObject {
+        let connection = try await VarlinkConnection.connect(path: socket)
+        defer { Task { await connection.close() } }
+        let reply = try await connection.call(VarlinkCall(method: "org.lprojd.Localization.\(method)", parameters: parameters))
+        if let error = reply.error { throw LprojError.varlink(VarlinkError(error, reply.parameters)) }
+        return reply.parameters
+    }
+
     func write(_ path: String, _ contents: String) throws {
         let url = bundleDirectory.appendingPathComponent(path)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -257,7 +271,7 @@ func withTimeout<T: Sendable>(seconds: Double, _ message: @autoclosure @escaping
 /// for the next one matching a condition, with a timeout.
 final class EventRecorder: Sendable {
     private struct State {
-        var events: [Event] = []
+        var events: [Localization.Event] = []
         var cursor = 0
         var ended = false
         var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
@@ -267,7 +281,7 @@ final class EventRecorder: Sendable {
     private let state = Mutex(State())
     private let task = Mutex<Task<Void, Never>?>(nil)
 
-    init(_ stream: AsyncThrowingStream<Event, any Error>) {
+    init(_ stream: AsyncThrowingStream<Localization.Event, any Error>) {
         let reader = Task { [weak self] in
             do {
                 for try await event in stream {
@@ -294,13 +308,13 @@ final class EventRecorder: Sendable {
     deinit { task.withLock { $0?.cancel() } }
 
     /// Every event so far.
-    var events: [Event] { state.withLock { $0.events } }
+    var events: [Localization.Event] { state.withLock { $0.events } }
 
     /// The next event (after those already returned) matching `predicate`.
-    func next(timeout: Double = 10, where predicate: @escaping @Sendable (Event) -> Bool = { _ in true }) async throws -> Event {
+    func next(timeout: Double = 10, where predicate: @escaping @Sendable (Localization.Event) -> Bool = { _ in true }) async throws -> Localization.Event {
         try await withTimeout(seconds: timeout, "no matching event; got \(self.events.map(\.type))") {
             while true {
-                let found: Event?? = self.state.withLock { state in
+                let found: Localization.Event?? = self.state.withLock { state in
                     while state.cursor < state.events.count {
                         let event = state.events[state.cursor]
                         state.cursor += 1

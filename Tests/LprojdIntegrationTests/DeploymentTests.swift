@@ -1,5 +1,6 @@
 import Foundation
 import LprojClient
+import LprojInterface
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -123,7 +124,7 @@ import Glibc
         _ = try await lprojd.select(client: "org.example.Trace", bundle: "demo", locale: "fr")
         _ = try await lprojd.addStrings(["k": "v"], client: "org.example.Trace", bundle: "demo", locale: "fr")
         try daemon.replace("fr.lproj/Localizable.strings", "\"welcome.title\" = \"Bonjour\";\n")
-        _ = try await events.next { $0.type == "tablesChanged" }
+        _ = try await events.next { $0.type == .tablesChanged }
         _ = try await lprojd.reload(bundle: "demo")
         let mark = notify.messages.count
         daemon.send(SIGHUP)

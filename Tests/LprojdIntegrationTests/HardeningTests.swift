@@ -1,5 +1,6 @@
 import Foundation
 import LprojClient
+import LprojInterface
 import LprojTestSupport
 import Testing
 #if canImport(Glibc)

@@ -1,5 +1,6 @@
 import Foundation
 import LprojClient
+import LprojInterface
 import LprojTestSupport
 import Testing
 import VarlinkProtocol
@@ -12,7 +13,7 @@ import VarlinkProtocol
         defer { Task { await lprojd.close() } }
 
         let german = try await lprojd.lookup(bundle: "demo", key: "welcome.title", locale: "de-AT")
-        #expect(german == LookupReply(value: "Willkommen bei Demo", found: true, locale: "de"))
+        #expect(german == .init(value: "Willkommen bei Demo", found: true, locale: "de"))
         // Per key: Japanese has no "inbox.unread", so the development locale answers.
         #expect(try await lprojd.lookup(bundle: "demo", key: "inbox.unread", locale: "ja").locale == "en")
         // Base answers what no locale has.
@@ -25,7 +26,7 @@ import VarlinkProtocol
         #expect(try await lprojd.lookup(bundle: "demo", key: "colour.label", locale: "en-AU").value == "Color")
 
         let missing = try await lprojd.lookup(bundle: "demo", key: "no.such.key", locale: "de", defaultValue: "Fallback")
-        #expect(missing == LookupReply(value: "Fallback", found: false, locale: nil))
+        #expect(missing == .init(value: "Fallback", found: false, locale: nil))
         #expect(try await lprojd.lookup(bundle: "demo", key: "no.such.key").value == "no.such.key")
 
         // Without arguments, values come back as written.
@@ -64,16 +65,16 @@ import VarlinkProtocol
             _ = try await lprojd.lookup(bundle: "demo", key: "x", table: "../Localizable")
         }
         await expectError("org.varlink.service.InvalidParameter", ["parameter": "key"]) {
-            _ = try await lprojd.call("Lookup", ["bundle": "demo", "key": 5])
+            _ = try await daemon.call("Lookup", ["bundle": "demo", "key": 5])
         }
         await expectError("org.varlink.service.InvalidParameter", ["parameter": "lokale"]) {
-            _ = try await lprojd.call("Lookup", ["bundle": "demo", "key": "x", "lokale": "de"])
+            _ = try await daemon.call("Lookup", ["bundle": "demo", "key": "x", "lokale": "de"])
         }
         await expectError("org.varlink.service.InvalidParameter", ["parameter": "arguments"]) {
-            _ = try await lprojd.call("Lookup", ["bundle": "demo", "key": "x", "arguments": [["int": 1, "string": "a"]]])
+            _ = try await daemon.call("Lookup", ["bundle": "demo", "key": "x", "arguments": [["int": 1, "string": "a"]]])
         }
         await expectError("org.varlink.service.MethodNotFound", ["method": "org.lprojd.Localization.Nope"]) {
-            _ = try await lprojd.call("Nope")
+            _ = try await daemon.call("Nope")
         }
         await expectError("org.lprojd.Localization.TableNotFound", ["table": "Nope"]) {
             _ = try await lprojd.table(bundle: "demo", table: "Nope")
@@ -91,11 +92,11 @@ import VarlinkProtocol
         #expect(table.strings["welcome.title"] == "Willkommen bei Demo")
         #expect(table.sources["welcome.title"] == "de")
         #expect(table.strings["colour.label"] == "Farbe")
-        guard case .object(let plural)? = table.plurals["files.selected"] else { Issue.record("no plural entry"); return }
-        #expect(plural["format"] == "%#@files@ ausgewählt")
-        #expect(plural["locale"] == "de")
-        guard case .object(let variables)? = plural["variables"], case .object(let files)? = variables["files"] else { Issue.record(); return }
-        #expect(files["one"] == "%d Datei" && files["other"] == "%d Dateien" && files["valueType"] == "d")
+        guard let plural = table.plurals["files.selected"] else { Issue.record("no plural entry"); return }
+        #expect(plural.format == "%#@files@ ausgewählt")
+        #expect(plural.locale == "de")
+        guard let files = plural.variables["files"] else { Issue.record(); return }
+        #expect(files.one == "%d Datei" && files.other == "%d Dateien" && files.valueType == "d")
         // Keys only the development locale has are merged in.
         #expect(table.sources["greeting"] == "de")
         let japanese = try await lprojd.table(bundle: "demo", locale: "ja")
@@ -106,9 +107,9 @@ import VarlinkProtocol
         let daemon = try await DaemonProcess()
         let lprojd = try await daemon.client()
         defer { Task { await lprojd.close() } }
-        #expect(try await lprojd.negotiate(available: ["en", "en-GB", "fr"], preferredLanguages: ["en-AU"]) == NegotiationReply(locale: "en", value: nil, match: "language"))
-        #expect(try await lprojd.negotiate(available: ["en", "fr"], preferredLanguages: ["en-GB"], specificity: "exact", defaultValue: "?") == NegotiationReply(locale: nil, value: "?", match: "default"))
-        #expect(try await lprojd.negotiate(values: ["de": "Hallo", "fr": "Salut"], preferredLanguages: ["it", "fr-CA"]) == NegotiationReply(locale: "fr", value: "Salut", match: "language"))
+        #expect(try await lprojd.negotiate(available: ["en", "en-GB", "fr"], preferredLanguages: ["en-AU"]) == Localization.Negotiate.Reply(locale: "en", match: .language))
+        #expect(try await lprojd.negotiate(available: ["en", "fr"], preferredLanguages: ["en-GB"], specificity: .exact, defaultValue: "?") == Localization.Negotiate.Reply(value: "?", match: .default))
+        #expect(try await lprojd.negotiate(values: ["de": "Hallo", "fr": "Salut"], preferredLanguages: ["it", "fr-CA"]) == Localization.Negotiate.Reply(locale: "fr", value: "Salut", match: .language))
         await expectError("org.lprojd.Localization.InvalidLocale", ["locale": "not a tag"]) {
             _ = try await lprojd.negotiate(available: ["not a tag"], preferredLanguages: ["en"])
         }

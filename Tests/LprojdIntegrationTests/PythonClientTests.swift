@@ -13,7 +13,7 @@ import Testing
         let daemon = try await DaemonProcess()
         let help = try await python(["-m", "varlink.cli", "help", "unix:\(daemon.socket)/org.lprojd.Localization"])
         #expect(help.status == 0, "\(help.errors)")
-        let idl = try String(contentsOf: DaemonProcess.packageRoot.appendingPathComponent("Sources/LprojService/org.lprojd.Localization.varlink"), encoding: .utf8)
+        let idl = try String(contentsOf: DaemonProcess.packageRoot.appendingPathComponent("Sources/LprojInterface/org.lprojd.Localization.varlink"), encoding: .utf8)
         // Served verbatim.
         #expect(help.output.trimmingCharacters(in: .whitespacesAndNewlines) == idl.trimmingCharacters(in: .whitespacesAndNewlines))
         let info = try await python(["-m", "varlink.cli", "info", "unix:\(daemon.socket)"])

@@ -1,5 +1,6 @@
 import Foundation
 import LprojClient
+import LprojInterface
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -13,12 +14,12 @@ import Glibc
         defer { Task { await lprojd.close() } }
         let events = EventRecorder(try await lprojd.events(bundle: "demo"))
         let ready = try await events.next()
-        #expect(ready.type == "ready")
+        #expect(ready.type == .ready)
 
         try daemon.replace("fr.lproj/Localizable.strings", "\"welcome.title\" = \"Bienvenue, version 2\";\n")
-        let changed = try await events.next { $0.type == "tablesChanged" }
-        #expect(changed.strings("tables") == ["Localizable"] && changed.strings("locales") == ["fr"])
-        #expect((changed.int("generation") ?? 0) > (ready.int("generation") ?? 0))
+        let changed = try await events.next { $0.type == .tablesChanged }
+        #expect(changed.tables == ["Localizable"] && changed.locales == ["fr"])
+        #expect((changed.generation ?? 0) > (ready.generation ?? 0))
         // A lookup made on receipt sees the new strings.
         #expect(try await lprojd.lookup(bundle: "demo", key: "welcome.title", locale: "fr").value == "Bienvenue, version 2")
         // The other French keys are gone from fr (this version dropped them) and fall back per key.
@@ -26,7 +27,7 @@ import Glibc
 
         // Written in place.
         try daemon.write("fr.lproj/Localizable.strings", "\"welcome.title\" = \"Bienvenue, version 3\";\n")
-        _ = try await events.next { $0.type == "tablesChanged" }
+        _ = try await events.next { $0.type == .tablesChanged }
         #expect(try await lprojd.lookup(bundle: "demo", key: "welcome.title", locale: "fr").value == "Bienvenue, version 3")
     }
 
@@ -37,16 +38,16 @@ import Glibc
         let events = EventRecorder(try await lprojd.events())
         _ = try await events.next()
         try FileManager.default.createDirectory(at: daemon.bundleDirectory.appendingPathComponent("it.lproj"), withIntermediateDirectories: false)
-        let added = try await events.next { $0.type == "localesChanged" }
-        #expect(added.strings("added") == ["it"])
+        let added = try await events.next { $0.type == .localesChanged }
+        #expect(added.added == ["it"])
         try daemon.write("it.lproj/Localizable.strings", "\"welcome.title\" = \"Benvenuto\";\n")
-        _ = try await events.next { $0.type == "tablesChanged" && $0.strings("locales") == ["it"] }
+        _ = try await events.next { $0.type == .tablesChanged && $0.locales == ["it"] }
         #expect(try await lprojd.lookup(bundle: "demo", key: "welcome.title", locale: "it-CH").value == "Benvenuto")
         #expect(try await lprojd.bundles()[0].supportedLocales.contains("it"))
 
         try FileManager.default.removeItem(at: daemon.bundleDirectory.appendingPathComponent("it.lproj"))
-        let removed = try await events.next { $0.type == "localesChanged" && $0.strings("removed") == ["it"] }
-        #expect(removed.string("bundle") == "demo")
+        let removed = try await events.next { $0.type == .localesChanged && $0.removed == ["it"] }
+        #expect(removed.bundle == "demo")
         #expect(try await lprojd.lookup(bundle: "demo", key: "welcome.title", locale: "it").value == "Welcome to Demo")
     }
 
@@ -60,19 +61,19 @@ import Glibc
         // An editor's swap file changes nothing.
         try daemon.write("de.lproj/.Localizable.strings.swp", "garbage")
         try daemon.write("de.lproj/Localizable.strings", "\"welcome.title\" = \"Hallo\";\n\"broken\" = \"no end;\n")
-        let error = try await events.next { $0.type == "tableError" }
-        #expect(error.string("file") == "de.lproj/Localizable.strings")
-        #expect(error.int("line") == 2 && error.int("column") == 12)
-        #expect(error.string("message")?.contains("never closed") == true)
+        let error = try await events.next { $0.type == .tableError }
+        #expect(error.file == "de.lproj/Localizable.strings")
+        #expect(error.line == 2 && error.column == 12)
+        #expect(error.message?.contains("never closed") == true)
         #expect(try await lprojd.lookup(bundle: "demo", key: "welcome.title", locale: "de").value == "Willkommen bei Demo")
         let broken = try await lprojd.status()
         #expect(broken.errors.count == 1 && broken.errors[0].line == 2 && broken.errors[0].file == "de.lproj/Localizable.strings")
 
         try daemon.replace("de.lproj/Localizable.strings", "\"welcome.title\" = \"Hallo, repariert\";\n")
-        _ = try await events.next { $0.type == "tablesChanged" }
+        _ = try await events.next { $0.type == .tablesChanged }
         #expect(try await lprojd.lookup(bundle: "demo", key: "welcome.title", locale: "de").value == "Hallo, repariert")
         #expect(try await lprojd.status().errors.isEmpty)
-        #expect(!events.events.contains { $0.type == "tableError" && $0.string("file")?.contains("swp") == true })
+        #expect(!events.events.contains { $0.type == .tableError && $0.file?.contains("swp") == true })
     }
 
     @Test func aDeletedBundleDirectoryRecoversWhenItComesBack() async throws {
@@ -83,20 +84,20 @@ import Glibc
         _ = try await events.next()
         let saved = daemon.directory.appendingPathComponent("saved-bundle")
         try FileManager.default.moveItem(at: daemon.bundleDirectory, to: saved)
-        let gone = try await events.next { $0.type == "bundleChanged" }
-        #expect(gone.string("message")?.contains("gone") == true)
+        let gone = try await events.next { $0.type == .bundleChanged }
+        #expect(gone.message?.contains("gone") == true)
         #expect(try await lprojd.lookup(bundle: "demo", key: "welcome.title", locale: "de").value == "welcome.title")
         #expect(try await lprojd.status().errors.contains { $0.message.contains("cannot be read") })
 
         try FileManager.default.moveItem(at: saved, to: daemon.bundleDirectory)
-        let back = try await events.next { $0.type == "bundleChanged" }
-        #expect(back.string("message")?.contains("back") == true)
-        let backGeneration = back.int("generation") ?? 0
+        let back = try await events.next { $0.type == .bundleChanged }
+        #expect(back.message?.contains("back") == true)
+        let backGeneration = back.generation ?? 0
         #expect(try await lprojd.lookup(bundle: "demo", key: "welcome.title", locale: "de").value == "Willkommen bei Demo")
         // And it is watched again. (Changes within one tick of each other
         // reach a subscriber merged: the event names ja, with a later generation.)
         try daemon.replace("ja.lproj/Localizable.strings", "\"welcome.title\" = \"ようこそ\";\n")
-        _ = try await events.next { $0.type == "tablesChanged" && $0.strings("locales")?.contains("ja") == true && ($0.int("generation") ?? 0) > backGeneration }
+        _ = try await events.next { $0.type == .tablesChanged && $0.locales?.contains("ja") == true && ($0.generation ?? 0) > backGeneration }
         #expect(try await lprojd.lookup(bundle: "demo", key: "welcome.title", locale: "ja").value == "ようこそ")
     }
 
@@ -109,28 +110,28 @@ import Glibc
         _ = try await mine.next()
         _ = try await other.next()
         _ = try await lprojd.select(client: "app.one", bundle: "demo", locale: "ja")
-        let changed = try await mine.next { $0.type == "localeChanged" }
-        #expect(changed.string("client") == "app.one" && changed.string("locale") == "ja" && changed.string("previousLocale") == "en")
+        let changed = try await mine.next { $0.type == .localeChanged }
+        #expect(changed.client == "app.one" && changed.locale == "ja" && changed.previousLocale == "en")
         _ = try await lprojd.select(client: "app.two", bundle: "demo", locale: "de")
-        let second = try await other.next { $0.type == "localeChanged" }
-        #expect(second.string("client") == "app.two")
-        #expect(!mine.events.contains { $0.string("client") == "app.two" })
+        let second = try await other.next { $0.type == .localeChanged }
+        #expect(second.client == "app.two")
+        #expect(!mine.events.contains { $0.client == "app.two" })
         _ = try await lprojd.addStrings(["k": "v"], client: "app.one", bundle: "demo", locale: "de")
-        let added = try await mine.next { $0.type == "tablesChanged" }
-        #expect(added.string("client") == "app.one")
+        let added = try await mine.next { $0.type == .tablesChanged }
+        #expect(added.client == "app.one")
     }
 
     @Test func subscribingNeedsMoreAndEndsWithShutdown() async throws {
         let daemon = try await DaemonProcess()
         let lprojd = try await daemon.client()
-        await expectError("org.varlink.service.ExpectedMore") { _ = try await lprojd.call("Subscribe") }
+        await expectError("org.varlink.service.ExpectedMore") { _ = try await daemon.call("Subscribe") }
         await expectError("org.lprojd.Localization.BundleNotFound") { _ = try await lprojd.events(bundle: "nope").first { _ in true } }
         let events = EventRecorder(try await lprojd.events())
         _ = try await events.next()
         await lprojd.close()
         #expect(try await daemon.stop(signal: SIGTERM) == 0)
         let last = try await events.next()
-        #expect(last.type == "shutdown")
+        #expect(last.type == .shutdown)
     }
 
     @Test func reloadReadsEverythingAgain() async throws {

@@ -1,5 +1,6 @@
 import Foundation
 import LprojClient
+import LprojInterface
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -14,22 +15,22 @@ import Glibc
         let app = "org.example.App"
 
         // Nothing saved, nothing preferred: the development locale, not saved.
-        #expect(try await lprojd.selection(client: app, bundle: "demo") == Selection(client: app, bundle: "demo", locale: "en", reason: "default", requested: nil))
+        #expect(try await lprojd.selection(client: app, bundle: "demo") == .init(client: app, bundle: "demo", locale: "en", reason: .default, requested: nil))
         // A preferred language the bundle has, by its language without region: chosen and saved.
         #expect(try await lprojd.selection(client: app, bundle: "demo", preferredLanguages: ["it", "fr-CA", "de"]).locale == "fr")
-        #expect(try await lprojd.selection(client: app, bundle: "demo").reason == "saved")
+        #expect(try await lprojd.selection(client: app, bundle: "demo").reason == .saved)
         // The client's lookups follow it.
         #expect(try await lprojd.lookup(bundle: "demo", key: "settings.title", client: app).value == "Réglages")
 
         // Selecting an unsupported region falls back to its language...
         let austrian = try await lprojd.select(client: app, bundle: "demo", locale: "de-AT")
-        #expect(austrian.locale == "de" && austrian.reason == "saved" && austrian.requested == "de-AT")
+        #expect(austrian.locale == "de" && austrian.reason == .saved && austrian.requested == "de-AT")
         // ...and an unsupported language to the default.
         let klingon = try await lprojd.select(client: app, bundle: "demo", locale: "tlh")
-        #expect(klingon.locale == "en" && klingon.reason == "default" && klingon.requested == "tlh")
+        #expect(klingon.locale == "en" && klingon.reason == .default && klingon.requested == "tlh")
         #expect(try await lprojd.select(client: app, bundle: "demo", locale: "ja").locale == "ja")
         #expect(try await lprojd.reset(client: app, bundle: "demo").locale == "en")
-        #expect(try await lprojd.selection(client: app, bundle: "demo").reason == "default")
+        #expect(try await lprojd.selection(client: app, bundle: "demo").reason == .default)
 
         await expectError("org.lprojd.Localization.InvalidLocale") { _ = try await lprojd.select(client: app, bundle: "demo", locale: "not a locale") }
         await expectError("org.varlink.service.InvalidParameter", ["parameter": "client"]) { _ = try await lprojd.select(client: "has space", bundle: "demo", locale: "de") }
@@ -53,7 +54,7 @@ import Glibc
         defer { Task { await lprojd.close() } }
         for index in 0..<20 {
             let selection = try await lprojd.selection(client: "app\(index)", bundle: "demo")
-            #expect(selection.locale == (index % 2 == 0 ? "de" : "ja") && selection.reason == "saved")
+            #expect(selection.locale == (index % 2 == 0 ? "de" : "ja") && selection.reason == .saved)
         }
         #expect(try await lprojd.lookup(bundle: "demo", key: "welcome.title", client: "app0").value == "Willkommen bei Demo")
     }
@@ -98,7 +99,7 @@ import Glibc
         let lprojd = try await daemon.client()
         defer { Task { await lprojd.close() } }
         #expect(try await lprojd.addStrings(["welcome.title": "Hallöchen", "promo.banner": "Neu!"], client: "a", bundle: "demo", locale: "de") == 2)
-        #expect(try await lprojd.lookup(bundle: "demo", key: "welcome.title", locale: "de", client: "a") == LookupReply(value: "Hallöchen", found: true, locale: "de-Latn"))
+        #expect(try await lprojd.lookup(bundle: "demo", key: "welcome.title", locale: "de", client: "a") == .init(value: "Hallöchen", found: true, locale: "de-Latn"))
         // A more specific file still wins over strings added at its parent.
         #expect(try await lprojd.lookup(bundle: "demo", key: "promo.banner", locale: "de-AT", client: "a").value == "Neu!")
         // Other clients see the files.

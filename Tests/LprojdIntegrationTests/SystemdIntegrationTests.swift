@@ -1,5 +1,6 @@
 import Foundation
 import LprojClient
+import LprojInterface
 import LprojTestSupport
 import Testing
 #if canImport(Glibc)
@@ -55,7 +56,7 @@ import Glibc
         let (stopping, _) = try await notify.next("STOPPING", "1", after: before)
         #expect(stopping["STATUS"]?.hasPrefix("Stopping") == true)
         let last = try await events.next()
-        #expect(last.type == "shutdown")
+        #expect(last.type == .shutdown)
         #expect(try await daemon.waitForExit() == 0)
         await lprojd.close()
     }
@@ -120,8 +121,8 @@ import Glibc
         #expect(reloading["MONOTONIC_USEC"].flatMap(UInt64.init) != nil)
         let (ready, _) = try await notify.next("READY", "1", after: reloadingIndex + 1)
         #expect(ready["STATUS"]?.hasPrefix("2 bundles") == true)
-        let added = try await events.next { $0.type == "bundleChanged" }
-        #expect(added.string("bundle") == "extra")
+        let added = try await events.next { $0.type == .bundleChanged }
+        #expect(added.bundle == "extra")
         // The connection opened before the reload keeps working, with both.
         #expect(try await lprojd.lookup(bundle: "extra", key: "hello").value == "Hello from extra")
         #expect(try await lprojd.lookup(bundle: "demo", key: "welcome.title", locale: "de").value == "Willkommen bei Demo")
@@ -142,8 +143,8 @@ import Glibc
         mark = notify.messages.count
         daemon.send(SIGHUP)
         _ = try await notify.next("READY", "1", after: mark) { $0["STATUS"]?.hasPrefix("1 bundle,") == true }
-        let removed = try await events.next { $0.type == "bundleChanged" && $0.string("bundle") == "demo" }
-        #expect(removed.string("message") == "the bundle is no longer served")
+        let removed = try await events.next { $0.type == .bundleChanged && $0.bundle == "demo" }
+        #expect(removed.message == "the bundle is no longer served")
         await expectError("org.lprojd.Localization.BundleNotFound") { _ = try await lprojd.lookup(bundle: "demo", key: "welcome.title") }
         #expect(try await lprojd.lookup(bundle: "extra", key: "hello").value == "Hello from extra")
         #expect(try await daemon.stop() == 0)

@@ -7,19 +7,9 @@ import Testing
 import VarlinkProtocol
 @testable import VarlinkNIO
 
-/// The frame decoder and the connection handler on `EmbeddedChannel`, with
+/// The frame buffer and the connection handler on `EmbeddedChannel`, with
 /// an event loop whose time the test moves.
 @Suite struct EmbeddedConnectionTests {
-    @Test func theDecoderSplitsAtNULsWhateverThePieces() throws {
-        try ByteToMessageDecoderVerifier.verifyDecoder(
-            stringInputOutputPairs: [
-                ("{}\u{0}", [ByteBuffer(string: "{}")]),
-                ("{\"a\":1}\u{0}{\"b\":2}\u{0}", [ByteBuffer(string: "{\"a\":1}"), ByteBuffer(string: "{\"b\":2}")]),
-                ("\u{0}", [ByteBuffer()]),
-            ],
-            decoderFactory: { VarlinkFrameDecoder(maximumSize: 64) })
-    }
-
     @Test func theFrameBufferCutsMessagesOnlyWhenTheyAreTaken() throws {
         var frames = FrameBuffer(maximumMessageSize: 16)
         var read = ByteBuffer(string: "{\"a\":1}\u{0}{}\u{0}{\"b\"")

@@ -6,6 +6,7 @@ import LprojEngine
 import LprojLocales
 import LprojService
 import LprojStore
+import LprojVarlink
 import NIOPosix
 import VarlinkNIO
 import VarlinkProtocol
@@ -47,9 +48,11 @@ final class Harness {
         added = AddedStringsRegistry(maximumStrings: 100, maximumLength: 4096, budget: book)
         var limits = ServiceLimits()
         limits.maximumValueLength = 64 << 10
-        let interface = LocalizationInterface(
-            catalog: catalog, watcher: nil, hub: SubscriptionHub(logger: logger), store: store, added: added, limits: limits, budget: book,
+        let hub = SubscriptionHub(logger: logger)
+        let service = LocalizationService(
+            catalog: catalog, watcher: nil, events: hub, store: store, added: added, limits: limits, budget: book,
             daemonUID: 0, connectionCount: { 0 }, logger: logger)
+        let interface = LocalizationVarlinkInterface(service: service, hub: hub)
         var configuration = VarlinkServerConfiguration()
         configuration.maximumMessageSize = 128 << 10
         configuration.incompleteMessageTimeout = .seconds(5)

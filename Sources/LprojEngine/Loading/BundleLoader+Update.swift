@@ -52,7 +52,7 @@ extension BundleLoader {
     }
 
     /// Reads some files of a folder again.
-    private func reloadFiles(_ files: Set<String>, of localization: Localization, configuration: BundleConfiguration) -> (Localization, [FileReport]) {
+    private func reloadFiles(_ files: Set<String>, of localization: LprojFolder, configuration: BundleConfiguration) -> (LprojFolder, [FileReport]) {
         let folder = URL(fileURLWithPath: configuration.directory, isDirectory: true).appendingPathComponent(localization.folderName, isDirectory: true)
         var tables = localization.tables
         var reports: [FileReport] = []
@@ -74,7 +74,7 @@ extension BundleLoader {
             case nil: break  // keep the last good version
             }
         }
-        return (Localization(name: localization.name, folderName: localization.folderName, standardLocale: localization.standardLocale, tables: tables), reports)
+        return (LprojFolder(name: localization.name, folderName: localization.folderName, standardLocale: localization.standardLocale, tables: tables), reports)
     }
 
     private static func exists(_ folder: URL, _ table: String, other kind: TableFileKind) -> Bool {

@@ -29,12 +29,12 @@ public struct BundleLoader: Sendable {
         let folders = folderNames.filter { isDirectory(directory.appendingPathComponent($0)) }
         let previousFolders = Dictionary((previous?.localizations ?? []).map { ($0.folderName, $0) }, uniquingKeysWith: { $1 })
         // Folders are independent: read them on every core.
-        let results = Mutex<[Int: Result<(Localization, [FileReport]), Diagnostic>]>([:])
+        let results = Mutex<[Int: Result<(LprojFolder, [FileReport]), Diagnostic>]>([:])
         DispatchQueue.concurrentPerform(iterations: folders.count) { index in
             let result = loadFolder(folders[index], configuration: configuration, previous: previousFolders[folders[index]])
             results.withLock { $0[index] = result }
         }
-        var localizations: [Localization] = []
+        var localizations: [LprojFolder] = []
         var reports: [FileReport] = []
         var problems: [Diagnostic] = []
         for index in folders.indices {
@@ -70,7 +70,7 @@ public struct BundleLoader: Sendable {
     }
 
     /// Loads one `.lproj` folder.
-    public func loadFolder(_ folderName: String, configuration: BundleConfiguration, previous: Localization?) -> Result<(Localization, [FileReport]), Diagnostic> {
+    public func loadFolder(_ folderName: String, configuration: BundleConfiguration, previous: LprojFolder?) -> Result<(LprojFolder, [FileReport]), Diagnostic> {
         let meaning: (LprojName, LocaleIdentifier)
         switch folderMeaning(folderName, configuration: configuration) {
         case .success(let value): meaning = value
@@ -99,7 +99,7 @@ public struct BundleLoader: Sendable {
         for name in Set(strings.keys).union(plurals.keys) {
             tables[name] = LocalizedTable(strings: strings[name] ?? .empty, plurals: plurals[name] ?? [:])
         }
-        return .success((Localization(name: meaning.0, folderName: folderName, standardLocale: meaning.1, tables: tables), reports))
+        return .success((LprojFolder(name: meaning.0, folderName: folderName, standardLocale: meaning.1, tables: tables), reports))
     }
 
     /// What a table file holds.

@@ -67,7 +67,7 @@ extension LoadedBundle {
 
     /// One folder's answer: its `.stringsdict` first, then its `.strings`.
     @inline(__always)
-    private func lookup(_ key: String, table: String, in localization: Localization) -> LookupResult? {
+    private func lookup(_ key: String, table: String, in localization: LprojFolder) -> LookupResult? {
         guard let tableEntries = localization.table(named: table) else { return nil }
         if !tableEntries.plurals.isEmpty, let plural = tableEntries.plurals[key] {
             return LookupResult(value: plural.formatKey, localization: localization, plural: plural)

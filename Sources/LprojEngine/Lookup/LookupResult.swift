@@ -6,14 +6,14 @@ public struct LookupResult: Sendable {
     /// The string: the table's value, the caller's default, or the key.
     public let value: String
     /// The folder the value came from (`nil` when no table had the key).
-    public let localization: Localization?
+    public let localization: LprojFolder?
     /// The locale of an added string the value came from.
     public let addedLocale: LocaleKey?
     /// For a `.stringsdict` entry, the entry (its `value` is the format key).
     public let plural: PluralFormat?
 
     /// Creates a result.
-    public init(value: String, localization: Localization?, addedLocale: LocaleKey? = nil, plural: PluralFormat?) {
+    public init(value: String, localization: LprojFolder?, addedLocale: LocaleKey? = nil, plural: PluralFormat?) {
         self.value = value
         self.localization = localization
         self.addedLocale = addedLocale

@@ -16,14 +16,14 @@ public final class LoadedBundle: Sendable {
     /// The configuration it was loaded with.
     public let configuration: BundleConfiguration
     /// Its `.lproj` folders, sorted by folder name.
-    public let localizations: [Localization]
+    public let localizations: [LprojFolder]
     /// Reports of the table files that had something to say.
     public let fileReports: [FileReport]
     /// Problems with the bundle itself: a missing directory, folders whose
     /// name is no locale or whose locale is not allowed.
     public let problems: [Diagnostic]
 
-    /// Localization indexes by match key, preferred spelling first.
+    /// Folder indexes by match key, preferred spelling first.
     let localizationsByKey: [LocaleKey: [Int]]
     /// The index of `Base.lproj`, if any.
     let baseIndex: Int?
@@ -38,7 +38,7 @@ public final class LoadedBundle: Sendable {
     public let selectableLocales: [LocaleKey: LocaleIdentifier]
 
     /// Creates a bundle from loaded folders.
-    public init(configuration: BundleConfiguration, localizations: [Localization], fileReports: [FileReport], problems: [Diagnostic]) {
+    public init(configuration: BundleConfiguration, localizations: [LprojFolder], fileReports: [FileReport], problems: [Diagnostic]) {
         self.configuration = configuration
         let localizations = localizations.sorted { $0.folderName < $1.folderName }
         self.localizations = localizations

@@ -4,7 +4,7 @@ public import LprojLocales
 ///
 /// A class so that a lookup result refers to its source with one reference
 /// rather than copying the folder's identifiers; it is immutable.
-public final class Localization: Sendable {
+public final class LprojFolder: Sendable {
     /// What the folder's name means.
     public let name: LprojName
     /// The folder's name on disk, e.g. `pt-BR.lproj` or `English.lproj`.

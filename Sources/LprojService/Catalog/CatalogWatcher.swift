@@ -22,7 +22,7 @@ public actor CatalogWatcher: Service {
     }
 
     private let catalog: Catalog
-    private let hub: SubscriptionHub
+    private let hub: any EventSink
     private let loader: BundleLoader
     private let logger: Logger
     private let inotify: InotifyWatcher
@@ -37,7 +37,7 @@ public actor CatalogWatcher: Service {
     /// Creates the watcher and puts its watches in place at once: create it
     /// before loading the catalog, so that a change made while the bundles
     /// are read waits in inotify's queue instead of being missed.
-    public init(catalog: Catalog, hub: SubscriptionHub, configurations: [BundleConfiguration], loader: BundleLoader = BundleLoader(), logger: Logger) throws {
+    public init(catalog: Catalog, events hub: any EventSink, configurations: [BundleConfiguration], loader: BundleLoader = BundleLoader(), logger: Logger) throws {
         self.catalog = catalog
         self.hub = hub
         self.loader = loader

@@ -3,11 +3,11 @@
 /// burst holds: the tables and locales of every change, the latest
 /// locale, preferences or message. Without `merging`, it only keeps them
 /// in order.
-struct EventCoalescer {
+package struct EventCoalescer {
     /// Whether events of one subject merge.
     let merging: Bool
 
-    init(merging: Bool = true) {
+    package init(merging: Bool = true) {
         self.merging = merging
     }
 
@@ -31,11 +31,11 @@ struct EventCoalescer {
     private var events: [Subject: ServiceEvent] = [:]
     private var others = 0
 
-    var isEmpty: Bool { order.isEmpty }
-    var count: Int { order.count }
+    package var isEmpty: Bool { order.isEmpty }
+    package var count: Int { order.count }
 
     /// Adds an event, merging it into the pending one of its subject.
-    mutating func add(_ event: ServiceEvent) {
+    package mutating func add(_ event: ServiceEvent) {
         guard merging else {
             others += 1
             order.append(.other(others))
@@ -52,7 +52,7 @@ struct EventCoalescer {
     }
 
     /// The merged events, in the order their subjects first appeared.
-    mutating func drain() -> [ServiceEvent] {
+    package mutating func drain() -> [ServiceEvent] {
         defer {
             order = []
             events = [:]

@@ -1,6 +1,6 @@
 public import LprojFormatting
+public import LprojInterface
 public import LprojStore
-public import VarlinkProtocol
 
 /// Who may receive an event.
 public enum Audience: Sendable, Hashable {
@@ -59,84 +59,41 @@ public enum ServiceEvent: Sendable, Equatable {
         }
     }
 
-    /// The interface's name for its kind.
-    public var typeName: String {
-        switch self {
-        case .ready: "ready"
-        case .localeChanged: "localeChanged"
-        case .preferencesChanged: "preferencesChanged"
-        case .addedStringsChanged, .tablesChanged: "tablesChanged"
-        case .localesChanged: "localesChanged"
-        case .tableError: "tableError"
-        case .bundleChanged: "bundleChanged"
-        case .shutdown: "shutdown"
-        }
-    }
 }
 
 extension ServiceEvent {
-    /// The event as a reply's parameters: `{"event": {...}}`, its members in
-    /// the order the interface lists them.
-    public var parameters: JSONObject {
-        var event: JSONObject = ["type": .string(typeName)]
-        func set(_ key: String, _ value: String?) { if let value { event[key] = .string(value) } }
-        func set(_ key: String, _ value: Int?) { if let value { event[key] = .int(value) } }
-        func set(_ key: String, _ value: [String]?) { if let value { event[key] = .array(value.map(JSONValue.string)) } }
+    /// The event as the interface's `Event`: the one place events are
+    /// written for the wire.
+    public var interfaceEvent: Localization.Event {
         switch self {
         case .ready(let generation, let client, let bundle):
-            set("client", client)
-            set("bundle", bundle)
-            set("generation", generation)
+            return .init(type: .ready, client: client, bundle: bundle, generation: generation)
         case .localeChanged(let owner, let bundle, let locale, let previous):
-            set("client", owner.client)
-            set("bundle", bundle)
-            set("locale", locale)
-            set("previousLocale", previous)
+            return .init(type: .localeChanged, client: owner.client, bundle: bundle, locale: locale, previousLocale: previous)
         case .preferencesChanged(let owner, let bundle, let preferences, let changed):
-            set("client", owner.client)
-            set("bundle", bundle)
-            event["preferences"] = .object(preferences.interfaceObject)
-            set("changed", changed)
+            let interfacePreferences = try? Localization.Preferences(fields: preferences.setFields.map { ($0.rawValue, $1) })
+            return .init(type: .preferencesChanged, client: owner.client, bundle: bundle, preferences: interfacePreferences, changed: changed)
         case .addedStringsChanged(let owner, let bundle, let tables, let locales):
-            set("client", owner.client)
-            set("bundle", bundle)
-            set("tables", tables)
-            set("locales", locales)
+            return .init(type: .tablesChanged, client: owner.client, bundle: bundle, tables: tables, locales: locales)
         case .tablesChanged(let bundle, let tables, let locales, let generation):
-            set("bundle", bundle)
-            set("tables", tables)
-            set("locales", locales)
-            set("generation", generation)
+            return .init(type: .tablesChanged, bundle: bundle, tables: tables, locales: locales, generation: generation)
         case .localesChanged(let bundle, let added, let removed, let generation):
-            set("bundle", bundle)
-            set("added", added)
-            set("removed", removed)
-            set("generation", generation)
+            return .init(type: .localesChanged, bundle: bundle, added: added, removed: removed, generation: generation)
         case .tableError(let bundle, let file, let line, let column, let message, let generation):
-            set("bundle", bundle)
-            set("generation", generation)
-            set("file", file)
-            set("line", line)
-            set("column", column)
-            set("message", message)
+            return .init(type: .tableError, bundle: bundle, generation: generation, file: file, line: line, column: column, message: message)
         case .bundleChanged(let bundle, let generation, let message):
-            set("bundle", bundle)
-            set("generation", generation)
-            set("message", message)
+            return .init(type: .bundleChanged, bundle: bundle, generation: generation, message: message)
         case .shutdown:
-            break
+            return .init(type: .shutdown)
         }
-        return ["event": .object(event)]
     }
 }
 
-extension FormattingPreferences {
-    /// The interface's `Preferences`: the fields that are set.
-    public var interfaceObject: JSONObject {
-        var object = JSONObject()
-        for field in Field.allCases {
-            if let value = self[field] { object[field.rawValue] = .string(value) }
-        }
-        return object
-    }
+/// Where the service and the watcher publish events; the Varlink adapter's
+/// subscription hub delivers them.
+public protocol EventSink: Sendable {
+    /// Queues an event for every subscriber it concerns, and returns.
+    func publish(_ event: ServiceEvent)
+    /// Current subscribers.
+    var subscriberCount: Int { get }
 }

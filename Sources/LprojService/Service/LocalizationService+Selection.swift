@@ -1,16 +1,14 @@
 internal import LprojEngine
+public import LprojInterface
 internal import LprojLocales
 internal import LprojStore
-internal import VarlinkProtocol
 
-extension LocalizationInterface {
-    func getSelection(_ raw: JSONObject, caller: VarlinkCaller) throws(VarlinkError) -> VarlinkOutcome {
-        let parameters = try Parameters(raw, allowed: ParameterNames.getSelection)
-        let client = try requiredClient(parameters)
-        let bundle = try bundle(parameters.string("bundle"))
+extension LocalizationService {
+    public func getSelection(_ call: Localization.GetSelection.Parameters, caller: Caller) throws(ServiceError) -> Answer<Localization.GetSelection.Reply> {
+        let client = try clientID(call.client)
+        let bundle = try bundle(call.bundle)
         var preferred: [LocaleIdentifier] = []
-        let preferredTexts = try limited(parameters.optionalStrings("preferredLanguages") ?? [], "preferredLanguages", maximum: limits.maximumPreferredLanguages)
-        for text in preferredTexts {
+        for text in try limited(call.preferredLanguages ?? [], "preferredLanguages", maximum: limits.maximumPreferredLanguages) {
             // A preferred language this system cannot parse is skipped, as an
             // app's language list may hold anything.
             if let locale = try? LocaleIdentifier(text) { preferred.append(locale) }
@@ -18,8 +16,8 @@ extension LocalizationInterface {
         let key = ClientKey(uid: caller.uid, client: client)
         let saved = store.selection(for: key, bundle: bundle.name)
         let choice = SelectionPolicy.current(in: bundle, saved: saved?.locale, preferred: preferred)
-        let reply = selectionReply(client: client, bundle: bundle.name, choice: choice, requested: nil)
-        guard choice.save || choice.forgetSaved else { return .reply(reply) }
+        let reply = Localization.GetSelection.Reply(selection: Self.selection(client: client, bundle: bundle.name, choice: choice, requested: nil))
+        guard choice.save || choice.forgetSaved else { return .now(reply) }
         let previous = saved?.locale ?? bundle.configuration.developmentLocale.tag
         // A choice made from the preferred languages is an answer first; if
         // the uid's budget has no room to remember it, or the state cannot be
@@ -27,68 +25,64 @@ extension LocalizationInterface {
         return commit(choice, key: key, bundle: bundle.name, previous: previous, reply: reply, saveIfRoom: choice.reason == .preferred)
     }
 
-    func selectLocale(_ raw: JSONObject, caller: VarlinkCaller) throws(VarlinkError) -> VarlinkOutcome {
-        let parameters = try Parameters(raw, allowed: ParameterNames.selectLocale)
-        let client = try requiredClient(parameters)
-        let bundle = try bundle(parameters.string("bundle"))
-        let requestedText = try parameters.string("locale")
-        let requested = try locale(requestedText)
+    public func selectLocale(_ call: Localization.SelectLocale.Parameters, caller: Caller) throws(ServiceError) -> Answer<Localization.SelectLocale.Reply> {
+        let client = try clientID(call.client)
+        let bundle = try bundle(call.bundle)
+        let requested = try locale(call.locale)
         let key = ClientKey(uid: caller.uid, client: client)
         let previous = store.selection(for: key, bundle: bundle.name)?.locale ?? bundle.configuration.developmentLocale.tag
         let choice = SelectionPolicy.select(requested, in: bundle)
-        let reply = selectionReply(client: client, bundle: bundle.name, choice: choice, requested: choice.locale.matchKey == requested.matchKey ? nil : requested.tag)
-        return commit(choice, key: key, bundle: bundle.name, previous: previous, reply: reply)
+        let selection = Self.selection(
+            client: client, bundle: bundle.name, choice: choice, requested: choice.locale.matchKey == requested.matchKey ? nil : requested.tag)
+        return commit(choice, key: key, bundle: bundle.name, previous: previous, reply: .init(selection: selection))
+    }
+
+    public func resetSelection(_ call: Localization.ResetSelection.Parameters, caller: Caller) throws(ServiceError) -> Answer<Localization.ResetSelection.Reply> {
+        let client = try clientID(call.client)
+        let bundle = try bundle(call.bundle)
+        let key = ClientKey(uid: caller.uid, client: client)
+        let previous = store.selection(for: key, bundle: bundle.name)?.locale ?? bundle.configuration.developmentLocale.tag
+        let choice = SelectionPolicy.current(in: bundle, saved: nil, preferred: [])
+        let reply = Localization.ResetSelection.Reply(selection: Self.selection(client: client, bundle: bundle.name, choice: choice, requested: nil))
+        return committing { [store] in
+            try await store.removeSelection(for: key, bundle: bundle.name)
+            self.announceLocaleChange(key: key, bundle: bundle.name, locale: choice.locale.tag, previous: previous)
+            return reply
+        }
     }
 
     /// Saves (or forgets) a choice, then tells subscribers and replies.
-    private func commit(_ choice: SelectionPolicy.Choice, key: ClientKey, bundle: String, previous: String, reply: JSONObject, saveIfRoom: Bool = false) -> VarlinkOutcome {
+    private func commit<Reply: Sendable>(
+        _ choice: SelectionPolicy.Choice, key: ClientKey, bundle: String, previous: String, reply: Reply, saveIfRoom: Bool = false
+    ) -> Answer<Reply> {
         committing { [store] in
             if choice.save {
                 do {
                     try await store.saveSelection(choice.locale.tag, for: key, bundle: bundle)
                 } catch where saveIfRoom && (error is ClientStore.OverBudget || error is ClientStore.Unavailable) {
-                    return .reply(reply)
+                    return reply
                 }
             } else {
                 try await store.removeSelection(for: key, bundle: bundle)
             }
             self.announceLocaleChange(key: key, bundle: bundle, locale: choice.locale.tag, previous: previous)
-            return .reply(reply)
+            return reply
         }
     }
 
-    func resetSelection(_ raw: JSONObject, caller: VarlinkCaller) throws(VarlinkError) -> VarlinkOutcome {
-        let parameters = try Parameters(raw, allowed: ParameterNames.resetSelection)
-        let client = try requiredClient(parameters)
-        let bundle = try bundle(parameters.string("bundle"))
-        let key = ClientKey(uid: caller.uid, client: client)
-        let previous = store.selection(for: key, bundle: bundle.name)?.locale ?? bundle.configuration.developmentLocale.tag
-        let choice = SelectionPolicy.current(in: bundle, saved: nil, preferred: [])
-        let reply = selectionReply(client: client, bundle: bundle.name, choice: choice, requested: nil)
-        return committing { [store] in
-            try await store.removeSelection(for: key, bundle: bundle.name)
-            self.announceLocaleChange(key: key, bundle: bundle.name, locale: choice.locale.tag, previous: previous)
-            return .reply(reply)
+    static func selection(client: String, bundle: String, choice: SelectionPolicy.Choice, requested: String?) -> Localization.Selection {
+        let reason: Localization.Selection.Reason = switch choice.reason {
+        case .saved: .saved
+        case .preferred: .preferred
+        case .default: .default
         }
-    }
-
-    private func requiredClient(_ parameters: Parameters) throws(VarlinkError) -> String {
-        guard let client = try clientID(parameters.string("client")) else { throw .invalidParameter("client") }
-        return client
-    }
-
-    private func selectionReply(client: String, bundle: String, choice: SelectionPolicy.Choice, requested: String?) -> JSONObject {
-        var selection: JSONObject = [
-            "client": .string(client), "bundle": .string(bundle), "locale": .string(choice.locale.tag), "reason": .string(choice.reason.rawValue),
-        ]
-        if let requested { selection["requested"] = .string(requested) }
-        return ["selection": .object(selection)]
+        return .init(client: client, bundle: bundle, locale: choice.locale.tag, reason: reason, requested: requested)
     }
 
     /// Tells the client's user's subscribers, if the locale really changed.
     func announceLocaleChange(key: ClientKey, bundle: String, locale: String, previous: String) {
         guard locale != previous else { return }
-        hub.publish(.localeChanged(owner: key, bundle: bundle, locale: locale, previous: previous))
+        events.publish(.localeChanged(owner: key, bundle: bundle, locale: locale, previous: previous))
         log(.info, "\(key.client) now uses \(locale) (was \(previous))", uid: key.uid, metadata: ["bundle.name": "\(bundle)", "client.id": "\(key.client)"])
     }
 }

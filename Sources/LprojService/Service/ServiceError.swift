@@ -1,77 +1,82 @@
 public import ClientBudget
+public import LprojInterface
 internal import LprojEngine
 internal import LprojFormat
 internal import LprojLocales
-public import VarlinkProtocol
 
-/// The errors of `org.lprojd.Localization`, built in one place.
-public enum LocalizationErrors {
-    static let prefix = "org.lprojd.Localization."
+/// Why a call failed: one of the interface's errors, or a parameter whose
+/// value fits the interface's type but not the service (a client id with a
+/// slash, a table name that is a path).
+public enum ServiceError: Error, Sendable, Equatable {
+    /// An error the interface declares.
+    case localization(Localization.Error)
+    /// A parameter the service cannot use, by its name.
+    case invalidParameter(String)
+    /// A method this instance does not serve (`Reload` without a watcher).
+    case notImplemented(method: String)
+}
 
-    // A client's text is echoed clipped: an error never carries back a
-    // megabyte a client sent.
-
-    static func bundleNotFound(_ bundle: String) -> VarlinkError {
-        VarlinkError(prefix + "BundleNotFound", ["bundle": .string(bundle.clipped())])
+// The errors, made in one place. A client's text is echoed clipped: an
+// error never carries back a megabyte a client sent.
+extension ServiceError {
+    static func bundleNotFound(_ bundle: String) -> ServiceError {
+        .localization(.bundleNotFound(.init(bundle: bundle.clipped())))
     }
 
-    static func invalidLocale(_ locale: String, _ error: LocaleError) -> VarlinkError {
-        VarlinkError(prefix + "InvalidLocale", ["locale": .string(locale.clipped()), "reason": .string(error.description)])
+    static func invalidLocale(_ locale: String, _ error: LocaleError) -> ServiceError {
+        .localization(.invalidLocale(.init(locale: locale.clipped(), reason: error.description)))
     }
 
-    static func tableNotFound(bundle: String, table: String) -> VarlinkError {
-        VarlinkError(prefix + "TableNotFound", ["bundle": .string(bundle), "table": .string(table.clipped())])
+    static func tableNotFound(bundle: String, table: String) -> ServiceError {
+        .localization(.tableNotFound(.init(bundle: bundle, table: table.clipped())))
     }
 
     /// A lookup's arguments that do not fit its format; a rendering that
     /// would be too long or too costly is a limit, not a mistake.
-    static func invalidArguments(key: String, _ error: FormatError) -> VarlinkError {
+    static func invalidArguments(key: String, _ error: FormatError) -> ServiceError {
+        var fields = Localization.Error.InvalidArguments(key: key.clipped(), message: error.description)
         switch error {
         case .tooLong(let maximum): return limitExceeded("valueLength", maximum: maximum)
         case .tooComplex(let maximum): return limitExceeded("formatSteps", maximum: maximum)
-        default: break
-        }
-        var parameters: JSONObject = ["key": .string(key.clipped()), "message": .string(error.description)]
-        switch error {
         case let .missingArgument(position, specifier, _):
-            parameters["position"] = .int(position)
-            parameters["specifier"] = .string(specifier)
+            fields.position = position
+            fields.specifier = specifier
         case let .argumentMismatch(position, specifier, expected, actual):
-            parameters["position"] = .int(position)
-            parameters["specifier"] = .string(specifier)
-            parameters["expected"] = .string(expected.description)
-            parameters["actual"] = .string(actual)
+            fields.position = position
+            fields.specifier = specifier
+            fields.expected = expected.description
+            fields.actual = actual
         case .unsupportedConversion(let specifier):
-            parameters["specifier"] = .string(specifier)
+            fields.specifier = specifier
         case .malformedVariable(let text):
-            parameters["specifier"] = .string(text)
-        case .unknownVariable, .nestingTooDeep, .tooLong, .tooComplex:
+            fields.specifier = text
+        case .unknownVariable, .nestingTooDeep:
             break
         }
-        return VarlinkError(prefix + "InvalidArguments", parameters)
+        return .localization(.invalidArguments(fields))
     }
 
-    static func permissionDenied(_ method: String) -> VarlinkError {
-        VarlinkError(prefix + "PermissionDenied", ["method": .string(method)])
+    static func permissionDenied(_ method: String) -> ServiceError {
+        .localization(.permissionDenied(.init(method: method)))
     }
 
-    /// A limit error, for the server's limits and the service's own.
-    public static func limitExceeded(_ limit: String, maximum: Int) -> VarlinkError {
-        VarlinkError(prefix + "LimitExceeded", ["limit": .string(limit), "maximum": .int(maximum)])
+    /// A limit of the service, the server or a budget.
+    public static func limitExceeded(_ limit: String, maximum: Int) -> ServiceError {
+        .localization(.limitExceeded(.init(limit: limit, maximum: maximum)))
     }
 
     /// A budget's refusal.
-    public static func limitExceeded(_ refusal: BudgetRefusal) -> VarlinkError {
+    public static func limitExceeded(_ refusal: BudgetRefusal) -> ServiceError {
         limitExceeded(refusal.limit, maximum: refusal.maximum)
     }
 
-    static func invalidValue(_ parameter: String, _ reason: String) -> VarlinkError {
-        VarlinkError(prefix + "InvalidValue", ["parameter": .string(parameter), "reason": .string(reason)])
+    static func invalidValue(_ parameter: String, _ reason: String) -> ServiceError {
+        .localization(.invalidValue(.init(parameter: parameter, reason: reason)))
     }
 
-    static let internalError = VarlinkError(prefix + "InternalError")
-
-    static func stateUnavailable(_ reason: String) -> VarlinkError {
-        VarlinkError(prefix + "StateUnavailable", ["reason": .string(reason)])
+    static func stateUnavailable(_ reason: String) -> ServiceError {
+        .localization(.stateUnavailable(.init(reason: reason)))
     }
+
+    static let internalError = ServiceError.localization(.internalError)
 }

@@ -44,9 +44,10 @@ struct ConnectionOptions: ParsableArguments {
         return text
     }
 
-    /// Prints a JSON value as indented text.
-    func printJSON(_ value: JSONValue) {
-        let compact = Data(JSONWriter.encode(value))
+    /// Prints a reply (or any of the interface's values) as the JSON lprojd
+    /// sent, indented.
+    func printJSON(_ value: some VarlinkValue) {
+        let compact = Data(JSONWriter.encode(value.varlinkValue))
         if let object = try? JSONSerialization.jsonObject(with: compact, options: .fragmentsAllowed),
            let pretty = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed]) {
             Output.write(pretty)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LprojClient
+import LprojInterface
 import VarlinkProtocol
 
 /// `lprojctl bundles`
@@ -13,7 +14,7 @@ struct BundlesCommand: AsyncParsableCommand {
         try await connection.withClient { client in
             let bundles = try await client.bundles()
             if connection.json {
-                connection.printJSON(.array(bundles.map(Self.json)))
+                connection.printJSON(bundles)
                 return
             }
             for bundle in bundles {
@@ -23,14 +24,6 @@ struct BundlesCommand: AsyncParsableCommand {
                 print("  tables: \(bundle.tables.joined(separator: " "))")
             }
         }
-    }
-
-    static func json(_ bundle: BundleInfo) -> JSONValue {
-        .object([
-            "name": .string(bundle.name), "directory": .string(bundle.directory), "developmentLocale": .string(bundle.developmentLocale),
-            "supportedLocales": .array(bundle.supportedLocales.map(JSONValue.string)), "tables": .array(bundle.tables.map(JSONValue.string)),
-            "hasBase": .bool(bundle.hasBase), "generation": .int(bundle.generation), "entries": .int(bundle.entries),
-        ])
     }
 }
 
@@ -44,20 +37,10 @@ struct StatusCommand: AsyncParsableCommand {
         try await connection.withClient { client in
             let status = try await client.status()
             if connection.json {
-                connection.printJSON(.object([
-                    "version": .string(status.version), "generation": .int(status.generation), "bundles": .int(status.bundles),
-                    "tables": .int(status.tables), "entries": .int(status.entries), "connections": .int(status.connections),
-                    "subscribers": .int(status.subscribers), "selections": .int(status.selections), "uptime": .number(JSONNumber(status.uptime)),
-                    "errors": .array(status.errors.map { error in
-                        var object: JSONObject = ["bundle": .string(error.bundle), "file": .string(error.file), "message": .string(error.message)]
-                        if let line = error.line { object["line"] = .int(line) }
-                        if let column = error.column { object["column"] = .int(column) }
-                        return .object(object)
-                    }),
-                ]))
+                connection.printJSON(status)
                 return
             }
-            print("lprojd \(status.version), up \(Int(status.uptime)) s, generation \(status.generation)")
+            print("lprojd \(status.version), up \(Int(status.uptime.double)) s, generation \(status.generation)")
             print("\(status.bundles) bundles, \(status.tables) tables, \(status.entries) entries")
             print("\(status.connections) connections, \(status.subscribers) subscribers, \(status.selections) saved selections")
             if status.errors.isEmpty {
@@ -84,7 +67,7 @@ struct ReloadCommand: AsyncParsableCommand {
         try await connection.withClient { client in
             let bundles = try await client.reload(bundle: bundle)
             if connection.json {
-                connection.printJSON(.array(bundles.map(BundlesCommand.json)))
+                connection.printJSON(bundles)
             } else {
                 for bundle in bundles { print("\(bundle.name): \(bundle.entries) entries, generation \(bundle.generation)") }
             }
@@ -107,41 +90,39 @@ struct WatchCommand: AsyncParsableCommand {
                 // Written straight to the descriptor: each line appears at once,
                 // even through a pipe.
                 if connection.json {
-                    Output.write(Data(JSONWriter.encode(.object(event.fields))))
+                    Output.write(Data(JSONWriter.encode(event.varlinkValue)))
                 } else {
                     Output.write(Data(Self.describe(event).utf8))
                 }
-                if event.type == "shutdown" { break }
+                if event.type == .shutdown { break }
             }
         }
     }
 
-    static func describe(_ event: Event) -> String {
-        let bundle = event.string("bundle").map { "\($0): " } ?? ""
+    static func describe(_ event: Localization.Event) -> String {
+        let bundle = event.bundle.map { "\($0): " } ?? ""
         switch event.type {
-        case "ready":
-            return "ready (generation \(event.int("generation") ?? 0))"
-        case "localeChanged":
-            return "\(bundle)\(event.string("client") ?? "?") now uses \(event.string("locale") ?? "?") (was \(event.string("previousLocale") ?? "?"))"
-        case "preferencesChanged":
-            return "\(bundle)\(event.string("client") ?? "?") changed its preferences: \(event.strings("changed")?.joined(separator: ", ") ?? "?")"
-        case "tablesChanged":
-            let tables = event.strings("tables")?.joined(separator: ", ") ?? "tables"
-            let locales = event.strings("locales").map { " (\($0.joined(separator: ", ")))" } ?? ""
-            let client = event.string("client").map { " for \($0)" } ?? ""
-            return "\(bundle)\(tables) changed\(locales)\(client)\(event.int("generation").map { ", generation \($0)" } ?? "")"
-        case "localesChanged":
-            let added = event.strings("added") ?? [], removed = event.strings("removed") ?? []
+        case .ready:
+            return "ready (generation \(event.generation ?? 0))"
+        case .localeChanged:
+            return "\(bundle)\(event.client ?? "?") now uses \(event.locale ?? "?") (was \(event.previousLocale ?? "?"))"
+        case .preferencesChanged:
+            return "\(bundle)\(event.client ?? "?") changed its preferences: \(event.changed?.joined(separator: ", ") ?? "?")"
+        case .tablesChanged:
+            let tables = event.tables?.joined(separator: ", ") ?? "tables"
+            let locales = event.locales.map { " (\($0.joined(separator: ", ")))" } ?? ""
+            let client = event.client.map { " for \($0)" } ?? ""
+            return "\(bundle)\(tables) changed\(locales)\(client)\(event.generation.map { ", generation \($0)" } ?? "")"
+        case .localesChanged:
+            let added = event.added ?? [], removed = event.removed ?? []
             return "\(bundle)locales" + (added.isEmpty ? "" : " added: \(added.joined(separator: " "))") + (removed.isEmpty ? "" : " removed: \(removed.joined(separator: " "))")
-        case "tableError":
-            let place = [event.int("line"), event.int("column")].compactMap { $0 }.map(String.init).joined(separator: ":")
-            return "\(bundle)error: \(event.string("file") ?? "?")\(place.isEmpty ? "" : ":\(place)"): \(event.string("message") ?? "")"
-        case "bundleChanged":
-            return "\(bundle)\(event.string("message") ?? "changed")"
-        case "shutdown":
+        case .tableError:
+            let place = [event.line, event.column].compactMap { $0 }.map(String.init).joined(separator: ":")
+            return "\(bundle)error: \(event.file ?? "?")\(place.isEmpty ? "" : ":\(place)"): \(event.message ?? "")"
+        case .bundleChanged:
+            return "\(bundle)\(event.message ?? "changed")"
+        case .shutdown:
             return "lprojd is stopping"
-        default:
-            return "\(bundle)\(event.type)"
         }
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LprojClient
+import LprojInterface
 import VarlinkProtocol
 
 /// Where a formatting call takes its locale from, shared by its commands.
@@ -36,20 +37,23 @@ struct FormatCommand: AsyncParsableCommand {
     @Option(name: .customLong("time-zone"), help: "A time zone (default: the client's, else GMT).") var timeZone: String?
     @Option(help: "A calendar (default: the client's, else the locale's).") var calendar: String?
 
-    static let numberStyles: Set<String> = ["decimal", "percent", "currency", "scientific", "spellOut"]
-    static let textStyles: Set<String> = ["uppercase", "lowercase"]
-
     func request() throws -> FormatValue {
-        if Self.textStyles.contains(style) { return .text(value, style: style) }
-        if Self.numberStyles.contains(style) || style == "distance" || style == "speed" {
-            guard let number = Double(value) else { throw Failure("\(style) takes a number, not '\(value)'") }
-            switch style {
-            case "distance": return .distance(meters: number, unit: unit, fractionDigits: fractionDigits)
-            case "speed": return .speed(metersPerSecond: number, unit: unit, fractionDigits: fractionDigits)
-            default: return .number(number, style: style, fractionDigits: fractionDigits, currency: currency)
-            }
+        guard let kind = Localization.Format.Parameters.Style(rawValue: style) else {
+            throw ValidationError("'\(style)' is not a style: \(Localization.Format.Parameters.Style.allCases.map(\.rawValue).joined(separator: ", "))")
         }
-        return .date(try Self.seconds(value), style: style, template: template, pattern: pattern, timeZone: timeZone, calendar: calendar)
+        func number() throws -> Double {
+            guard let number = Double(value) else { throw Failure("\(style) takes a number, not '\(value)'") }
+            return number
+        }
+        switch kind {
+        case .uppercase, .lowercase: return .text(value, style: kind)
+        case .decimal, .percent, .currency, .scientific, .spellOut:
+            return .number(try number(), style: kind, fractionDigits: fractionDigits, currency: currency)
+        case .distance: return .distance(meters: try number(), unit: unit, fractionDigits: fractionDigits)
+        case .speed: return .speed(metersPerSecond: try number(), unit: unit, fractionDigits: fractionDigits)
+        case .simpleDate, .time12, .time24, .simpleDateTime, .server, .template, .pattern, .savedDate, .savedTime, .savedDateTime:
+            return .date(try Self.seconds(value), style: kind, template: template, pattern: pattern, timeZone: timeZone, calendar: calendar)
+        }
     }
 
     /// Seconds since 1970 from a number, "now", or an ISO 8601 date.
@@ -69,12 +73,7 @@ struct FormatCommand: AsyncParsableCommand {
         try await connection.withClient { client in
             let reply = try await client.format(request, bundle: place.bundle, client: place.client, locale: place.locale)
             if connection.json {
-                var object: JSONObject = ["value": .string(reply.value), "locale": .string(reply.locale)]
-                object["pattern"] = reply.pattern.map(JSONValue.string)
-                object["unit"] = reply.unit.map(JSONValue.string)
-                object["timeZone"] = reply.timeZone.map(JSONValue.string)
-                object["calendar"] = reply.calendar.map(JSONValue.string)
-                connection.printJSON(.object(object))
+                connection.printJSON(reply)
             } else {
                 print(reply.value)
             }
@@ -97,7 +96,7 @@ struct ParseDateCommand: AsyncParsableCommand {
         try await connection.withClient { client in
             let seconds = try await client.parseDate(text, pattern: pattern, bundle: place.bundle, client: place.client, locale: place.locale, timeZone: timeZone)
             if connection.json {
-                connection.printJSON(["date": .number(JSONNumber(seconds))])
+                connection.printJSON(Localization.ParseDate.Reply(date: JSONNumber(seconds)))
             } else {
                 let iso = ISO8601DateFormatter()
                 iso.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
@@ -112,7 +111,7 @@ struct PreferencesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "preferences", abstract: "Show or change a client's formatting preferences.",
         discussion: """
-        Fields: \(Preferences.fieldNames.joined(separator: ", ")).
+        Fields: \(Localization.Preferences.fieldNames.joined(separator: ", ")).
         Example: lprojctl preferences org.example.Editor demo --set distanceUnit=miles --set timeZone=Europe/Rome --clear calendar
         """)
 
@@ -123,35 +122,29 @@ struct PreferencesCommand: AsyncParsableCommand {
     @Option(name: .customLong("clear"), help: ArgumentHelp("Forget a field; repeatable.", valueName: "field")) var cleared: [String] = []
 
     func run() async throws {
-        var preferences = Preferences()
+        var fields: [(name: String, value: String)] = []
         for assignment in assignments {
             guard let equals = assignment.firstIndex(of: "=") else { throw Failure("--set \(assignment): expected field=value") }
-            let field = String(assignment[..<equals]), value = String(assignment[assignment.index(after: equals)...])
-            switch field {
-            case "dateFormat": preferences.dateFormat = value
-            case "timeFormat": preferences.timeFormat = value
-            case "distanceUnit": preferences.distanceUnit = value
-            case "speedUnit": preferences.speedUnit = value
-            case "currencySymbol": preferences.currencySymbol = value
-            case "timeZone": preferences.timeZone = value
-            case "calendar": preferences.calendar = value
-            default: throw Failure("--set \(assignment): '\(field)' is not one of \(Preferences.fieldNames.joined(separator: ", "))")
-            }
+            fields.append((String(assignment[..<equals]), String(assignment[assignment.index(after: equals)...])))
+        }
+        let preferences: Localization.Preferences
+        do {
+            preferences = try Localization.Preferences(fields: fields)
+        } catch {
+            throw Failure("--set \(error.field): not one of \(Localization.Preferences.fieldNames.joined(separator: ", "))")
         }
         try await connection.withClient { lprojd in
-            let current: Preferences
+            let current: Localization.Preferences
             if assignments.isEmpty && cleared.isEmpty {
                 current = try await lprojd.preferences(client: client, bundle: bundle)
             } else {
                 current = try await lprojd.setPreferences(preferences, clear: cleared, client: client, bundle: bundle).preferences
             }
-            let values = [current.dateFormat, current.timeFormat, current.distanceUnit, current.speedUnit, current.currencySymbol, current.timeZone, current.calendar]
             if connection.json {
-                var object = JSONObject()
-                for (name, value) in zip(Preferences.fieldNames, values) { object[name] = value.map(JSONValue.string) }
-                connection.printJSON(.object(object))
+                connection.printJSON(current)
             } else {
-                for (name, value) in zip(Preferences.fieldNames, values) { print("\(name): \(value ?? "(not set)")") }
+                let set = Dictionary(uniqueKeysWithValues: current.setFields.map { ($0.name, $0.value) })
+                for name in Localization.Preferences.fieldNames { print("\(name): \(set[name] ?? "(not set)")") }
             }
         }
     }
@@ -169,14 +162,10 @@ struct LocalesCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await connection.withClient { lprojd in
-            let (display, locales) = try await lprojd.supportedLocales(bundle: bundle, client: client, locale: locale)
+            let reply = try await lprojd.supportedLocales(bundle: bundle, client: client, locale: locale)
+            let (display, locales) = (reply.displayLocale, reply.locales)
             if connection.json {
-                let items: [JSONValue] = locales.map { entry in
-                    var object: JSONObject = ["locale": .string(entry.locale), "name": .string(entry.name), "nativeName": .string(entry.nativeName)]
-                    object["bundleName"] = entry.bundleName.map(JSONValue.string)
-                    return .object(object)
-                }
-                connection.printJSON(["displayLocale": .string(display), "locales": .array(items)])
+                connection.printJSON(reply)
             } else {
                 print("names in \(display):")
                 let width = locales.map(\.locale.count).max() ?? 0

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import LprojClient
-import VarlinkProtocol
+import LprojInterface
 
 /// `lprojctl lookup BUNDLE KEY`
 struct LookupCommand: AsyncParsableCommand {
@@ -37,9 +37,7 @@ struct LookupCommand: AsyncParsableCommand {
                 bundle: bundle, key: key, table: table, locale: locale, client: self.client, defaultValue: defaultValue,
                 arguments: typed.isEmpty ? nil : typed, placeholders: named.isEmpty ? nil : named)
             if connection.json {
-                var object: JSONObject = ["value": .string(reply.value), "found": .bool(reply.found)]
-                if let source = reply.locale { object["locale"] = .string(source) }
-                connection.printJSON(.object(object))
+                connection.printJSON(reply)
             } else {
                 print(reply.value)
                 if !reply.found { Output.note("(not found: \(defaultValue == nil ? "the key itself" : "the default") is shown)") }
@@ -47,11 +45,11 @@ struct LookupCommand: AsyncParsableCommand {
         }
     }
 
-    static func argument(_ text: String) -> LookupArgument {
+    static func argument(_ text: String) -> Localization.Argument {
         if text.hasPrefix("string:") { return .string(String(text.dropFirst(7))) }
-        if text.hasPrefix("int:"), let value = Int64(text.dropFirst(4)) { return .int(value) }
+        if text.hasPrefix("int:"), let value = Int(text.dropFirst(4)) { return .int(value) }
         if text.hasPrefix("float:"), let value = Double(text.dropFirst(6)) { return .float(value, fractionDigits: fractionDigits(String(text.dropFirst(6)))) }
-        if let value = Int64(text) { return .int(value) }
+        if let value = Int(text) { return .int(value) }
         if let value = Double(text), text.contains(".") { return .float(value, fractionDigits: fractionDigits(text)) }
         return .string(text)
     }
@@ -76,10 +74,7 @@ struct TableCommand: AsyncParsableCommand {
         try await connection.withClient { client in
             let reply = try await client.table(bundle: bundle, table: table, locale: locale, client: self.client)
             if connection.json {
-                connection.printJSON(.object([
-                    "bundle": .string(reply.bundle), "table": .string(reply.table), "locale": .string(reply.locale), "generation": .int(reply.generation),
-                    "strings": .object(JSONObject(reply.strings)), "plurals": .object(JSONObject(reply.plurals)), "sources": .object(JSONObject(reply.sources)),
-                ]))
+                connection.printJSON(reply)
                 return
             }
             print("# \(reply.bundle)/\(reply.table) for \(reply.locale) (generation \(reply.generation))")
@@ -87,8 +82,8 @@ struct TableCommand: AsyncParsableCommand {
                 let source = reply.sources[key].map { "  [\($0)]" } ?? ""
                 if let value = reply.strings[key] {
                     print("\(Self.quoted(key)) = \(Self.quoted(value));\(source)")
-                } else if case .object(let plural)? = reply.plurals[key], case .string(let format)? = plural["format"] {
-                    print("\(Self.quoted(key)) = \(Self.quoted(format)); /* plural */\(source)")
+                } else if let plural = reply.plurals[key] {
+                    print("\(Self.quoted(key)) = \(Self.quoted(plural.format)); /* plural */\(source)")
                 }
             }
         }
@@ -96,17 +91,5 @@ struct TableCommand: AsyncParsableCommand {
 
     static func quoted(_ text: String) -> String {
         "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"").replacingOccurrences(of: "\n", with: "\\n") + "\""
-    }
-}
-
-extension JSONObject {
-    init(_ map: [String: String]) {
-        self.init()
-        for key in map.keys.sorted() { self[key] = .string(map[key]!) }
-    }
-
-    init(_ map: [String: JSONValue]) {
-        self.init()
-        for key in map.keys.sorted() { self[key] = map[key]! }
     }
 }

@@ -1,19 +1,15 @@
 import ArgumentParser
 import LprojClient
-import VarlinkProtocol
+import LprojInterface
 
 /// Prints a selection.
-private func show(_ selection: Selection, _ connection: ConnectionOptions) {
+private func show(_ selection: Localization.Selection, _ connection: ConnectionOptions) {
     if connection.json {
-        var object: JSONObject = [
-            "client": .string(selection.client), "bundle": .string(selection.bundle), "locale": .string(selection.locale), "reason": .string(selection.reason),
-        ]
-        if let requested = selection.requested { object["requested"] = .string(requested) }
-        connection.printJSON(.object(object))
+        connection.printJSON(selection)
     } else if let requested = selection.requested {
-        print("\(selection.locale) (\(selection.reason); \(requested) is not supported by \(selection.bundle))")
+        print("\(selection.locale) (\(selection.reason.rawValue); \(requested) is not supported by \(selection.bundle))")
     } else {
-        print("\(selection.locale) (\(selection.reason))")
+        print("\(selection.locale) (\(selection.reason.rawValue))")
     }
 }
 
@@ -78,17 +74,22 @@ struct NegotiateCommand: AsyncParsableCommand {
     @Option(help: "exact, language or any (the default).") var specificity: String?
     @Option(name: .customLong("default"), help: "The value when nothing matches.") var defaultValue: String?
 
+    static func specificity(_ name: String) throws -> Localization.Negotiate.Parameters.Specificity {
+        guard let specificity = Localization.Negotiate.Parameters.Specificity(rawValue: name) else {
+            throw ValidationError("--specificity \(name): expected exact, language or any")
+        }
+        return specificity
+    }
+
     func run() async throws {
         try await connection.withClient { client in
             let locales = available.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-            let reply = try await client.negotiate(available: locales, preferredLanguages: preferred, specificity: specificity, defaultValue: defaultValue)
+            let reply = try await client.negotiate(
+                available: locales, preferredLanguages: preferred, specificity: try specificity.map(Self.specificity), defaultValue: defaultValue)
             if connection.json {
-                var object: JSONObject = ["match": .string(reply.match)]
-                if let locale = reply.locale { object["locale"] = .string(locale) }
-                if let value = reply.value { object["value"] = .string(value) }
-                connection.printJSON(.object(object))
+                connection.printJSON(reply)
             } else if let locale = reply.locale {
-                print("\(locale) (\(reply.match))")
+                print("\(locale) (\(reply.match.rawValue))")
             } else {
                 print(reply.value.map { "\($0) (default)" } ?? "(no match)")
             }

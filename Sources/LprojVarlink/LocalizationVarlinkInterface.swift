@@ -1,0 +1,90 @@
+internal import LprojInterface
+public import LprojService
+public import VarlinkProtocol
+
+/// `org.lprojd.Localization` over Varlink: a call is read into the
+/// interface's types (a parameter that does not fit them is
+/// `InvalidParameter`, naming it), handed to ``LocalizationService``, and its
+/// reply written back; every ``ServiceError`` becomes a Varlink error in
+/// ``varlinkError(_:)``, the one map. A subscription's stream goes to the
+/// ``SubscriptionHub``.
+public final class LocalizationVarlinkInterface: VarlinkInterface {
+    public let name = Localization.interfaceName
+    /// The interface definition, served verbatim.
+    public let description = Localization.definition
+
+    private let service: LocalizationService
+    private let hub: SubscriptionHub
+
+    public init(service: LocalizationService, hub: SubscriptionHub) {
+        self.service = service
+        self.hub = hub
+    }
+
+    public func handle(_ method: Substring, call: VarlinkCall, caller: VarlinkCaller) -> VarlinkOutcome {
+        let request: Localization.Call
+        do {
+            guard let known = try Localization.Call(method: method, parameters: call.parameters) else { return .error(.methodNotFound(call.method)) }
+            request = known
+        } catch {
+            return .error(.invalidParameter(error.field))
+        }
+        let caller = Caller(uid: caller.uid)
+        do throws(ServiceError) {
+            switch request {
+            case .lookup(let parameters): return .reply(try service.lookup(parameters, caller: caller).varlinkObject)
+            case .getTable(let parameters): return outcome(try service.getTable(parameters, caller: caller))
+            case .getSelection(let parameters): return outcome(try service.getSelection(parameters, caller: caller))
+            case .selectLocale(let parameters): return outcome(try service.selectLocale(parameters, caller: caller))
+            case .resetSelection(let parameters): return outcome(try service.resetSelection(parameters, caller: caller))
+            case .listBundles(let parameters): return .reply(service.listBundles(parameters).varlinkObject)
+            case .negotiate(let parameters): return outcome(try service.negotiate(parameters))
+            case .addStrings(let parameters): return .reply(try service.addStrings(parameters, caller: caller).varlinkObject)
+            case .removeAddedStrings(let parameters): return .reply(try service.removeAddedStrings(parameters, caller: caller).varlinkObject)
+            case .subscribe(let parameters):
+                let subscription = try service.subscribe(parameters, caller: caller)
+                return .stream { [hub] stream in
+                    hub.add(stream, uid: subscription.uid, client: subscription.client, bundle: subscription.bundle)
+                    stream.yield(subscription.ready.message)
+                }
+            case .format(let parameters): return .reply(try service.format(parameters, caller: caller).varlinkObject)
+            case .parseDate(let parameters): return .reply(try service.parseDate(parameters, caller: caller).varlinkObject)
+            case .getPreferences(let parameters): return .reply(try service.getPreferences(parameters, caller: caller).varlinkObject)
+            case .setPreferences(let parameters): return outcome(try service.setPreferences(parameters, caller: caller))
+            case .supportedLocales(let parameters): return outcome(try service.supportedLocales(parameters, caller: caller))
+            case .reload(let parameters): return outcome(try service.reload(parameters, caller: caller))
+            case .getStatus(let parameters): return .reply(service.getStatus(parameters, caller: caller).varlinkObject)
+            }
+        } catch {
+            return .error(Self.varlinkError(error))
+        }
+    }
+
+    /// A reply now, or once the service's work is done (off the event loop).
+    private func outcome<Reply: VarlinkStruct>(_ answer: Answer<Reply>) -> VarlinkOutcome {
+        switch answer {
+        case .now(let reply):
+            return .reply(reply.varlinkObject)
+        case .later(let work):
+            return .deferred {
+                do throws(ServiceError) {
+                    return .reply(try await work().varlinkObject)
+                } catch {
+                    return .error(Self.varlinkError(error))
+                }
+            }
+        }
+    }
+
+    /// The one map from the service's errors to Varlink's.
+    public static func varlinkError(_ error: ServiceError) -> VarlinkError {
+        switch error {
+        case .localization(let error): error.varlinkError
+        case .invalidParameter(let name): .invalidParameter(name)
+        case .notImplemented(let method): .methodNotImplemented(Localization.interfaceName + "." + method)
+        }
+    }
+
+    /// The last reply of every subscription when lprojd stops.
+    public static let shutdownReply = VarlinkReply(parameters: Localization.Subscribe.Reply(event: ServiceEvent.shutdown.interfaceEvent).varlinkObject)
+}

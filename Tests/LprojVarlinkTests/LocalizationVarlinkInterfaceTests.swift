@@ -1,0 +1,62 @@
+import Logging
+import LprojInterface
+import LprojService
+import LprojTestSupport
+import Testing
+import VarlinkProtocol
+@testable import LprojVarlink
+
+/// The adapter: a call's JSON read strictly into the interface's types, and
+/// every service error mapped in one place.
+@Suite struct LocalizationVarlinkInterfaceTests {
+    let caller = VarlinkCaller(uid: 1000, gid: 1000, pid: 1, connectionID: 1)
+
+    func interface() throws -> (LocalizationVarlinkInterface, ServiceFixture) {
+        let fixture = try ServiceFixture()
+        return (LocalizationVarlinkInterface(service: fixture.service, hub: SubscriptionHub(logger: Logger(label: "test"))), fixture)
+    }
+
+    func call(_ method: String, _ json: String) throws -> VarlinkOutcome {
+        let (interface, _) = try interface()
+        guard case .object(let parameters) = try JSONParser.parse(Array(json.utf8)) else { throw SchemaError(.mistyped) }
+        return interface.handle(Substring(method), call: VarlinkCall(method: "org.lprojd.Localization.\(method)", parameters: parameters), caller: caller)
+    }
+
+    func error(_ outcome: VarlinkOutcome) -> VarlinkError? {
+        if case .error(let error) = outcome { return error }
+        return nil
+    }
+
+    @Test func parametersThatDoNotFitTheTypesAreNamed() throws {
+        #expect(error(try call("Lookup", #"{"bundle":"demo"}"#)) == .invalidParameter("key"))
+        #expect(error(try call("Lookup", #"{"bundle":"demo","key":1}"#)) == .invalidParameter("key"))
+        #expect(error(try call("Lookup", #"{"bundle":"demo","key":"k","colour":"red"}"#)) == .invalidParameter("colour"))
+        #expect(error(try call("Lookup", #"{"bundle":"demo","key":"k","arguments":[{"int":1.5}]}"#)) == .invalidParameter("arguments"))
+        #expect(error(try call("SetPreferences", #"{"client":"a","bundle":"demo","preferences":{"colour":"red"}}"#)) == .invalidParameter("preferences.colour"))
+        #expect(error(try call("SetPreferences", #"{"client":"a","bundle":"demo","preferences":{"timeZone":1}}"#)) == .invalidParameter("preferences.timeZone"))
+        #expect(error(try call("Format", #"{"style":"roman","number":4}"#)) == .invalidParameter("style"))
+        #expect(error(try call("Teleport", "{}")) == .methodNotFound("org.lprojd.Localization.Teleport"))
+    }
+
+    @Test func serviceErrorsBecomeTheInterfacesErrors() throws {
+        #expect(error(try call("Lookup", #"{"bundle":"nope","key":"k"}"#)) == VarlinkError("org.lprojd.Localization.BundleNotFound", ["bundle": "nope"]))
+        #expect(error(try call("Lookup", #"{"bundle":"demo","key":"k","table":"a/b"}"#)) == .invalidParameter("table"))
+        #expect(error(try call("Reload", "{}")) == VarlinkError("org.lprojd.Localization.PermissionDenied", ["method": "Reload"]))
+        #expect(LocalizationVarlinkInterface.varlinkError(.notImplemented(method: "Reload")) == .methodNotImplemented("org.lprojd.Localization.Reload"))
+        #expect(LocalizationVarlinkInterface.varlinkError(.limitExceeded("keyLength", maximum: 8))
+            == VarlinkError("org.lprojd.Localization.LimitExceeded", ["limit": "keyLength", "maximum": 8]))
+    }
+
+    @Test func repliesAreTheInterfacesTypesWritten() throws {
+        guard case .reply(let reply) = try call("Lookup", #"{"bundle":"demo","key":"greeting","locale":"de"}"#) else { Issue.record("no reply"); return }
+        #expect(JSONWriter.encode(.object(reply)) == Array(#"{"value":"Hallo","found":true,"locale":"de"}"#.utf8))
+        guard case .deferred = try call("GetTable", #"{"bundle":"demo"}"#) else { Issue.record("GetTable is answered later"); return }
+    }
+
+    /// The served definition is the one the types were generated from.
+    @Test func theDefinitionIsServedVerbatim() throws {
+        let (interface, _) = try interface()
+        #expect(interface.description == Localization.definition)
+        #expect(try VarlinkIDL(parsing: interface.description).name == interface.name)
+    }
+}

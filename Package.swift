@@ -42,7 +42,7 @@ let package = Package(
             name: "LprojFuzzing",
             targets: [
                 "LprojTables", "LprojTablesOracle", "LprojFormat", "LprojLocales", "VarlinkProtocol", "LprojConfiguration",
-                "LprojEngine", "LprojService", "LprojVarlink", "LprojStore", "VarlinkNIO", "ClientBudget",
+                "LprojEngine", "LprojFiles", "LprojService", "LprojVarlink", "LprojStore", "VarlinkNIO", "ClientBudget",
             ]),
     ],
     dependencies: [
@@ -69,6 +69,7 @@ let package = Package(
         .target(name: "LprojEngine", dependencies: ["LprojTables", "LprojLocales", "LprojFormat"], swiftSettings: strictSwift),
         .target(name: "LprojFormatting", dependencies: ["CLprojICU", "LprojLocales", "LprojFormat"], swiftSettings: strictSwift),
         .target(name: "ClientBudget", swiftSettings: strictSwift),
+        .target(name: "LprojFiles", dependencies: ["LprojEngine"], swiftSettings: strictSwift),
         .target(name: "LprojLint", dependencies: ["LprojEngine"], swiftSettings: strictSwift),
         .target(name: "VarlinkProtocol", swiftSettings: strictSwift),
         .target(name: "VarlinkCodegen", dependencies: ["VarlinkProtocol"], swiftSettings: strictSwift),
@@ -85,8 +86,8 @@ let package = Package(
         .target(
             name: "LprojService",
             dependencies: [
-                "LprojEngine", "LprojLocales", "LprojFormat", "LprojFormatting", "LprojTables", "LprojStore", "LprojWatch", "LprojInterface",
-                "ClientBudget",
+                "LprojEngine", "LprojFiles", "LprojLocales", "LprojFormat", "LprojFormatting", "LprojTables", "LprojStore", "LprojWatch",
+                "LprojInterface", "ClientBudget",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -127,7 +128,7 @@ let package = Package(
         .executableTarget(
             name: "lprojd",
             dependencies: [
-                "LprojService", "LprojVarlink", "LprojInterface", "LprojConfiguration", "LprojEngine", "LprojLocales", "LprojStore", "LprojSystemd",
+                "LprojService", "LprojVarlink", "LprojInterface", "LprojConfiguration", "LprojEngine", "LprojFiles", "LprojLocales", "LprojStore", "LprojSystemd",
                 "VarlinkNIO", "VarlinkProtocol", "ClientBudget",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -141,7 +142,7 @@ let package = Package(
         .executableTarget(
             name: "lprojctl",
             dependencies: [
-                "LprojEngine", "LprojLint", "LprojClient", "VarlinkProtocol",
+                "LprojEngine", "LprojFiles", "LprojLint", "LprojClient", "VarlinkProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSwift
@@ -149,7 +150,7 @@ let package = Package(
         .target(name: "CBenchSupport", path: "Benchmarks/CBenchSupport"),
         .executableTarget(
             name: "lproj-bench",
-            dependencies: ["LprojEngine", "LprojLocales", "CBenchSupport"],
+            dependencies: ["LprojEngine", "LprojFiles", "LprojLocales", "CBenchSupport"],
             path: "Benchmarks/LprojBench",
             swiftSettings: strictSwift
         ),
@@ -158,8 +159,10 @@ let package = Package(
         .testTarget(name: "LprojTablesTests", dependencies: ["LprojTables", "LprojFormat", "LprojTablesOracle"], swiftSettings: strictSwift),
         .testTarget(name: "LprojLocalesTests", dependencies: ["LprojLocales", "LprojFormat"], swiftSettings: strictSwift),
         .testTarget(name: "LprojFormatTests", dependencies: ["LprojFormat", "LprojLocales"], swiftSettings: strictSwift),
-        .testTarget(name: "LprojEngineTests", dependencies: ["LprojEngine", "LprojTables", "LprojLocales", "LprojFormat"], swiftSettings: strictSwift),
-        .testTarget(name: "LprojLintTests", dependencies: ["LprojLint"], swiftSettings: strictSwift),
+        .testTarget(
+            name: "LprojEngineTests", dependencies: ["LprojEngine", "LprojFiles", "LprojTables", "LprojLocales", "LprojFormat"], swiftSettings: strictSwift),
+        .testTarget(name: "LprojFilesTests", dependencies: ["LprojFiles", "LprojEngine"], swiftSettings: strictSwift),
+        .testTarget(name: "LprojLintTests", dependencies: ["LprojLint", "LprojFiles", "LprojEngine"], swiftSettings: strictSwift),
         .target(
             name: "CICUOracle",
             path: "Tests/CICUOracle",
@@ -206,8 +209,8 @@ let package = Package(
         .testTarget(
             name: "LprojServiceTests",
             dependencies: [
-                "LprojService", "LprojInterface", "LprojEngine", "LprojLocales", "LprojFormatting", "LprojStore", "LprojWatch", "ClientBudget",
-                "LprojTablesOracle", "LprojTestSupport", .product(name: "Logging", package: "swift-log"),
+                "LprojService", "LprojInterface", "LprojEngine", "LprojFiles", "LprojLocales", "LprojFormatting", "LprojStore", "LprojWatch",
+                "ClientBudget", "LprojTablesOracle", "LprojTestSupport", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSwift
         ),

@@ -1,5 +1,6 @@
 import Foundation
 import LprojEngine
+import LprojFiles
 import LprojLocales
 
 /// In-process lookups of hits over a 10k-key table, against Foundation's

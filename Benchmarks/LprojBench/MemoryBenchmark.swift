@@ -1,6 +1,7 @@
 import Foundation
 import CBenchSupport
 import LprojEngine
+import LprojFiles
 import LprojLocales
 
 /// Heap held by 100k loaded entries, against the file's size, with

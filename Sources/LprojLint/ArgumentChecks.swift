@@ -1,15 +1,15 @@
-internal import Foundation
+internal import LprojEngine
 internal import LprojFormat
 internal import LprojTables
 
 /// Compares a translation's format arguments with the development language's.
 enum ArgumentChecks {
-    static func compare(_ translation: ParsedTableFile, development folder: URL, files: TableFileSet) -> [Diagnostic] {
-        let fileName = (translation.path as NSString).lastPathComponent
+    static func compare(_ translation: ParsedTableFile, development folder: String, files: TableFileSet) -> [Diagnostic] {
+        let fileName = TreePath.lastComponent(translation.path)
         guard let table = fileName.split(separator: ".").dropLast().joined(separator: ".").nilIfEmpty else { return [] }
-        let developmentFiles = ["\(table).stringsdict", "\(table).strings"].compactMap { files.read(folder.appendingPathComponent($0).path) }
+        let developmentFiles = ["\(table).stringsdict", "\(table).strings"].compactMap { try? files.read(TreePath.join(folder, $0)).get() }
         guard !developmentFiles.isEmpty else { return [] }
-        let developmentName = folder.lastPathComponent.replacingOccurrences(of: ".lproj", with: "")
+        let developmentName = String(TreePath.lastComponent(folder).dropLast(".lproj".count))
         var diagnostics: [Diagnostic] = []
         for (key, location) in translation.keys {
             guard let translated = translation.format(forKey: key),

@@ -1,5 +1,4 @@
-internal import Foundation
-internal import LprojEngine
+public import LprojEngine
 internal import LprojFormat
 public import LprojLocales
 internal import LprojTables
@@ -17,16 +16,21 @@ public struct Linter: Sendable {
     /// The development locale to compare translations with; when `nil`,
     /// `en.lproj`, else `Base.lproj`, of each bundle.
     public var developmentLocale: LocaleIdentifier?
+    /// Where the files are read from.
+    public let files: any FileTree
+    /// Files larger than this are reported, not read.
+    public var maximumFileSize = 256 << 20
 
-    /// Creates a linter.
-    public init(developmentLocale: LocaleIdentifier? = nil) {
+    /// Creates a linter that reads from `files` (`LprojFiles.DiskFileTree` for the disk).
+    public init(files: any FileTree, developmentLocale: LocaleIdentifier? = nil) {
+        self.files = files
         self.developmentLocale = developmentLocale
     }
 
     /// Lints files and directories (recursively).
     public func lint(paths: [String]) -> [LintFinding] {
         var findings: [LintFinding] = []
-        let files = TableFileSet()
+        let files = TableFileSet(files: files, maximumFileSize: maximumFileSize)
         for path in collect(paths, findings: &findings) {
             findings += lint(file: path, files: files)
         }
@@ -36,21 +40,13 @@ public struct Linter: Sendable {
     private func collect(_ paths: [String], findings: inout [LintFinding]) -> [String] {
         var result: [String] = []
         for path in paths {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            guard let entry = files.entry(at: path) else {
                 findings.append(LintFinding(file: path, diagnostic: Diagnostic(severity: .error, location: nil, code: "missing", message: "no such file or directory")))
                 continue
             }
-            if isDirectory.boolValue {
-                let enumerator = FileManager.default.enumerator(atPath: path)
-                var found: [String] = []
-                while let relative = enumerator?.nextObject() as? String {
-                    if TableFileKind(fileName: (relative as NSString).lastPathComponent) != nil {
-                        found.append((path as NSString).appendingPathComponent(relative))
-                    }
-                }
-                result += found.sorted()
-            } else if TableFileKind(fileName: (path as NSString).lastPathComponent) != nil {
+            if entry == .directory {
+                result += tableFiles(under: path).sorted()
+            } else if TableFileKind(fileName: TreePath.lastComponent(path)) != nil {
                 result.append(path)
             } else {
                 findings.append(LintFinding(file: path, diagnostic: Diagnostic(severity: .warning, location: nil, code: "not-a-table", message: "not a .strings or .stringsdict file; skipped")))
@@ -59,16 +55,36 @@ public struct Linter: Sendable {
         return result
     }
 
+    /// The table files in a directory and its subdirectories.
+    private func tableFiles(under directory: String) -> [String] {
+        var found: [String] = []
+        var pending = [directory]
+        while let next = pending.popLast() {
+            for name in (try? files.names(in: next)) ?? [] {
+                let path = TreePath.join(next, name)
+                switch files.entry(at: path) {
+                case .directory?: pending.append(path)
+                case .file? where TableFileKind(fileName: name) != nil: found.append(path)
+                default: break
+                }
+            }
+        }
+        return found
+    }
+
     private func lint(file path: String, files: TableFileSet) -> [LintFinding] {
-        guard let parsed = files.read(path) else {
-            return [LintFinding(file: path, diagnostic: Diagnostic(severity: .error, location: nil, code: "unreadable", message: "cannot be read"))]
+        let parsed: ParsedTableFile
+        switch files.read(path) {
+        case .success(let file): parsed = file
+        case .failure(let error):
+            return [LintFinding(file: path, diagnostic: Diagnostic(severity: .error, location: nil, code: "unreadable", message: "cannot be read: \(error)"))]
         }
         if let failure = parsed.failure {
             return [LintFinding(file: path, diagnostic: failure.diagnostic)]
         }
         var diagnostics = parsed.strings?.diagnostics ?? parsed.stringsdict?.diagnostics ?? []
-        let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
-        let locale = folderLocale(folder.lastPathComponent, diagnostics: &diagnostics)
+        let folder = TreePath.parent(path)
+        let locale = folderLocale(TreePath.lastComponent(folder), diagnostics: &diagnostics)
         if let stringsdict = parsed.stringsdict {
             diagnostics += PluralChecks.check(stringsdict, locale: locale)
         }
@@ -98,16 +114,16 @@ public struct Linter: Sendable {
     }
 
     /// The development locale's folder next to a file's folder.
-    private func developmentCounterpart(of path: String, folder translationFolder: URL) -> URL? {
-        guard translationFolder.lastPathComponent.hasSuffix(".lproj") else { return nil }
-        let root = translationFolder.deletingLastPathComponent()
-        let siblings = ((try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []).filter { $0.hasSuffix(".lproj") }.sorted()
-        func folder(for key: LocaleKey) -> URL? {
+    private func developmentCounterpart(of path: String, folder translationFolder: String) -> String? {
+        guard TreePath.lastComponent(translationFolder).hasSuffix(".lproj") else { return nil }
+        let root = TreePath.parent(translationFolder)
+        let siblings = (try? files.lprojFolders(in: root)) ?? []
+        func folder(for key: LocaleKey) -> String? {
             siblings.first { (try? LprojName(folderName: $0)).flatMap { name -> LocaleKey? in if case .locale(let locale) = name { locale.matchKey } else { nil } } == key }
-                .map { root.appendingPathComponent($0) }
+                .map { TreePath.join(root, $0) }
         }
         if let developmentLocale { return folder(for: developmentLocale.matchKey) }
         if let english = try? LocaleIdentifier("en"), let found = folder(for: english.matchKey) { return found }
-        return siblings.contains("Base.lproj") ? root.appendingPathComponent("Base.lproj") : nil
+        return siblings.contains("Base.lproj") ? TreePath.join(root, "Base.lproj") : nil
     }
 }

@@ -1,4 +1,3 @@
-internal import Foundation
 internal import LprojEngine
 internal import LprojFormat
 internal import LprojLocales
@@ -33,13 +32,26 @@ struct ParsedTableFile {
 
 /// Reads table files once and remembers them.
 final class TableFileSet {
-    private var cache: [String: ParsedTableFile] = [:]
+    private let files: any FileTree
+    private let maximumFileSize: Int
+    private var cache: [String: Result<ParsedTableFile, FileTreeError>] = [:]
 
-    func read(_ path: String) -> ParsedTableFile? {
+    init(files: any FileTree, maximumFileSize: Int) {
+        self.files = files
+        self.maximumFileSize = maximumFileSize
+    }
+
+    /// The file at a path, parsed (or why it failed to parse), or why it could not be read.
+    func read(_ path: String) -> Result<ParsedTableFile, FileTreeError> {
         if let cached = cache[path] { return cached }
-        let name = (path as NSString).lastPathComponent
-        guard let kind = TableFileKind(fileName: name), let data = FileManager.default.contents(atPath: path) else { return nil }
-        let bytes = [UInt8](data)
+        guard let kind = TableFileKind(fileName: TreePath.lastComponent(path)) else { return .failure(.unreadable(reason: "not a table file")) }
+        let bytes: [UInt8]
+        do {
+            bytes = try files.read(path, maximumSize: maximumFileSize)
+        } catch {
+            cache[path] = .failure(error)
+            return .failure(error)
+        }
         var parsed: ParsedTableFile
         do throws(TableParseError) {
             switch kind {
@@ -51,7 +63,7 @@ final class TableFileSet {
         } catch {
             parsed = ParsedTableFile(path: path, kind: kind, strings: nil, stringsdict: nil, failure: error)
         }
-        cache[path] = parsed
-        return parsed
+        cache[path] = .success(parsed)
+        return .success(parsed)
     }
 }

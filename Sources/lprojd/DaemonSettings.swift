@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import LprojConfiguration
 import LprojEngine
+import LprojFiles
 import LprojLocales
 
 /// What lprojd runs with: the configuration file, then the options.
@@ -87,7 +88,7 @@ struct DaemonSettings: Sendable {
     }
 
     static func guessDevelopmentLocale(_ directory: String) throws -> LocaleIdentifier {
-        let folders = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { $0.hasSuffix(".lproj") }.sorted()
+        let folders = (try? DiskFileTree().lprojFolders(in: directory)) ?? []
         if folders.contains("en.lproj") || folders.contains("English.lproj") { return try LocaleIdentifier("en") }
         for folder in folders {
             if case .locale(let locale)? = try? LprojName(folderName: folder) { return locale }

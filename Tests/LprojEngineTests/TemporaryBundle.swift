@@ -1,5 +1,6 @@
 import Foundation
 import LprojEngine
+import LprojFiles
 import LprojLocales
 
 /// A bundle directory written for one test and removed afterwards.

@@ -1,4 +1,5 @@
 import Foundation
+import LprojFiles
 import LprojLocales
 import LprojTables
 import Testing
@@ -14,7 +15,7 @@ import Testing
     /// The swapped `%d … %@` in VLC's Korean, Japanese and Turkish tables.
     @Test func swappedArgumentsInTheVLCCorpus() throws {
         let resources = Self.corpus.appendingPathComponent("vlc-ios/Resources").path
-        let findings = Linter().lint(paths: [resources])
+        let findings = Linter(files: DiskFileTree()).lint(paths: [resources])
         for language in ["ko", "ja", "tr"] {
             let hits = findings.filter { $0.file.hasSuffix("/\(language).lproj/Localizable.strings") && $0.diagnostic.keyPath == "ADD_ALERT_MESSAGE_MULTIPLE" }
             #expect(hits.count == 2, "\(language): \(hits.map(\.formatted))")
@@ -28,7 +29,7 @@ import Testing
     /// DuckDuckGo's Turkish `1$@ > %2$@`, where a '%' was lost.
     @Test func lostPercentInTheDuckDuckGoCorpus() {
         let file = Self.corpus.appendingPathComponent("duckduckgo-ios/DuckDuckGo/tr.lproj/Localizable.strings").path
-        let findings = Linter().lint(paths: [file])
+        let findings = Linter(files: DiskFileTree()).lint(paths: [file])
         #expect(findings.contains { $0.diagnostic.keyPath == "autofill.import.passwords.instructions.step2" && $0.diagnostic.code == "argument-dropped" })
     }
 
@@ -60,7 +61,7 @@ import Testing
             "ja.lproj/Localizable.stringsdict": Self.stringsdict("files", format: "%#@n@", forms: ["other": "%d ファイル"]),
         ])
         defer { try? FileManager.default.removeItem(at: root) }
-        let findings = Linter().lint(paths: [root.path])
+        let findings = Linter(files: DiskFileTree()).lint(paths: [root.path])
         let polish = findings.filter { $0.file.contains("pl.lproj") && $0.diagnostic.code == "missing-plural-category" }
         #expect(polish.count == 1)
         #expect(polish.first?.diagnostic.message.contains("'few', 'many'") == true)
@@ -75,7 +76,7 @@ import Testing
             "en.lproj/Localizable.strings": "\"ok\" = \"fine\";\n\"broken\" = \"no end;\n",
         ])
         defer { try? FileManager.default.removeItem(at: root) }
-        let findings = Linter().lint(paths: [root.path])
+        let findings = Linter(files: DiskFileTree()).lint(paths: [root.path])
         #expect(findings.contains { $0.diagnostic.severity == .error && $0.diagnostic.keyPath == "files/NSStringLocalizedFormatKey" && $0.diagnostic.message.contains("nope") })
         let syntax = try #require(findings.first { $0.file.hasSuffix(".strings") })
         #expect(syntax.diagnostic.severity == .error)
@@ -89,12 +90,12 @@ import Testing
             "fr.lproj/Localizable.strings": "\"greet\" = \"Bonjour %@, %d\";\n",
         ])
         defer { try? FileManager.default.removeItem(at: root) }
-        let findings = Linter(developmentLocale: try LocaleIdentifier("en")).lint(paths: [root.appendingPathComponent("fr.lproj/Localizable.strings").path])
+        let findings = Linter(files: DiskFileTree(), developmentLocale: try LocaleIdentifier("en")).lint(paths: [root.appendingPathComponent("fr.lproj/Localizable.strings").path])
         #expect(findings.map(\.diagnostic.code) == ["argument-extra"])
     }
 
     @Test func missingPathsAreErrors() {
-        let findings = Linter().lint(paths: ["/nonexistent/lprojd"])
+        let findings = Linter(files: DiskFileTree()).lint(paths: ["/nonexistent/lprojd"])
         #expect(findings.first?.diagnostic.severity == .error)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import LprojEngine
+import LprojFiles
 import LprojLocales
 import LprojStore
 import LprojWatch

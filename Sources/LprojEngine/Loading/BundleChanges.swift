@@ -27,18 +27,6 @@ public struct BundleChanges: Sendable, Equatable {
     public mutating func folder(_ name: String) {
         folders[name] = .some(nil)
     }
-
-    /// Adds another set of changes to this one.
-    public mutating func merge(_ other: BundleChanges) {
-        everything = everything || other.everything
-        for (folder, files) in other.folders {
-            if let files {
-                for file in files { self.file(file, in: folder) }
-            } else {
-                self.folder(folder)
-            }
-        }
-    }
 }
 
 /// What a reload changed, for the notifications it sends.
@@ -53,11 +41,4 @@ public struct ReloadSummary: Sendable, Equatable {
     public var removedLocales: [String] = []
     /// Files that failed to load, or loaded with diagnostics, in this reload.
     public var reports: [FileReport] = []
-    /// Files whose earlier errors are gone.
-    public var fixedFiles: [String] = []
-    /// Problems with the bundle that appeared (a missing directory).
-    public var problems: [Diagnostic] = []
-
-    /// Whether the tables anyone can read changed.
-    public var changesContent: Bool { !tables.isEmpty || !addedLocales.isEmpty || !removedLocales.isEmpty }
 }

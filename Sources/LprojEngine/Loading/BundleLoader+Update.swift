@@ -1,4 +1,3 @@
-internal import Foundation
 internal import LprojTables
 
 extension BundleLoader {
@@ -11,15 +10,12 @@ extension BundleLoader {
             return (bundle, Self.difference(from: previous, to: bundle, touched: nil))
         }
         let configuration = previous.configuration
-        let directory = URL(fileURLWithPath: configuration.directory, isDirectory: true)
         var localizations = Dictionary(uniqueKeysWithValues: previous.localizations.map { ($0.folderName, $0) })
         var reports = Dictionary(previous.fileReports.map { ($0.path, $0) }, uniquingKeysWith: { _, last in last })
         var problems = previous.problems.filter { $0.code != "bundle-missing" }
         var touchedPaths: Set<String> = []
         for (folderName, files) in changes.folders {
-            let folder = directory.appendingPathComponent(folderName, isDirectory: true)
-            var isDirectory: ObjCBool = false
-            let exists = FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) && isDirectory.boolValue
+            let exists = self.files.isDirectory(TreePath.join(configuration.directory, folderName))
             problems.removeAll { $0.message.hasPrefix("\(folderName):") }
             guard exists else {
                 localizations[folderName] = nil
@@ -53,20 +49,20 @@ extension BundleLoader {
 
     /// Reads some files of a folder again.
     private func reloadFiles(_ files: Set<String>, of localization: LprojFolder, configuration: BundleConfiguration) -> (LprojFolder, [FileReport]) {
-        let folder = URL(fileURLWithPath: configuration.directory, isDirectory: true).appendingPathComponent(localization.folderName, isDirectory: true)
+        let folder = TreePath.join(configuration.directory, localization.folderName)
         var tables = localization.tables
         var reports: [FileReport] = []
         for file in files {
             guard let kind = TableFileKind(fileName: file), let name = TableFileKind.tableName(of: file), TableName.isValid(name) else { continue }
-            let url = folder.appendingPathComponent(file)
+            let path = TreePath.join(folder, file)
             let current = tables[name] ?? LocalizedTable()
-            guard FileManager.default.fileExists(atPath: url.path) else {
+            guard self.files.entry(at: path) != nil else {
                 // The file is gone: so is its half of the table.
                 let remaining = kind == .strings ? LocalizedTable(plurals: current.plurals) : LocalizedTable(strings: current.strings)
-                tables[name] = remaining.entryCount == 0 && !Self.exists(folder, name, other: kind) ? nil : remaining
+                tables[name] = remaining.entryCount == 0 && !exists(folder, name, other: kind) ? nil : remaining
                 continue
             }
-            let loaded = loadFile(url, kind: kind, path: "\(localization.folderName)/\(file)", maximumSize: configuration.maximumFileSize)
+            let loaded = loadFile(path, kind: kind, path: "\(localization.folderName)/\(file)", maximumSize: configuration.maximumFileSize)
             if let report = loaded.report { reports.append(report) }
             switch loaded.content {
             case .strings(let strings)?: tables[name] = LocalizedTable(strings: strings, plurals: current.plurals)
@@ -77,9 +73,9 @@ extension BundleLoader {
         return (LprojFolder(name: localization.name, folderName: localization.folderName, standardLocale: localization.standardLocale, tables: tables), reports)
     }
 
-    private static func exists(_ folder: URL, _ table: String, other kind: TableFileKind) -> Bool {
+    private func exists(_ folder: String, _ table: String, other kind: TableFileKind) -> Bool {
         let other: TableFileKind = kind == .strings ? .stringsdict : .strings
-        return FileManager.default.fileExists(atPath: folder.appendingPathComponent("\(table).\(other.rawValue)").path)
+        return files.entry(at: TreePath.join(folder, "\(table).\(other.rawValue)")) != nil
     }
 
     /// What differs between two versions of a bundle.
@@ -113,9 +109,6 @@ extension BundleLoader {
         for report in new.fileReports where oldReports[report.path] != report || touched.map({ Self.touches($0, report.path) }) == true {
             summary.reports.append(report)
         }
-        let newPaths = Set(new.fileReports.map(\.path))
-        summary.fixedFiles = old.fileReports.filter { !$0.errors.isEmpty && !newPaths.contains($0.path) }.map(\.path).sorted()
-        summary.problems = new.problems.filter { !old.problems.contains($0) }
         return summary
     }
 

@@ -1,4 +1,4 @@
-public import Foundation
+internal import Dispatch
 public import LprojFormat
 internal import Synchronization
 public import LprojLocales
@@ -12,21 +12,25 @@ public import LprojTables
 /// is ignored. A file that cannot be parsed keeps the table it had in
 /// `previous`, and its error is reported.
 public struct BundleLoader: Sendable {
-    /// Creates a loader.
-    public init() {}
+    /// Where the bundles' files are read from.
+    public let files: any FileTree
+
+    /// Creates a loader that reads from `files` (`LprojFiles` adds `init()`,
+    /// which reads the disk).
+    public init(files: any FileTree) {
+        self.files = files
+    }
 
     /// Loads the whole bundle.
     public func load(_ configuration: BundleConfiguration, previous: LoadedBundle? = nil) -> LoadedBundle {
-        let directory = URL(fileURLWithPath: configuration.directory, isDirectory: true)
-        let folderNames: [String]
+        let folders: [String]
         do {
-            folderNames = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".lproj") }.sorted()
+            folders = try files.lprojFolders(in: configuration.directory)
         } catch {
             let problem = Diagnostic(severity: .error, location: nil, code: "bundle-missing",
-                                     message: "the bundle directory \(configuration.directory) cannot be read: \(Self.reason(error))")
+                                     message: "the bundle directory \(configuration.directory) cannot be read: \(error)")
             return LoadedBundle(configuration: configuration, localizations: [], fileReports: [], problems: [problem])
         }
-        let folders = folderNames.filter { isDirectory(directory.appendingPathComponent($0)) }
         let previousFolders = Dictionary((previous?.localizations ?? []).map { ($0.folderName, $0) }, uniquingKeysWith: { $1 })
         // Folders are independent: read them on every core.
         let results = Mutex<[Int: Result<(LprojFolder, [FileReport]), Diagnostic>]>([:])
@@ -76,15 +80,15 @@ public struct BundleLoader: Sendable {
         case .success(let value): meaning = value
         case .failure(let problem): return .failure(problem)
         }
-        let folder = URL(fileURLWithPath: configuration.directory, isDirectory: true).appendingPathComponent(folderName, isDirectory: true)
-        let fileNames = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
+        let folder = TreePath.join(configuration.directory, folderName)
+        let fileNames = (try? files.names(in: folder)) ?? []
         var strings: [String: StringTable] = [:]
         var plurals: [String: [String: PluralFormat]] = [:]
         var reports: [FileReport] = []
         for fileName in fileNames {
             guard let kind = TableFileKind(fileName: fileName), let table = TableFileKind.tableName(of: fileName), TableName.isValid(table) else { continue }
             let path = "\(folderName)/\(fileName)"
-            let loaded = loadFile(folder.appendingPathComponent(fileName), kind: kind, path: path, maximumSize: configuration.maximumFileSize)
+            let loaded = loadFile(TreePath.join(folder, fileName), kind: kind, path: path, maximumSize: configuration.maximumFileSize)
             if let report = loaded.report { reports.append(report) }
             switch (kind, loaded.content) {
             case (.strings, .some(.strings(let entries))): strings[table] = entries
@@ -110,17 +114,15 @@ public struct BundleLoader: Sendable {
 
     /// Reads and parses one table file. `content` is `nil` when the file
     /// could not be read or parsed; the report says why.
-    public func loadFile(_ url: URL, kind: TableFileKind, path: String, maximumSize: Int) -> (content: FileContent?, report: FileReport?) {
+    public func loadFile(_ file: String, kind: TableFileKind, path: String, maximumSize: Int) -> (content: FileContent?, report: FileReport?) {
         let bytes: [UInt8]
         do {
-            let size = (try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.intValue ?? 0
-            guard size <= maximumSize else {
-                return (nil, FileReport(path: path, diagnostics: [Diagnostic(severity: .error, location: nil, code: "too-large",
-                    message: "the file has \(size) bytes, more than the limit of \(maximumSize)")], failed: true))
-            }
-            bytes = try [UInt8](Data(contentsOf: url))
+            bytes = try files.read(file, maximumSize: maximumSize)
+        } catch .tooLarge(let size, let limit) {
+            return (nil, FileReport(path: path, diagnostics: [Diagnostic(severity: .error, location: nil, code: "too-large",
+                message: "the file has \(size) bytes, more than the limit of \(limit)")], failed: true))
         } catch {
-            return (nil, FileReport(path: path, diagnostics: [Diagnostic(severity: .error, location: nil, code: "unreadable", message: "cannot be read: \(Self.reason(error))")], failed: true))
+            return (nil, FileReport(path: path, diagnostics: [Diagnostic(severity: .error, location: nil, code: "unreadable", message: "cannot be read: \(error)")], failed: true))
         }
         do throws(TableParseError) {
             switch kind {
@@ -134,18 +136,5 @@ public struct BundleLoader: Sendable {
         } catch {
             return (nil, FileReport(path: path, diagnostics: [error.diagnostic], failed: true))
         }
-    }
-
-    private func isDirectory(_ url: URL) -> Bool {
-        var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) && isDirectory.boolValue
-    }
-
-    static func reason(_ error: any Error) -> String {
-        let nsError = error as NSError
-        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(underlying.code)))
-        }
-        return nsError.localizedDescription
     }
 }

@@ -1,4 +1,5 @@
 public import LprojEngine
+public import LprojFiles
 internal import Synchronization
 
 /// Every bundle lprojd serves, as one immutable snapshot.

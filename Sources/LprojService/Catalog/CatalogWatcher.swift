@@ -1,6 +1,7 @@
 internal import Foundation
 public import Logging
 public import LprojEngine
+public import LprojFiles
 internal import LprojTables
 internal import LprojWatch
 public import ServiceLifecycle
@@ -124,8 +125,7 @@ public actor CatalogWatcher: Service {
             let directory = URL(fileURLWithPath: configuration.directory, isDirectory: true)
             add(.parent(bundle: configuration.name, child: directory.lastPathComponent), path: directory.deletingLastPathComponent().path, mask: CatalogWatcher.parentMask)
             add(.bundle(configuration.name), path: directory.path, mask: CatalogWatcher.bundleMask)
-            let folders = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-            for folder in folders where folder.hasSuffix(".lproj") {
+            for folder in (try? DiskFileTree().lprojFolders(in: directory.path)) ?? [] {
                 add(.folder(bundle: configuration.name, folder: folder), path: directory.appendingPathComponent(folder).path, mask: CatalogWatcher.folderMask)
             }
         }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LprojFiles
 import LprojLint
 import LprojLocales
 import LprojTables
@@ -26,7 +27,7 @@ struct Lint: ParsableCommand {
     var json = false
 
     func run() throws {
-        var linter = Linter()
+        var linter = Linter(files: DiskFileTree())
         if let developmentLocale {
             do {
                 linter.developmentLocale = try LocaleIdentifier(developmentLocale)

@@ -1,0 +1,118 @@
+/// The files the engine and the linter read, as paths.
+///
+/// The engine never touches the disk itself: it is given a `FileTree`.
+/// `LprojFiles.DiskFileTree` is the real one; ``InMemoryFileTree`` holds
+/// files in memory, for tests and fuzzers. Paths are `/`-separated; a
+/// tree decides what they are relative to.
+public protocol FileTree: Sendable {
+    /// What is at a path, or `nil` when nothing is (or it cannot be seen).
+    func entry(at path: String) -> FileTreeEntry?
+    /// The names in a directory (not `.` and `..`), sorted by their UTF-8
+    /// bytes.
+    func names(in directory: String) throws(FileTreeError) -> [String]
+    /// The bytes of a file, refused (without reading it) past `maximumSize`.
+    func read(_ path: String, maximumSize: Int) throws(FileTreeError) -> [UInt8]
+}
+
+/// What a path names.
+public enum FileTreeEntry: Sendable, Equatable {
+    case file(size: Int)
+    case directory
+}
+
+/// Why a file or directory could not be read.
+public enum FileTreeError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The system's reason (`No such file or directory`, `Permission denied`).
+    case unreadable(reason: String)
+    /// The file is larger than the caller accepts.
+    case tooLarge(size: Int, limit: Int)
+
+    public var description: String {
+        switch self {
+        case .unreadable(let reason): reason
+        case .tooLarge(let size, let limit): "the file has \(size) bytes, more than the limit of \(limit)"
+        }
+    }
+}
+
+extension FileTree {
+    /// The `.lproj` folders of a bundle directory, sorted: the one place
+    /// that decides which entries of a bundle are its localizations.
+    public func lprojFolders(in directory: String) throws(FileTreeError) -> [String] {
+        try names(in: directory).filter { $0.hasSuffix(".lproj") && entry(at: TreePath.join(directory, $0)) == .directory }
+    }
+
+    /// Whether a path is a directory.
+    public func isDirectory(_ path: String) -> Bool {
+        entry(at: path) == .directory
+    }
+
+}
+
+/// Paths in a ``FileTree``.
+public enum TreePath {
+    /// `directory/name`, with one `/` between them.
+    public static func join(_ directory: String, _ names: String...) -> String {
+        names.reduce(directory) { path, name in
+            path.isEmpty ? name : path.hasSuffix("/") ? path + name : path + "/" + name
+        }
+    }
+
+    /// The last component of a path: `fr.lproj` for `a/fr.lproj/`.
+    public static func lastComponent(_ path: String) -> String {
+        String(path.split(separator: "/").last ?? "")
+    }
+
+    /// The directory a path is in: `a` for `a/fr.lproj`, `.` for `fr.lproj`, `/` for `/a`.
+    public static func parent(_ path: String) -> String {
+        var components = path.split(separator: "/", omittingEmptySubsequences: true)
+        guard !components.isEmpty else { return path.hasPrefix("/") ? "/" : "." }
+        components.removeLast()
+        let joined = components.joined(separator: "/")
+        return path.hasPrefix("/") ? "/" + joined : joined.isEmpty ? "." : joined
+    }
+}
+
+/// Files held in memory: a map of path to bytes, whose directories are the
+/// paths' prefixes.
+public struct InMemoryFileTree: FileTree {
+    public var files: [String: [UInt8]]
+
+    public init(_ files: [String: [UInt8]] = [:]) {
+        self.files = files
+    }
+
+    /// Files given as UTF-8 text.
+    public init(texts: [String: String]) {
+        self.init(texts.mapValues { Array($0.utf8) })
+    }
+
+    public func entry(at path: String) -> FileTreeEntry? {
+        let path = Self.normalized(path)
+        if let bytes = files[path] { return .file(size: bytes.count) }
+        let prefix = path.isEmpty ? "" : path + "/"
+        return files.keys.contains { $0.hasPrefix(prefix) } ? .directory : nil
+    }
+
+    public func names(in directory: String) throws(FileTreeError) -> [String] {
+        guard entry(at: directory) == .directory else { throw .unreadable(reason: "No such file or directory") }
+        let directory = Self.normalized(directory)
+        let prefix = directory.isEmpty ? "" : directory + "/"
+        var names: Set<String> = []
+        for path in files.keys where path.hasPrefix(prefix) {
+            let rest = path.dropFirst(prefix.count)
+            names.insert(String(rest.prefix { $0 != "/" }))
+        }
+        return names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    }
+
+    public func read(_ path: String, maximumSize: Int) throws(FileTreeError) -> [UInt8] {
+        guard let bytes = files[Self.normalized(path)] else { throw .unreadable(reason: "No such file or directory") }
+        guard bytes.count <= maximumSize else { throw .tooLarge(size: bytes.count, limit: maximumSize) }
+        return bytes
+    }
+
+    private static func normalized(_ path: String) -> String {
+        path.split(separator: "/", omittingEmptySubsequences: true).joined(separator: "/")
+    }
+}

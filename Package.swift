@@ -116,6 +116,7 @@ let package = Package(
                 "CSystemd",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strictSwift
         ),
@@ -160,7 +161,8 @@ let package = Package(
         .testTarget(name: "LprojLocalesTests", dependencies: ["LprojLocales", "LprojFormat"], swiftSettings: strictSwift),
         .testTarget(name: "LprojFormatTests", dependencies: ["LprojFormat", "LprojLocales"], swiftSettings: strictSwift),
         .testTarget(
-            name: "LprojEngineTests", dependencies: ["LprojEngine", "LprojFiles", "LprojTables", "LprojLocales", "LprojFormat"], swiftSettings: strictSwift),
+            name: "LprojEngineTests", dependencies: ["LprojEngine", "LprojFiles", "LprojTables", "LprojLocales", "LprojFormat", "LprojTablesOracle"],
+            swiftSettings: strictSwift),
         .testTarget(name: "LprojFilesTests", dependencies: ["LprojFiles", "LprojEngine"], swiftSettings: strictSwift),
         .testTarget(name: "LprojLintTests", dependencies: ["LprojLint", "LprojFiles", "LprojEngine"], swiftSettings: strictSwift),
         .target(
@@ -226,6 +228,7 @@ let package = Package(
             name: "LprojSystemdTests",
             dependencies: [
                 "LprojSystemd",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -10,21 +10,8 @@ extension LoadedBundle {
     /// `NSLocalizedString` returns it (a stringsdict entry gives its format
     /// key); see ``localizedString(_:table:locale:defaultValue:arguments:placeholders:overlay:)``.
     public func lookup(_ key: String, table: String = TableName.defaultTable, locale: ResolvedLocale, defaultValue: String? = nil, overlay: (any StringOverlay)? = nil) -> LookupResult {
-        if let overlay {
-            for step in locale.steps {
-                if let stepKey = step.key, let added = overlay.value(forKey: key, table: table, locale: stepKey) {
-                    return LookupResult(value: added, localization: nil, addedLocale: stepKey, plural: nil)
-                }
-                for index in step.folders {
-                    if let result = lookup(key, table: table, in: localizations[index]) { return result }
-                }
-            }
-        } else {
-            for index in locale.chain {
-                if let result = lookup(key, table: table, in: localizations[index]) { return result }
-            }
-        }
-        return LookupResult(value: defaultValue ?? key, localization: nil, plural: nil)
+        firstAnswer(CollectionOfOne(key), table: table, steps: locale.steps, overlay: overlay)
+            ?? LookupResult(value: defaultValue ?? key, localization: nil, plural: nil)
     }
 
     /// Looks a key up in what speaks for the locale's language only: its own
@@ -33,49 +20,14 @@ extension LoadedBundle {
     /// (`LM_decimal_separator`), which must not leak from English into
     /// German. Nil when none of those folders has the key.
     public func lookupInOwnLanguage(_ key: String, table: String = TableName.defaultTable, locale: ResolvedLocale, overlay: (any StringOverlay)? = nil) -> LookupResult? {
-        for step in locale.ownLanguageSteps {
-            if let stepKey = step.key, let added = overlay?.value(forKey: key, table: table, locale: stepKey) {
-                return LookupResult(value: added, localization: nil, addedLocale: stepKey, plural: nil)
-            }
-            for index in step.folders {
-                if let result = lookup(key, table: table, in: localizations[index]) { return result }
-            }
-        }
-        return nil
+        firstAnswer(CollectionOfOne(key), table: table, steps: locale.ownLanguageSteps, overlay: overlay)
     }
 
     /// Looks up whichever of several spellings of a key comes first in the
     /// locale's chain: each folder is asked for every spelling before the
     /// next folder is. Nil when no folder (nor added string) has any.
     public func lookup(anyOf keys: [String], table: String = TableName.defaultTable, locale: ResolvedLocale, overlay: (any StringOverlay)? = nil) -> LookupResult? {
-        for step in locale.steps {
-            if let stepKey = step.key, let overlay {
-                for key in keys {
-                    if let added = overlay.value(forKey: key, table: table, locale: stepKey) {
-                        return LookupResult(value: added, localization: nil, addedLocale: stepKey, plural: nil)
-                    }
-                }
-            }
-            for index in step.folders {
-                for key in keys {
-                    if let result = lookup(key, table: table, in: localizations[index]) { return result }
-                }
-            }
-        }
-        return nil
-    }
-
-    /// One folder's answer: its `.stringsdict` first, then its `.strings`.
-    @inline(__always)
-    private func lookup(_ key: String, table: String, in localization: LprojFolder) -> LookupResult? {
-        guard let tableEntries = localization.table(named: table) else { return nil }
-        if !tableEntries.plurals.isEmpty, let plural = tableEntries.plurals[key] {
-            return LookupResult(value: plural.formatKey, localization: localization, plural: plural)
-        }
-        if let value = tableEntries.strings.value(forKey: key) {
-            return LookupResult(value: value, localization: localization, plural: nil)
-        }
-        return nil
+        firstAnswer(keys, table: table, steps: locale.steps, overlay: overlay)
     }
 
     /// Looks a key up and, given arguments, formats it as

@@ -29,26 +29,25 @@ extension LoadedBundle {
     /// would return.
     public func resolvedTable(_ table: String = TableName.defaultTable, locale: ResolvedLocale, overlay: (any StringOverlay)? = nil) -> ResolvedTable {
         var entries: [String: ResolvedTable.Entry] = [:]
-        // From the least specific step to the most, so the most specific wins;
-        // within a step, added strings beat the folders.
-        for step in locale.steps.reversed() {
-            for index in step.folders.reversed() {
-                let localization = localizations[index]
-                guard let tableEntries = localization.table(named: table) else { continue }
-                let source = localization.name.description
-                let strings = tableEntries.strings
-                for entry in 0..<strings.count {
+        // The first source that has a key wins, as in a lookup.
+        walkPrecedence(table: table, steps: locale.steps, overlay: overlay) { source in
+            switch source {
+            case .added(let overlay, let key):
+                let name = overlay.name(of: key)
+                for (key, value) in overlay.strings(table: table, locale: key) where entries[key] == nil {
+                    entries[key] = .init(value: value, source: name, plural: nil, pluralLocale: nil)
+                }
+            case .plurals(let folder, let plurals):
+                for (key, plural) in plurals where entries[key] == nil {
+                    entries[key] = .init(value: plural.formatKey, source: folder.name.description, plural: plural, pluralLocale: folder.standardLocale)
+                }
+            case .strings(let folder, let strings):
+                let source = folder.name.description
+                for entry in 0..<strings.count where entries[strings.key(at: entry)] == nil {
                     entries[strings.key(at: entry)] = .init(value: strings.value(at: entry), source: source, plural: nil, pluralLocale: nil)
                 }
-                for (key, plural) in tableEntries.plurals {
-                    entries[key] = .init(value: plural.formatKey, source: source, plural: plural, pluralLocale: localization.standardLocale)
-                }
             }
-            if let overlay, let key = step.key {
-                for (name, value) in overlay.strings(table: table, locale: key) {
-                    entries[name] = .init(value: value, source: key.tag, plural: nil, pluralLocale: nil)
-                }
-            }
+            return false
         }
         return ResolvedTable(locale: locale.locale, entries: entries)
     }

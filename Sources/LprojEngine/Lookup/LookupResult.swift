@@ -7,13 +7,14 @@ public struct LookupResult: Sendable {
     public let value: String
     /// The folder the value came from (`nil` when no table had the key).
     public let localization: LprojFolder?
-    /// The locale of an added string the value came from.
-    public let addedLocale: LocaleKey?
+    /// The locale of an added string the value came from, as the client
+    /// wrote it when it added the string.
+    public let addedLocale: String?
     /// For a `.stringsdict` entry, the entry (its `value` is the format key).
     public let plural: PluralFormat?
 
     /// Creates a result.
-    public init(value: String, localization: LprojFolder?, addedLocale: LocaleKey? = nil, plural: PluralFormat?) {
+    public init(value: String, localization: LprojFolder?, addedLocale: String? = nil, plural: PluralFormat?) {
         self.value = value
         self.localization = localization
         self.addedLocale = addedLocale
@@ -30,7 +31,7 @@ public struct LookupResult: Sendable {
     /// Where the value came from, as clients are told: the folder's locale
     /// (or `Base`), or the locale an added string was added for.
     public var sourceDescription: String? {
-        localization?.name.description ?? addedLocale?.tag
+        localization?.name.description ?? addedLocale
     }
 
     /// The locale whose plural rules apply to the value: the source folder's.
@@ -45,4 +46,11 @@ public protocol StringOverlay: Sendable {
     func value(forKey key: String, table: String, locale: LocaleKey) -> String?
     /// All added strings of a table at one locale.
     func strings(table: String, locale: LocaleKey) -> [String: String]
+    /// A locale strings were added for, as the client wrote it (`de` for
+    /// the key `de-Latn`): what a lookup reports as the value's locale.
+    func name(of locale: LocaleKey) -> String
+}
+
+extension StringOverlay {
+    public func name(of locale: LocaleKey) -> String { locale.tag }
 }

@@ -8,12 +8,19 @@ internal import Synchronization
 public final class AddedStrings: StringOverlay {
     /// Strings by table, then locale, then key.
     let tables: [String: [LocaleKey: [String: String]]]
+    /// Each locale as the client wrote it when it added strings for it.
+    let localeNames: [LocaleKey: String]
     /// How many strings in all.
     let count: Int
 
-    init(tables: [String: [LocaleKey: [String: String]]]) {
+    init(tables: [String: [LocaleKey: [String: String]]], localeNames: [LocaleKey: String]) {
         self.tables = tables
+        self.localeNames = localeNames
         self.count = tables.values.reduce(0) { $0 + $1.values.reduce(0) { $0 + $1.count } }
+    }
+
+    public func name(of locale: LocaleKey) -> String {
+        localeNames[locale] ?? locale.tag
     }
 
     public func value(forKey key: String, table: String, locale: LocaleKey) -> String? {
@@ -78,6 +85,7 @@ public final class AddedStringsRegistry: Sendable {
                 for (name, value) in map { total += 48 + name.utf8.count + value.utf8.count }
             }
         }
+        for (_, name) in strings.localeNames { total += 48 + name.utf8.count }
         return total
     }
 
@@ -92,7 +100,7 @@ public final class AddedStringsRegistry: Sendable {
     }
 
     /// Adds (or replaces) strings; returns how many the client now has in the bundle.
-    public func add(_ strings: [String: String], uid: UInt32, client: String, bundle: String, table: String, locale: LocaleKey) throws(Refusal) -> Int {
+    public func add(_ strings: [String: String], uid: UInt32, client: String, bundle: String, table: String, locale: LocaleIdentifier) throws(Refusal) -> Int {
         if let longest = strings.lazy.map({ max($0.key.utf8.count, $0.value.utf8.count) }).max(), longest > maximumLength {
             throw .tooLong(maximum: maximumLength)
         }
@@ -105,8 +113,10 @@ public final class AddedStringsRegistry: Sendable {
                 if !clients.contains(client), clients.count >= maximumClientsPerUID { throw .tooManyClients(maximum: maximumClientsPerUID) }
             }
             var tables = existing?.strings.tables ?? [:]
-            tables[table, default: [:]][locale, default: [:]].merge(strings) { $1 }
-            let updated = AddedStrings(tables: tables)
+            var names = existing?.strings.localeNames ?? [:]
+            tables[table, default: [:]][locale.matchKey, default: [:]].merge(strings) { $1 }
+            names[locale.matchKey] = locale.tag
+            let updated = AddedStrings(tables: tables, localeNames: names)
             guard updated.count <= maximumStrings else { throw .tooMany(maximum: maximumStrings) }
             let bytes = Self.bytes(of: updated, key: key), previous = existing?.bytes ?? 0
             if bytes > previous, let refusal = book.charge(bytes - previous, of: .addedStrings, to: uid) { throw .overBudget(refusal) }
@@ -131,7 +141,8 @@ public final class AddedStringsRegistry: Sendable {
                     tables[name] = nil
                 }
             }
-            let updated = AddedStrings(tables: tables)
+            let used = Set(tables.values.flatMap(\.keys))
+            let updated = AddedStrings(tables: tables, localeNames: existing.strings.localeNames.filter { used.contains($0.key) })
             let bytes = updated.count == 0 ? 0 : Self.bytes(of: updated, key: key)
             book.release(existing.bytes - bytes, of: .addedStrings, from: uid)
             entries[key] = updated.count == 0 ? nil : Entry(strings: updated, bytes: bytes)

@@ -18,7 +18,7 @@ extension LocalizationService {
         }
         let count: Int
         do {
-            count = try added.add(call.strings, uid: caller.uid, client: client, bundle: bundle.name, table: table, locale: resolved.locale.matchKey)
+            count = try added.add(call.strings, uid: caller.uid, client: client, bundle: bundle.name, table: table, locale: resolved.locale)
         } catch {
             switch error {
             case .tooMany(let maximum): throw .limitExceeded("addedStrings", maximum: maximum)

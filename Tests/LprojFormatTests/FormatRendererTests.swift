@@ -28,6 +28,14 @@ import Testing
         #expect(try render("%.2f", [.integer(3)], locale: "fr") == "3,00")
         #expect(try render("%e", [.float(1500)]) == "1.500000E+03")
         #expect(try render("%g|%g", [.float(0.5), .float(1234567)]) == "0.5|1.23457E+06")
+    }
+
+    /// `%g` picks scientific notation by the exponent after rounding, as C does.
+    @Test func generalNotationDecidesAfterRounding() throws {
+        #expect(try render("%g|%g|%g", [.float(1e6), .float(999_999.5), .float(999_999.4)]) == "1E+06|1E+06|999,999")
+        #expect(try render("%g|%g|%g", [.float(0.0001), .float(0.000_099_999_99), .float(0.000_099_999)]) == "0.0001|0.0001|9.9999E-05")
+        #expect(try render("%.2g|%.2g", [.float(99.5), .float(99.4)]) == "1E+02|99")
+        #expect(FormatRenderer.decimalExponent(9.5, significantDigits: 1) == 1)
         #expect(try render("%@", [.float(2.5)], locale: "de") == "2,5")
     }
 

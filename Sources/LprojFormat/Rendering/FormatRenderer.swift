@@ -216,9 +216,11 @@ public struct FormatRenderer: Sendable {
         case .general, .upperGeneral:
             let double = doubleValue(value)
             let digits = max(1, precision ?? 6)
-            let limit = pow(10.0, Double(digits))
-            let magnitude = double.magnitude
-            let scientific = double != 0 && (magnitude > limit || magnitude < 0.0001)
+            // C's rule: the exponent X of the value once rounded to `digits`
+            // significant digits picks the notation (fixed when -4 <= X < digits),
+            // so 999999.5 rounds to 1e+06 and is written in scientific notation.
+            let exponent = Self.decimalExponent(double, significantDigits: digits)
+            let scientific = double.isFinite && double != 0 && !(exponent >= -4 && exponent < digits)
             return numbers.format(double, style: NumberStyle(notation: .significant(minimum: 1, maximum: digits, scientific: scientific), alwaysSign: specifier.alwaysSign))
         case .hexFloat, .upperHexFloat:
             return String(format: "%\(specifier.alwaysSign ? "+" : "")\(precision.map { ".\($0)" } ?? "")\(specifier.conversion.rawValue)", doubleValue(value))
@@ -244,6 +246,15 @@ public struct FormatRenderer: Sendable {
         case .pointer, .count:
             throw .unsupportedConversion(specifier: specifier.text)
         }
+    }
+
+    /// The power of ten of a value rounded to some significant digits, as
+    /// `%e` would print it (0 for zero, infinities and NaN).
+    static func decimalExponent(_ value: Double, significantDigits: Int) -> Int {
+        guard value.isFinite, value != 0 else { return 0 }
+        let written = String(format: "%.\(significantDigits - 1)e", value.magnitude)
+        guard let marker = written.lastIndex(of: "e") else { return 0 }
+        return Int(written[written.index(after: marker)...]) ?? 0
     }
 
     private func doubleValue(_ value: FormatArgument) -> Double {

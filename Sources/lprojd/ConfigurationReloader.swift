@@ -10,9 +10,10 @@ import UnixSignals
 /// Bundles are added, removed or re-read as the file now says, and
 /// subscribers hear of each (`bundleChanged`); the log level changes at
 /// once. Connections stay open throughout, and lookups never wait: the new
-/// bundles are swapped in as one snapshot. The socket, the state directory
-/// and the limits are fixed at start-up; a change to them is logged as
-/// taking effect at the next start. A file that does not parse changes
+/// bundles are swapped in as one snapshot. `max-table-file-size` applies at
+/// once (every bundle is read again under it); the socket, the state
+/// directory and the other limits are fixed at start-up, and a change to
+/// them is logged as taking effect at the next start. A file that does not parse changes
 /// nothing: the daemon keeps serving the configuration it had.
 struct ConfigurationReloader: Service {
     let hangups: UnixSignalsSequence

@@ -19,9 +19,10 @@ import VarlinkNIO
 /// Start-up: logging (the journal when stderr is connected to it), the
 /// state directory and its SQLite store, watches, every bundle loaded, the
 /// socket (bound, or the one systemd passed), and only then `READY=1`.
-/// Then a service group runs the watcher, the server, the SIGHUP reloader
-/// and the service-manager lifecycle until SIGTERM or SIGINT, which stop
-/// them in reverse: `STOPPING=1` first, the server last but the watcher.
+/// Then a service group runs the watcher, the server, the SIGHUP reloader,
+/// state recovery, the watchdog (when systemd asks for one) and the
+/// service-manager lifecycle until SIGTERM or SIGINT, which stop them in
+/// reverse: `STOPPING=1` first, the server last but the watcher.
 struct Daemon {
     let settings: DaemonSettings
     var activatedSocket: ActivatedSocket?
@@ -32,42 +33,76 @@ struct Daemon {
         signal(SIGPIPE, SIG_IGN)
         raiseFileDescriptorLimit(toServe: settings.configuration.limits.maximumConnections)
         let logLevel = LogLevelControl(settings.logLevel)
-        let toJournal = JournalStream.isStandardErrorConnected(environment: ProcessInfo.processInfo.environment)
-        LoggingSystem.bootstrap { label -> any LogHandler in
-            if toJournal { return JournalLogHandler(label: label, identifier: "lprojd", threshold: logLevel) }
-            return PlainLogHandler(label: label, threshold: logLevel)
-        }
-        let logger = Logger(label: "lprojd")
-        let configuration = settings.configuration
+        let logger = bootstrapLogging(logLevel)
         // Trap the signals first: one that arrives while the bundles load
         // waits for the service group instead of killing the daemon (the
         // default action of SIGTERM, SIGINT and SIGHUP).
         let stopSignals = await UnixSignalsSequence(trapping: .sigterm, .sigint)
         let hangups = await UnixSignalsSequence(trapping: .sighup)
 
-        // A state directory that cannot be made leaves the store unavailable
-        // (said in the log and on the wire); lprojd serves lookups regardless.
-        try? FileManager.default.createDirectory(atPath: settings.stateDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         // Everything a client makes lprojd hold is charged to its uid here.
-        let budget = BudgetBook(limits: configuration.limits.budget)
-        // A store that cannot be opened does not stop lprojd: lookups need
-        // none, and StateRecovery opens it once the fault is fixed.
+        let budget = BudgetBook(limits: settings.configuration.limits.budget)
+        let store = openStore(budget: budget, logger: logger)
+        let hub = SubscriptionHub(logger: logger)
+        let (catalog, watcher) = try loadBundles(events: hub, logger: logger)
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
+        LoopLagMonitor.startIfAsked(group: group, environment: ProcessInfo.processInfo.environment, logger: logger)
+        let server = try await serve(catalog: catalog, watcher: watcher, hub: hub, store: store, budget: budget, group: group, logger: logger)
+
+        let status = StatusReporter(notifier: notifier) {
+            StatusReporter.summary(of: catalog.snapshot, connections: server.connectionCount, subscribers: hub.subscriberCount)
+        }
+        let reloader = ConfigurationReloader(
+            hangups: hangups, running: settings, rereadSettings: rereadSettings ?? { settings }, watcher: watcher,
+            logLevel: logLevel, status: status, logger: logger)
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
+            .init(service: watcher), .init(service: server), .init(service: reloader), .init(service: StateRecovery(store: store, logger: logger)),
+        ]
+        if let interval = WatchdogRequest.interval() {
+            logger.info("the watchdog expects a sign of life every \(interval); pinging every \(interval / 2)")
+            services.append(.init(service: Watchdog(interval: interval, group: group, probe: { await watcher.checkIn() }, ping: { [notifier] in notifier.notify(.watchdog) })))
+        }
+        // Last, so that it is the first to hear of the stop (STOPPING=1).
+        services.append(.init(service: ServiceManagerLifecycle(status: status, logger: logger)))
+        try await runUntilStopped(ServiceGroup(configuration: .init(services: services, logger: logger)), stopSignals: stopSignals, logger: logger)
+        try await group.shutdownGracefully()
+        logger.info("stopped")
+    }
+
+    /// The journal when stderr is connected to it, else plain lines on stderr.
+    private func bootstrapLogging(_ level: LogLevelControl) -> Logger {
+        let toJournal = JournalStream.isStandardErrorConnected(environment: ProcessInfo.processInfo.environment)
+        LoggingSystem.bootstrap { label -> any LogHandler in
+            if toJournal { return JournalLogHandler(label: label, identifier: "lprojd", threshold: level) }
+            return PlainLogHandler(label: label, threshold: level)
+        }
+        return Logger(label: "lprojd")
+    }
+
+    /// The SQLite store in the state directory. A state directory that cannot
+    /// be made, or a store that cannot be opened, leaves the store
+    /// unavailable (said in the log and on the wire): lookups need none, and
+    /// StateRecovery opens it once the fault is fixed.
+    private func openStore(budget: BudgetBook, logger: Logger) -> ClientStore {
+        try? FileManager.default.createDirectory(atPath: settings.stateDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let store = ClientStore(path: "\(settings.stateDirectory)/lprojd.sqlite", budget: budget)
         if store.prunedAtStart > 0 {
             logger.warning("removed \(store.prunedAtStart) saved rows beyond their users' budget (max-saved-state-bytes-per-uid)")
         }
+        return store
+    }
 
-        // Watch first, then load everything, then accept connections: a
-        // change made while loading waits in inotify's queue, unmissed.
+    /// Watches first, then loads every bundle: a change made while loading
+    /// waits in inotify's queue, unmissed.
+    private func loadBundles(events: SubscriptionHub, logger: Logger) throws -> (Catalog, CatalogWatcher) {
+        let bundles = settings.configuration.bundles
         let started = ContinuousClock.now
         let catalog = Catalog()
-        let hub = SubscriptionHub(logger: logger)
-        let watcher = try CatalogWatcher(catalog: catalog, events: hub, configurations: configuration.bundles, logger: logger)
-        logger.info("loading \(configuration.bundles.count) bundle\(configuration.bundles.count == 1 ? "" : "s")")
-        catalog.load(configuration.bundles)
+        let watcher = try CatalogWatcher(catalog: catalog, events: events, configurations: bundles, logger: logger)
+        logger.info("loading \(bundles.count) bundle\(bundles.count == 1 ? "" : "s")")
+        catalog.load(bundles)
         let snapshot = catalog.snapshot
-        for name in snapshot.names {
-            let bundle = snapshot.bundles[name]!
+        for (name, bundle) in snapshot.bundles.sorted(by: { $0.key < $1.key }) {
             logger.info("loaded \(bundle.localizations.count) folders, \(bundle.entryCount) entries from \(bundle.configuration.directory)", metadata: ["bundle.name": "\(name)"])
             for problem in bundle.problems { logger.warning("\(problem.message)", metadata: ["bundle.name": "\(name)"]) }
             for report in bundle.fileReports {
@@ -77,16 +112,21 @@ struct Daemon {
             }
         }
         logger.info("ready in \(ContinuousClock.now - started)")
+        return (catalog, watcher)
+    }
 
-        let limits = configuration.limits
+    /// The service, its Varlink adapter and the server, listening.
+    private func serve(
+        catalog: Catalog, watcher: CatalogWatcher, hub: SubscriptionHub, store: ClientStore, budget: BudgetBook, group: MultiThreadedEventLoopGroup, logger: Logger
+    ) async throws -> VarlinkServer {
+        let limits = settings.configuration.limits
         let added = AddedStringsRegistry(maximumStrings: limits.maximumAddedStrings, maximumLength: limits.maximumAddedStringLength, budget: budget)
         var serviceLimits = ServiceLimits()
         serviceLimits.maximumKeyLength = limits.maximumKeyLength
         serviceLimits.maximumValueLength = limits.maximumValueLength
         serviceLimits.maximumAddedStrings = limits.maximumAddedStrings
         serviceLimits.maximumAddedStringLength = limits.maximumAddedStringLength
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
-        LoopLagMonitor.startIfAsked(group: group, environment: ProcessInfo.processInfo.environment, logger: logger)
+        // The status method counts connections of a server made after it.
         let serverReference = ServerReference()
         let service = LocalizationService(
             catalog: catalog, watcher: watcher, events: hub, store: store, added: added, limits: serviceLimits, budget: budget, daemonUID: getuid(),
@@ -95,8 +135,7 @@ struct Daemon {
             info: .init(vendor: "lprojd", product: "lprojd", version: LocalizationService.version, url: "https://github.com/lprojd/lprojd"),
             interfaces: [LocalizationVarlinkInterface(service: service, hub: hub)])
         let server = VarlinkServer(
-            listener: try listener(logger: logger), dispatcher: dispatcher, configuration: serverConfiguration(configuration.limits),
-            group: group, budget: budget, logger: logger)
+            listener: try listener(logger: logger), dispatcher: dispatcher, configuration: serverConfiguration(limits), group: group, budget: budget, logger: logger)
         serverReference.set(server)
         do {
             try await server.listen()
@@ -104,28 +143,11 @@ struct Daemon {
             try? await group.shutdownGracefully()
             throw error
         }
+        return server
+    }
 
-        let status = StatusReporter(notifier: notifier) {
-            StatusReporter.summary(of: catalog.snapshot, connections: serverReference.connectionCount, subscribers: hub.subscriberCount)
-        }
-        let reloader = ConfigurationReloader(
-            hangups: hangups, running: settings, rereadSettings: rereadSettings ?? { settings }, watcher: watcher,
-            logLevel: logLevel, status: status, logger: logger)
-        let watchdog = Watchdog.requestedInterval().map { interval in
-            logger.info("the watchdog expects a sign of life every \(interval); pinging every \(interval / 2)")
-            return Watchdog(interval: interval, group: group, probe: { await watcher.checkIn() }, ping: { [notifier] in notifier.notify(.watchdog) })
-        }
-        watchdog?.start()
-
-        let services = ServiceGroup(
-            configuration: .init(
-                services: [
-                    .init(service: watcher), .init(service: server), .init(service: reloader),
-                    .init(service: StateRecovery(store: store, logger: logger)),
-                    .init(service: ServiceManagerLifecycle(status: status, logger: logger)),
-                ],
-                logger: logger))
-        defer { watchdog?.stop() }
+    /// Runs the services until SIGTERM or SIGINT asks for a graceful stop.
+    private func runUntilStopped(_ services: ServiceGroup, stopSignals: UnixSignalsSequence, logger: Logger) async throws {
         try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask {
                 for await signal in stopSignals {
@@ -136,8 +158,6 @@ struct Daemon {
             try await services.run()
             tasks.cancelAll()
         }
-        try await group.shutdownGracefully()
-        logger.info("stopped")
     }
 
     /// The socket systemd passed, or else the configured path.

@@ -58,7 +58,11 @@ struct DaemonSettings: Sendable {
         var changes: [String] = []
         if socketPath != running.socketPath { changes.append("the socket path") }
         if stateDirectory != running.stateDirectory { changes.append("the state directory") }
-        if configuration.limits != running.configuration.limits { changes.append("the limits") }
+        // The table file size limit is part of each bundle's configuration:
+        // a reload reads every bundle again under the new one, at once.
+        var runningLimits = running.configuration.limits
+        runningLimits.maximumTableFileSize = configuration.limits.maximumTableFileSize
+        if configuration.limits != runningLimits { changes.append("a limit other than max-table-file-size") }
         return changes
     }
 

@@ -67,21 +67,81 @@ import Glibc
     }
 }
 
-@Suite(.serialized) struct WatchdogTests {
+/// A clock that moves only when a test advances it, and says when someone
+/// starts sleeping on it: the watchdog's timing, tested without waiting.
+final class ManualClock: Clock, Sendable {
+    struct Instant: InstantProtocol {
+        var offset: Duration
+        func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+        func duration(to other: Instant) -> Duration { other.offset - offset }
+        static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
+    }
+
+    private struct Sleeper {
+        let deadline: Instant
+        let continuation: CheckedContinuation<Void, any Error>
+    }
+
+    private struct State {
+        var now = Instant(offset: .zero)
+        var sleepers: [UInt64: Sleeper] = [:]
+        var nextSleeper: UInt64 = 0
+    }
+
+    private let state = Mutex(State())
+    /// Each sleep, as it starts, with its deadline.
+    let sleeps: AsyncStream<Instant>
+    private let sleepStarted: AsyncStream<Instant>.Continuation
+
+    init() {
+        (sleeps, sleepStarted) = AsyncStream.makeStream()
+    }
+
+    var now: Instant { state.withLock { $0.now } }
+    var minimumResolution: Duration { .zero }
+
+    func sleep(until deadline: Instant, tolerance: Duration?) async throws {
+        let id = state.withLock { state in
+            defer { state.nextSleeper += 1 }
+            return state.nextSleeper
+        }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let due = state.withLock { state -> Bool in
+                    if deadline <= state.now || Task.isCancelled { return true }
+                    state.sleepers[id] = Sleeper(deadline: deadline, continuation: continuation)
+                    return false
+                }
+                sleepStarted.yield(deadline)
+                if due { continuation.resume() }
+            }
+            try Task.checkCancellation()
+        } onCancel: {
+            state.withLock { $0.sleepers.removeValue(forKey: id) }?.continuation.resume(throwing: CancellationError())
+        }
+    }
+
+    /// Moves the time on and wakes the sleepers it reaches.
+    func advance(by duration: Duration) {
+        let due = state.withLock { state in
+            state.now = state.now.advanced(by: duration)
+            let now = state.now
+            let due = state.sleepers.filter { $0.value.deadline <= now }
+            for id in due.keys { state.sleepers[id] = nil }
+            return due.values.map(\.continuation)
+        }
+        for continuation in due { continuation.resume() }
+    }
+}
+
+@Suite struct WatchdogTests {
     final class Pings: Sendable {
         private let count = Atomic(0)
-        func ping() { count.add(1, ordering: .relaxed) }
+        private let stream = AsyncStream<Int>.makeStream()
+        func ping() { stream.continuation.yield(count.add(1, ordering: .relaxed).newValue) }
         var value: Int { count.load(ordering: .relaxed) }
-
-        func waitForMore(than value: Int, seconds: Double = 5) async -> Bool {
-            let deadline = ContinuousClock.now + .seconds(seconds)
-            // Look before giving up: a busy test machine may wake this task late.
-            while true {
-                if self.value > value { return true }
-                if ContinuousClock.now >= deadline { return false }
-                try? await Task.sleep(for: .milliseconds(10))
-            }
-        }
+        /// The pings, as they come (their running count).
+        var arrivals: AsyncStream<Int> { stream.stream }
     }
 
     /// Runs `body` with an event loop group, shut down afterwards.
@@ -96,62 +156,71 @@ import Glibc
         try await group.shutdownGracefully()
     }
 
-    @Test func pingsWhileEveryLoopAnswersAndStopsWhenOneIsStuck() async throws {
+    @Test func aStuckLoopHoldsTheCheckBack() async throws {
         try await withGroup(threads: 2) { group in
-        let pings = Pings()
-        let watchdog = Watchdog(interval: .milliseconds(100), group: group, ping: pings.ping)
-        watchdog.start()
-        defer { watchdog.stop() }
-        #expect(await pings.waitForMore(than: 2))
-
-        // Wedge one loop, as a handler stuck in a blocking call would.
-        let loops = Array(group.makeIterator())
-        let release = Atomic(false)
-        loops[1].execute {
-            while !release.load(ordering: .relaxed) { usleep(1_000) }
-        }
-        // A check already past that loop may still land; after that, silence.
-        try await Task.sleep(for: .milliseconds(150))
-        let whileStuck = pings.value
-        try await Task.sleep(for: .milliseconds(500))
-        #expect(pings.value == whileStuck, "a stuck event loop must stop the pings")
-
-        release.store(true, ordering: .relaxed)
-        #expect(await pings.waitForMore(than: whileStuck), "pings resume once the loop answers")
+            let watchdog = Watchdog(interval: .seconds(1), group: group, clock: ManualClock(), ping: {})
+            // Wedge one loop, as a handler stuck in a blocking call would.
+            let loops = Array(group.makeIterator())
+            let release = Atomic(false)
+            let wedged = loops[1].submit { () -> Void in
+                while !release.load(ordering: .acquiring) { sched_yield() }
+            }
+            // The check's no-ops are queued now, the one on loop 1 behind the wedge.
+            let answered = Atomic(false)
+            let answers = watchdog.everyLoopAnswers()
+            answers.whenComplete { _ in answered.store(true, ordering: .releasing) }
+            // Loop 0 can answer at once; loop 1 cannot while it is wedged.
+            try await loops[0].submit {}.get()
+            let answeredWhileWedged = answered.load(ordering: .acquiring)
+            #expect(!answeredWhileWedged, "a stuck event loop must hold the check back")
+            release.store(true, ordering: .releasing)
+            try await wedged.get()
+            try await answers.get()
         }
     }
 
-    @Test func aStuckProbeStopsThePings() async throws {
+    @Test func aCheckWaitsForTheProbe() async throws {
         try await withGroup(threads: 1) { group in
-        let stuck = Atomic(false)
-        let pings = Pings()
-        let watchdog = Watchdog(interval: .milliseconds(100), group: group, probe: {
-            while stuck.load(ordering: .relaxed) { try? await Task.sleep(for: .milliseconds(5)) }
-        }, ping: pings.ping)
-        watchdog.start()
-        defer { watchdog.stop() }
-        #expect(await pings.waitForMore(than: 1))
-        stuck.store(true, ordering: .relaxed)
-        try await Task.sleep(for: .milliseconds(150))
-        let whileStuck = pings.value
-        try await Task.sleep(for: .milliseconds(400))
-        #expect(pings.value == whileStuck)
-        stuck.store(false, ordering: .relaxed)
-        #expect(await pings.waitForMore(than: whileStuck))
+            let probe = AsyncStream<Void>.makeStream()
+            let probed = AsyncStream<Void>.makeStream()
+            let pings = Pings()
+            let watchdog = Watchdog(interval: .seconds(1), group: group, clock: ManualClock(), probe: {
+                probed.continuation.yield()
+                for await _ in probe.stream { return }
+            }, ping: pings.ping)
+            let check = Task { await watchdog.check() }
+            // The probe has started and does not answer: no ping.
+            for await _ in probed.stream { break }
+            #expect(pings.value == 0)
+            probe.continuation.yield()
+            await check.value
+            #expect(pings.value == 1)
         }
     }
 
-    @Test func stopEndsThePings() async throws {
+    @Test func pingsAtHalfTheIntervalOnItsClockUntilTheStop() async throws {
         try await withGroup(threads: 1) { group in
-        let pings = Pings()
-        let watchdog = Watchdog(interval: .milliseconds(60), group: group, ping: pings.ping)
-        watchdog.start()
-        #expect(await pings.waitForMore(than: 1))
-        watchdog.stop()
-        try await Task.sleep(for: .milliseconds(100))
-        let stopped = pings.value
-        try await Task.sleep(for: .milliseconds(200))
-        #expect(pings.value == stopped)
+            let clock = ManualClock()
+            let pings = Pings()
+            let watchdog = Watchdog(interval: .seconds(10), group: group, clock: clock, ping: pings.ping)
+            #expect(watchdog.period == .seconds(5))
+            let running = Task { try await watchdog.run() }
+            var sleeps = clock.sleeps.makeAsyncIterator()
+            var arrivals = pings.arrivals.makeAsyncIterator()
+            // The first check at once, then a sleep of half the interval.
+            #expect(await arrivals.next() == 1)
+            #expect(await sleeps.next()?.offset == .seconds(5))
+            // Not a moment early.
+            clock.advance(by: .seconds(4))
+            #expect(pings.value == 1)
+            clock.advance(by: .seconds(1))
+            #expect(await arrivals.next() == 2)
+            #expect(await sleeps.next()?.offset == .seconds(10))
+            // The stop ends the sleep and the pings.
+            running.cancel()
+            try? await running.value
+            clock.advance(by: .seconds(60))
+            #expect(pings.value == 2)
         }
     }
 }

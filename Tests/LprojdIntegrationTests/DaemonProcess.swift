@@ -10,6 +10,9 @@ import Glibc
 
 /// How a test starts lprojd: plainly, or as systemd would.
 struct Launch {
+    /// The stand-in for systemd's notify socket lprojd is given
+    /// (`NOTIFY_SOCKET`); when nil, the daemon gets one of its own.
+    var notify: NotifyListener?
     /// Variables added to lprojd's environment (NOTIFY_SOCKET, WATCHDOG_USEC…).
     var environment: [String: String] = [:]
     /// A program lprojd runs under: given its own arguments, then lprojd's
@@ -26,8 +29,18 @@ struct Launch {
     /// When lprojd runs as another user (the wrapper switches), its socket
     /// and state directories are made that user's.
     var writableBy: uid_t?
-    /// The log line that says the start is over; nil returns once launched.
-    var readyMarker: String? = "listening on"
+    /// When `start()` returns.
+    var readiness = Readiness.notified
+
+    enum Readiness {
+        /// Once lprojd sends `READY=1`, as systemd waits for it.
+        case notified
+        /// Once the log has this line (for a wrapper's own messages, or a
+        /// moment before lprojd is ready).
+        case logLine(String)
+        /// As soon as it is launched.
+        case launched
+    }
 
     /// What a test may not inherit from whatever runs the tests.
     static let managerVariables = ["NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID", "LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES", "JOURNAL_STREAM"]
@@ -43,6 +56,8 @@ final class DaemonProcess: @unchecked Sendable {
     let configurationPath: URL
     private(set) var process: Process?
     private let log = LogBuffer()
+    /// Where lprojd says it is ready.
+    let notify: NotifyListener
     private var extraArguments: [String]
     private let launch: Launch
 
@@ -70,6 +85,7 @@ final class DaemonProcess: @unchecked Sendable {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         // Other users (the per-uid tests) must reach the socket.
         chmod(directory.path, 0o755)
+        notify = try launch.notify ?? NotifyListener(directory: directory)
         socket = directory.appendingPathComponent("run/org.lprojd.Localization").path
         stateDirectory = directory.appendingPathComponent("state").path
         bundleDirectory = directory.appendingPathComponent("bundle")
@@ -130,6 +146,7 @@ final class DaemonProcess: @unchecked Sendable {
         var environment = ProcessInfo.processInfo.environment
         for name in Launch.managerVariables { environment[name] = nil }
         environment.merge(launch.environment) { $1 }
+        environment["NOTIFY_SOCKET"] = notify.path
         if launch.stderrIsJournalStream {
             var info = stat()
             fstat(errors.fileHandleForWriting.fileDescriptor, &info)
@@ -140,7 +157,8 @@ final class DaemonProcess: @unchecked Sendable {
         process.standardOutput = FileHandle.nullDevice
         let ready = AsyncStream<Void>.makeStream()
         let log = self.log
-        let readyMarker = launch.readyMarker
+        let readyMarker: String? = if case .logLine(let line) = launch.readiness { line } else { nil }
+        let notifiedBefore = notify.messages.count
         let reading = errors.fileHandleForReading
         // A thread of its own reads the log with blocking reads (Foundation's
         // readabilityHandler is fragile on Linux when descriptors close).
@@ -156,10 +174,30 @@ final class DaemonProcess: @unchecked Sendable {
         try process.run()
         reader.start()
         self.process = process
-        guard readyMarker != nil else { return }
-        try await withTimeout(seconds: 30, "lprojd did not start:\n\(log.text)") {
-            for await _ in ready.stream { return }
-            throw DaemonError(description: "lprojd exited:\n\(log.text)")
+        switch launch.readiness {
+        case .launched:
+            return
+        case .logLine:
+            try await withTimeout(seconds: 30, "lprojd did not start:\n\(log.text)") {
+                for await _ in ready.stream { return }
+                throw DaemonError(description: "lprojd exited:\n\(log.text)")
+            }
+        case .notified:
+            // READY=1, or the end of the log (lprojd exited), whichever comes first.
+            let notify = self.notify
+            try await withThrowingTaskGroup(of: Bool.self) { group in
+                group.addTask {
+                    _ = try await notify.next("READY", "1", after: notifiedBefore, seconds: 30)
+                    return true
+                }
+                group.addTask {
+                    for await _ in ready.stream {}
+                    return false
+                }
+                let started = try await group.next() ?? false
+                group.cancelAll()
+                guard started else { throw DaemonError(description: "lprojd exited:\n\(log.text)") }
+            }
         }
     }
 

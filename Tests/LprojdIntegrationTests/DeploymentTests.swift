@@ -85,7 +85,7 @@ import Glibc
         // As an unprivileged user, as under DynamicUser= (SQLite, for one,
         // only fchown()s its files when it runs as root).
         let daemon = try await DaemonProcess(launch: Launch(
-            environment: ["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "400000"],
+            notify: notify, environment: ["WATCHDOG_USEC": "400000"],
             wrapper: ["strace", "-f", "-qq", "-u", "nobody", "-o", trace], wrapperForks: true, writableBy: 65534))
         try await workOut(daemon, notify: notify)
         #expect(try await daemon.stop() == 0)

@@ -13,10 +13,25 @@ final class DatagramReceiver: @unchecked Sendable {
         let arrival: ContinuousClock.Instant
     }
 
-    /// What the reader thread shares with the tests.
+    /// What the reader thread shares with the tests: the datagrams, and the
+    /// tasks waiting for the next one.
     private final class Shared: Sendable {
-        let received = Mutex<[Datagram]>([])
+        struct State {
+            var received: [Datagram] = []
+            var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
+            var nextWaiter: UInt64 = 0
+        }
+        let state = Mutex(State())
         let stopped = Atomic(false)
+
+        func append(_ datagram: Datagram) {
+            let waiters = state.withLock { state in
+                state.received.append(datagram)
+                defer { state.waiters = [:] }
+                return state.waiters.values
+            }
+            for waiter in waiters { waiter.resume() }
+        }
     }
 
     let path: String
@@ -42,18 +57,19 @@ final class DatagramReceiver: @unchecked Sendable {
         }
         // Other users (lprojd under DynamicUser in real life) send to it.
         chmod(path, 0o666)
-        // A receive timeout lets the reader notice that the test is over.
-        var interval = timeval(tv_sec: 0, tv_usec: 100_000)
+        // deinit shuts the socket down, which wakes the reader; the receive
+        // timeout is only a backstop.
+        var interval = timeval(tv_sec: 1, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &interval, socklen_t(MemoryLayout<timeval>.size))
         let reader = Thread { [descriptor, shared] in
             var buffer = [UInt8](repeating: 0, count: 1 << 17)
             while !shared.stopped.load(ordering: .relaxed) {
                 let count = recv(descriptor, &buffer, buffer.count, 0)
                 if count > 0 {
-                    let datagram = Datagram(bytes: Array(buffer[..<count]), arrival: .now)
-                    shared.received.withLock { $0.append(datagram) }
+                    shared.append(Datagram(bytes: Array(buffer[..<count]), arrival: .now))
                 }
             }
+            close(descriptor)
         }
         reader.start()
         self.reader = reader
@@ -61,21 +77,43 @@ final class DatagramReceiver: @unchecked Sendable {
 
     deinit {
         shared.stopped.store(true, ordering: .relaxed)
-        // The reader wakes within its timeout and exits; the descriptor
-        // closes once it cannot be read any more.
-        usleep(150_000)
-        close(descriptor)
+        // Wakes the reader, which closes the socket.
+        shutdown(descriptor, Int32(SHUT_RDWR))
         unlink(path)
     }
 
-    var datagrams: [Datagram] { shared.received.withLock { $0 } }
+    var datagrams: [Datagram] { shared.state.withLock { $0.received } }
 
-    /// Waits until `predicate` holds for what has arrived.
+    /// Returns once more than `count` datagrams have arrived, or the task is cancelled.
+    private func arrival(after count: Int) async {
+        let shared = self.shared
+        let id = shared.state.withLock { state in
+            defer { state.nextWaiter += 1 }
+            return state.nextWaiter
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+                let now = shared.state.withLock { state -> Bool in
+                    if state.received.count > count || Task.isCancelled { return true }
+                    state.waiters[id] = waiter
+                    return false
+                }
+                if now { waiter.resume() }
+            }
+        } onCancel: {
+            shared.state.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
+        }
+    }
+
+    /// Waits until `predicate` holds for what has arrived, looking again at
+    /// each new datagram.
     func wait<T: Sendable>(seconds: Double = 15, _ what: String, until predicate: @escaping @Sendable ([Datagram]) -> T?) async throws -> T {
         try await withTimeout(seconds: seconds, "waiting for \(what)") {
             while true {
-                if let found = predicate(self.datagrams) { return found }
-                try await Task.sleep(for: .milliseconds(5))
+                let arrived = self.datagrams
+                if let found = predicate(arrived) { return found }
+                await self.arrival(after: arrived.count)
+                try Task.checkCancellation()
             }
         }
     }

@@ -32,7 +32,7 @@ import Glibc
         for index in 0..<60_000 { big += "\"key.\(index)\" = \"Wert \(index)\";\n" }
         let daemon = try await DaemonProcess(
             files: ["en.lproj/Localizable.strings": "\"welcome\" = \"Welcome\";\n", "de.lproj/Big.strings": big],
-            launch: Launch(environment: ["NOTIFY_SOCKET": notify.path], readyMarker: nil))
+            launch: Launch(notify: notify, readiness: .launched))
 
         let (ready, readyIndex) = try await notify.next("READY", "1")
         #expect(readyIndex == 0, "READY=1 is the first thing lprojd says; got \(notify.messages)")
@@ -65,7 +65,7 @@ import Glibc
         var big = ""
         for index in 0..<100_000 { big += "\"key.\(index)\" = \"value \(index)\";\n" }
         let daemon = try await DaemonProcess(
-            files: ["en.lproj/Localizable.strings": big], launch: Launch(readyMarker: "loading 1 bundle"))
+            files: ["en.lproj/Localizable.strings": big], launch: Launch(readiness: .logLine("loading 1 bundle")))
         // The bundle is still loading: SIGTERM must not kill lprojd outright.
         daemon.send(SIGTERM)
         #expect(try await daemon.waitForExit() == 0, "\(daemon.output)")
@@ -75,14 +75,17 @@ import Glibc
     @Test func theWatchdogIsPingedAtHalfItsInterval() async throws {
         let scratch = try Scratch()
         let notify = try NotifyListener(directory: scratch.url)
-        let daemon = try await DaemonProcess(launch: Launch(environment: ["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "1000000"]))
-        _ = try await notify.next("READY", "1")
-        let started = ContinuousClock.now
-        try await Task.sleep(for: .seconds(3))
-        let pings = notify.messages.filter { $0["WATCHDOG"] == "1" && $0.arrival >= started }.map(\.arrival)
-        // Every 500 ms: about six in three seconds, and never a gap as long
-        // as the interval, after which systemd would kill the daemon.
-        #expect((4...9).contains(pings.count), "pings: \(pings.count)")
+        let daemon = try await DaemonProcess(launch: Launch(notify: notify, environment: ["WATCHDOG_USEC": "1000000"]))
+        var (_, index) = try await notify.next("READY", "1")
+        #expect(daemon.output.contains("the watchdog expects a sign of life every 1.0 seconds; pinging every 0.5 seconds"))
+        var pings: [ContinuousClock.Instant] = []
+        while pings.count < 6 {
+            let (ping, at) = try await notify.next("WATCHDOG", "1", after: index + 1)
+            pings.append(ping.arrival)
+            index = at
+        }
+        // Every 500 ms, never a gap as long as the interval, after which
+        // systemd would kill the daemon.
         let gaps = zip(pings.dropFirst(), pings).map { $0 - $1 }
         #expect(gaps.allSatisfy { $0 < .milliseconds(1000) }, "gaps: \(gaps)")
         #expect(gaps.allSatisfy { $0 > .milliseconds(250) }, "pings come at half the interval, not faster: \(gaps)")
@@ -91,9 +94,10 @@ import Glibc
         // A watchdog meant for another process (WATCHDOG_PID) is not ours.
         let other = try NotifyListener(directory: scratch.url.appendingPathComponent("other", isDirectory: true).creatingDirectory())
         let unwatched = try await DaemonProcess(
-            launch: Launch(environment: ["NOTIFY_SOCKET": other.path, "WATCHDOG_USEC": "200000", "WATCHDOG_PID": "1"]))
+            launch: Launch(notify: other, environment: ["WATCHDOG_USEC": "200000", "WATCHDOG_PID": "1"]))
         _ = try await other.next("READY", "1")
-        try await Task.sleep(for: .milliseconds(600))
+        // The watchdog is set up before READY=1, and was not.
+        #expect(!unwatched.output.contains("the watchdog expects"))
         #expect(!other.messages.contains { $0["WATCHDOG"] != nil })
         #expect(try await unwatched.stop() == 0)
     }
@@ -106,7 +110,7 @@ import Glibc
         try Data("\"hello\" = \"Hello from extra\";\n".utf8).write(to: extra.appendingPathComponent("en.lproj/Localizable.strings"))
         let demoOnly = "bundles:\n  - name: demo\n    directory: $BUNDLE\n"
         let daemon = try await DaemonProcess(
-            configuration: demoOnly, launch: Launch(environment: ["NOTIFY_SOCKET": notify.path]))
+            configuration: demoOnly, launch: Launch(notify: notify))
         _ = try await notify.next("READY", "1")
         let lprojd = try await daemon.client()
         defer { Task { await lprojd.close() } }
@@ -128,6 +132,16 @@ import Glibc
         #expect(try await lprojd.lookup(bundle: "demo", key: "welcome.title", locale: "de").value == "Willkommen bei Demo")
         #expect(try await lprojd.bundles().map(\.name) == ["demo", "extra"])
 
+        // A smaller table file limit takes effect at once (the 31-byte table
+        // is now refused), and is not reported as waiting for a restart.
+        try daemon.writeConfiguration("limits:\n  max-table-file-size: 16\n" + demoOnly + "  - name: extra\n    directory: \(extra.path)\n")
+        mark = notify.messages.count
+        daemon.send(SIGHUP)
+        let (_, limitedIndex) = try await notify.next("RELOADING", "1", after: mark)
+        _ = try await notify.next("READY", "1", after: limitedIndex + 1)
+        #expect(try await lprojd.lookup(bundle: "extra", key: "hello") == .init(value: "hello", found: false, locale: nil))
+        #expect(!daemon.output.contains("takes effect at the next start"))
+
         // A configuration that does not parse changes nothing.
         try daemon.writeConfiguration("bundles: [this is not\n")
         mark = notify.messages.count
@@ -143,8 +157,8 @@ import Glibc
         mark = notify.messages.count
         daemon.send(SIGHUP)
         _ = try await notify.next("READY", "1", after: mark) { $0["STATUS"]?.hasPrefix("1 bundle,") == true }
-        let removed = try await events.next { $0.type == .bundleChanged && $0.bundle == "demo" }
-        #expect(removed.message == "the bundle is no longer served")
+        // (After the events of the bundles read again under the new limit.)
+        let removed = try await events.next { $0.type == .bundleChanged && $0.bundle == "demo" && $0.message == "the bundle is no longer served" }
         await expectError("org.lprojd.Localization.BundleNotFound") { _ = try await lprojd.lookup(bundle: "demo", key: "welcome.title") }
         #expect(try await lprojd.lookup(bundle: "extra", key: "hello").value == "Hello from extra")
         #expect(try await daemon.stop() == 0)
@@ -188,7 +202,7 @@ import Glibc
             arguments: ["--socket", unused],
             launch: Launch(
                 wrapper: ["systemd-socket-activate", "--listen=\(activated)", "--fdname=varlink", "--setenv=NOTIFY_SOCKET=\(notify.path)"],
-                passesSocketPath: false, readyMarker: "Listening on"))
+                passesSocketPath: false, readiness: .logLine("Listening on")))
         // This first connection starts the daemon, which then answers it.
         let lprojd = try await LprojClient.connect(path: activated)
         #expect(try await lprojd.lookup(bundle: "demo", key: "welcome.title", locale: "fr").value == "Bienvenue dans Demo")
@@ -214,9 +228,9 @@ import Glibc
         let notify = try NotifyListener(directory: scratch.url)
         let daemon = try await DaemonProcess(
             launch: Launch(
-                environment: ["NOTIFY_SOCKET": notify.path],
+                notify: notify,
                 wrapper: ["unshare", "--mount", "sh", "-c", "mount --bind \"$0\" /run/systemd && exec \"$@\"", run.path],
-                stderrIsJournalStream: true, readyMarker: nil))
+                stderrIsJournalStream: true, readiness: .launched))
         _ = try await notify.next("READY", "1")
 
         let loaded = try await journal.entry { $0["MESSAGE"]?.hasPrefix("loaded ") == true }

@@ -9,6 +9,9 @@
 #   make fuzz       the fuzzers (libFuzzer), a million inputs each
 #   make fuzz-smoke the fuzzers, 30 seconds each (CI)
 #   make release    the release binaries, with the Swift runtime linked in
+#   make generate   Sources/LprojInterface/Localization.swift from the IDL
+#   make format     lay out the Swift sources (swift format, .swift-format);
+#                   make lint-format checks them, as CI does
 #   make install    after `make release`: binaries, systemd units (system and
 #                   user), the sample configuration and the demo bundle, under
 #                   PREFIX (default /usr/local), staged in DESTDIR if set
@@ -34,7 +37,7 @@ DEMO_SOCKET  ?= $(DEMO_DIR)/org.lprojd.Localization
 PIP_PACKAGES := varlink==31.0.0 babel==2.12.1
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build release test bench soak fuzz-build fuzz fuzz-smoke demo install install-binaries install-data clean
+.PHONY: all deps build release test bench soak fuzz-build fuzz fuzz-smoke demo install install-binaries install-data clean generate format lint-format
 
 all: build
 
@@ -78,6 +81,19 @@ test: deps
 bench: deps
 	$(SWIFT) build -c release --product lprojd
 	$(SWIFT) run -c release lproj-bench
+
+# The interface's Swift types, written from its IDL (a test fails when they are stale).
+generate:
+	$(SWIFT) run varlink-codegen Sources/LprojInterface/org.lprojd.Localization.varlink --namespace Localization \
+	  --output Sources/LprojInterface/Localization.swift
+
+FORMATTED := Sources Tests Benchmarks Fuzz/Sources Package.swift Fuzz/Package.swift
+
+format:
+	$(SWIFT) format format --in-place --recursive --parallel $(FORMATTED)
+
+lint-format:
+	$(SWIFT) format lint --strict --recursive --parallel $(FORMATTED)
 
 SOAK_SECONDS ?= 30
 FUZZ_RUNS    ?= 1000000

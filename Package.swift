@@ -1,25 +1,8 @@
 // swift-tools-version:6.1
 // lprojd: a Linux localization daemon serving Apple .lproj tables.
 //
-// Targets are layered; dependencies point downward only:
-//   CLprojICU      C shim over the system ICU (no ICU types in its header)
-//   LprojFormat    pure: format strings (printf, positional, plural variables), placeholders
-//   LprojTables    pure: bytes -> .strings / .stringsdict tables, with diagnostics
-//   LprojLocales   pure: locale identifiers, CLDR fallback chains, negotiation, plural rules
-//   LprojEngine    bundles of .lproj folders -> immutable snapshots, per-key lookup
-//   LprojFormatting numbers, units, dates, case and locale names for a locale (ICU)
-//   LprojLint      what translators get wrong, on top of the engine's parsers
-//   ClientBudget   pure: what each uid makes lprojd hold, charged against its limits
-//   VarlinkProtocol pure: Varlink messages, JSON, method dispatch
-//   VarlinkNIO     the Varlink server and client transport over a Unix socket (SwiftNIO)
-//   LprojStore     each client's selection in SQLite (GRDB)
-//   LprojWatch     inotify
-//   LprojConfiguration the daemon's YAML configuration and default paths
-//   LprojService   the org.lprojd.Localization interface, the catalog, hot reload, events
-//   CSystemd       libsystemd (pkg-config libsystemd)
-//   LprojSystemd   sd_notify, socket activation, the watchdog, the journal log handler
-//   LprojClient    the Swift client library
-//   lprojd         the daemon; lprojctl, its command-line client
+// The targets are layered and dependencies point down; README.md ("How it is
+// built") says what each owns, what it may import and what must not go in it.
 import PackageDescription
 
 let strictSwift: [SwiftSetting] = [
@@ -80,9 +63,11 @@ let package = Package(
             resources: [.embedInCode("org.lprojd.Localization.varlink")],
             swiftSettings: strictSwift
         ),
-        .target(name: "LprojStore", dependencies: ["ClientBudget", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: strictSwift),
+        .target(
+            name: "LprojStore", dependencies: ["ClientBudget", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: strictSwift),
         .target(name: "LprojWatch", swiftSettings: strictSwift),
-        .target(name: "LprojConfiguration", dependencies: ["LprojEngine", "LprojLocales", "ClientBudget", "Yams"], swiftSettings: strictSwift),
+        .target(
+            name: "LprojConfiguration", dependencies: ["LprojEngine", "LprojLocales", "ClientBudget", "Yams"], swiftSettings: strictSwift),
         .target(
             name: "LprojService",
             dependencies: [
@@ -122,14 +107,17 @@ let package = Package(
         ),
         .target(
             name: "VarlinkClient",
-            dependencies: ["VarlinkProtocol", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio")],
+            dependencies: [
+                "VarlinkProtocol", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+            ],
             swiftSettings: strictSwift
         ),
         .target(name: "LprojClient", dependencies: ["LprojInterface", "VarlinkClient", "VarlinkProtocol"], swiftSettings: strictSwift),
         .executableTarget(
             name: "lprojd",
             dependencies: [
-                "LprojService", "LprojVarlink", "LprojInterface", "LprojConfiguration", "LprojEngine", "LprojFiles", "LprojLocales", "LprojStore", "LprojSystemd",
+                "LprojService", "LprojVarlink", "LprojInterface", "LprojConfiguration", "LprojEngine", "LprojFiles", "LprojLocales",
+                "LprojStore", "LprojSystemd",
                 "VarlinkNIO", "VarlinkProtocol", "ClientBudget",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -157,11 +145,13 @@ let package = Package(
         ),
         .executableTarget(name: "lproj-soak", path: "Benchmarks/Soak", swiftSettings: [.swiftLanguageMode(.v6)]),
         .target(name: "LprojTablesOracle", dependencies: ["LprojTables"], path: "Tests/LprojTablesOracle", swiftSettings: strictSwift),
-        .testTarget(name: "LprojTablesTests", dependencies: ["LprojTables", "LprojFormat", "LprojTablesOracle"], swiftSettings: strictSwift),
+        .testTarget(
+            name: "LprojTablesTests", dependencies: ["LprojTables", "LprojFormat", "LprojTablesOracle"], swiftSettings: strictSwift),
         .testTarget(name: "LprojLocalesTests", dependencies: ["LprojLocales", "LprojFormat"], swiftSettings: strictSwift),
         .testTarget(name: "LprojFormatTests", dependencies: ["LprojFormat", "LprojLocales"], swiftSettings: strictSwift),
         .testTarget(
-            name: "LprojEngineTests", dependencies: ["LprojEngine", "LprojFiles", "LprojTables", "LprojLocales", "LprojFormat", "LprojTablesOracle"],
+            name: "LprojEngineTests",
+            dependencies: ["LprojEngine", "LprojFiles", "LprojTables", "LprojLocales", "LprojFormat", "LprojTablesOracle"],
             swiftSettings: strictSwift),
         .testTarget(name: "LprojFilesTests", dependencies: ["LprojFiles", "LprojEngine"], swiftSettings: strictSwift),
         .testTarget(name: "LprojLintTests", dependencies: ["LprojLint", "LprojFiles", "LprojEngine"], swiftSettings: strictSwift),
@@ -170,7 +160,8 @@ let package = Package(
             path: "Tests/CICUOracle",
             linkerSettings: [.linkedLibrary("icui18n"), .linkedLibrary("icuuc"), .linkedLibrary("icudata")]
         ),
-        .testTarget(name: "LprojFormattingTests", dependencies: ["LprojFormatting", "LprojLocales", "CICUOracle"], swiftSettings: strictSwift),
+        .testTarget(
+            name: "LprojFormattingTests", dependencies: ["LprojFormatting", "LprojLocales", "CICUOracle"], swiftSettings: strictSwift),
         .testTarget(name: "VarlinkProtocolTests", dependencies: ["VarlinkProtocol"], swiftSettings: strictSwift),
         .testTarget(
             name: "VarlinkClientTests",
@@ -180,12 +171,14 @@ let package = Package(
             ],
             swiftSettings: strictSwift
         ),
-        .testTarget(name: "VarlinkCodegenTests", dependencies: ["VarlinkCodegen", "VarlinkProtocol", "LprojInterface"], swiftSettings: strictSwift),
+        .testTarget(
+            name: "VarlinkCodegenTests", dependencies: ["VarlinkCodegen", "VarlinkProtocol", "LprojInterface"], swiftSettings: strictSwift),
         .testTarget(name: "ClientBudgetTests", dependencies: ["ClientBudget"], swiftSettings: strictSwift),
         .target(
             name: "LprojTestSupport",
             dependencies: [
-                "LprojService", "LprojEngine", "LprojLocales", "LprojStore", "ClientBudget", .product(name: "Logging", package: "swift-log"),
+                "LprojService", "LprojEngine", "LprojLocales", "LprojStore", "ClientBudget",
+                .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/LprojTestSupport",
             swiftSettings: strictSwift
@@ -199,19 +192,24 @@ let package = Package(
             ],
             swiftSettings: strictSwift
         ),
-        .testTarget(name: "LprojStoreTests", dependencies: ["LprojStore", "ClientBudget", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: strictSwift),
+        .testTarget(
+            name: "LprojStoreTests", dependencies: ["LprojStore", "ClientBudget", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strictSwift),
         .testTarget(name: "LprojWatchTests", dependencies: ["LprojWatch"], swiftSettings: strictSwift),
         .testTarget(name: "LprojConfigurationTests", dependencies: ["LprojConfiguration", "LprojEngine"], swiftSettings: strictSwift),
         .testTarget(
             name: "LprojdIntegrationTests",
-            dependencies: ["LprojClient", "LprojInterface", "VarlinkClient", "VarlinkProtocol", "LprojTestSupport", "lprojd", "lprojctl", "lproj-soak"],
+            dependencies: [
+                "LprojClient", "LprojInterface", "VarlinkClient", "VarlinkProtocol", "LprojTestSupport", "lprojd", "lprojctl", "lproj-soak",
+            ],
             resources: [.copy("Python")],
             swiftSettings: strictSwift
         ),
         .testTarget(
             name: "LprojServiceTests",
             dependencies: [
-                "LprojService", "LprojInterface", "LprojEngine", "LprojFiles", "LprojLocales", "LprojFormatting", "LprojStore", "LprojWatch",
+                "LprojService", "LprojInterface", "LprojEngine", "LprojFiles", "LprojLocales", "LprojFormatting", "LprojStore",
+                "LprojWatch",
                 "ClientBudget", "LprojTablesOracle", "LprojTestSupport", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSwift

@@ -67,7 +67,9 @@ enum LookupBenchmark {
             let valueOnly = perLookup(rounds: rounds, batch: batch) { offset in _ = table.value(forKey: keys[offset & 4095]) }
             let tables = bundle.localizations.first { $0.folderName == "de.lproj" }!.tables
             let tableLookup = perLookup(rounds: rounds, batch: batch) { _ in _ = tables["Localizable"] }
-            print("resolve \(nanoseconds(onlyResolve)) lookup(pre-resolved) \(nanoseconds(preResolved)) entryIndex \(nanoseconds(indexOnly)) value(forKey:) \(nanoseconds(valueOnly)) tables[name] \(nanoseconds(tableLookup))")
+            print(
+                "resolve \(nanoseconds(onlyResolve)) lookup(pre-resolved) \(nanoseconds(preResolved)) entryIndex \(nanoseconds(indexOnly)) value(forKey:) \(nanoseconds(valueOnly)) tables[name] \(nanoseconds(tableLookup))"
+            )
         }
 
         // For context: a plain Swift dictionary of the same table.
@@ -86,7 +88,8 @@ enum LookupBenchmark {
                 name: "  the same, resolving the locale text each time", measured: nanoseconds(fromText),
                 baseline: "", ratio: String(format: "%.1f× faster", foundation / fromText), target: "", passed: nil),
             BenchmarkRow(
-                name: "  for context: Swift [String: String] lookup", measured: nanoseconds(plain), baseline: "", ratio: "", target: "", passed: nil),
+                name: "  for context: Swift [String: String] lookup", measured: nanoseconds(plain), baseline: "", ratio: "", target: "",
+                passed: nil),
         ]
     }
 
@@ -95,7 +98,10 @@ enum LookupBenchmark {
         var samples: [Double] = []
         let clock = ContinuousClock()
         var offset = 0
-        for _ in 0..<batch { body(offset); offset &+= 1 }  // warm caches, untimed
+        for _ in 0..<batch {
+            body(offset)
+            offset &+= 1
+        }  // warm caches, untimed
         for _ in 0..<rounds {
             let elapsed = clock.measure {
                 for _ in 0..<batch {

@@ -29,11 +29,13 @@ enum MemoryBenchmark {
             return object
         }
         let fileBytes = Double(data.count)
-        return [BenchmarkRow(
-            name: "memory for \(entries / 1000)k loaded entries (file \(String(format: "%.1f", fileBytes / 1e6)) MB)",
-            measured: String(format: "%.1f MB (%.2f× file)", ours / 1e6, ours / fileBytes),
-            baseline: String(format: "Foundation dictionary %.1f MB (%.2f× file)", foundation / 1e6, foundation / fileBytes),
-            ratio: String(format: "%.1f× less", foundation / ours), target: "≤ 2× file", passed: ours <= 2 * fileBytes)]
+        return [
+            BenchmarkRow(
+                name: "memory for \(entries / 1000)k loaded entries (file \(String(format: "%.1f", fileBytes / 1e6)) MB)",
+                measured: String(format: "%.1f MB (%.2f× file)", ours / 1e6, ours / fileBytes),
+                baseline: String(format: "Foundation dictionary %.1f MB (%.2f× file)", foundation / 1e6, foundation / fileBytes),
+                ratio: String(format: "%.1f× less", foundation / ours), target: "≤ 2× file", passed: ours <= 2 * fileBytes)
+        ]
     }
 
     /// Bytes still allocated on the heap after `load` returns, while its

@@ -7,7 +7,10 @@ enum ParseBenchmark {
     /// comment per entry, dotted keys, sentences with format specifiers, some
     /// escapes and some non-ASCII text.
     static func generatedTable(entries count: Int) -> String {
-        let words = ["Open", "the", "file", "Save", "changes", "before", "closing", "Größe", "réglages", "設定", "Ошибка", "%@", "%d", "items", "selected", "window"]
+        let words = [
+            "Open", "the", "file", "Save", "changes", "before", "closing", "Größe", "réglages", "設定", "Ошибка", "%@", "%d", "items",
+            "selected", "window",
+        ]
         var text = ""
         text.reserveCapacity(count * 90)
         var seed: UInt64 = 12345
@@ -28,7 +31,10 @@ enum ParseBenchmark {
     static func utf16LE(_ text: String) -> [UInt8] {
         var bytes: [UInt8] = [0xFF, 0xFE]
         bytes.reserveCapacity(text.utf16.count * 2 + 2)
-        for unit in text.utf16 { bytes.append(UInt8(unit & 0xFF)); bytes.append(UInt8(unit >> 8)) }
+        for unit in text.utf16 {
+            bytes.append(UInt8(unit & 0xFF))
+            bytes.append(UInt8(unit >> 8))
+        }
         return bytes
     }
 
@@ -53,13 +59,14 @@ enum ParseBenchmark {
             }
             let megabytes = Double(bytes.count) / 1_000_000
             let ratio = foundation / ours
-            rows.append(BenchmarkRow(
-                name: ".strings parse, \(entries / 1000)k entries, \(label) (\(String(format: "%.1f", megabytes)) MB)",
-                measured: String(format: "%.0f MB/s", megabytes / ours),
-                baseline: String(format: "PropertyListSerialization %.0f MB/s", megabytes / foundation),
-                ratio: String(format: "%.1f×", ratio),
-                target: "≥ 10×",
-                passed: ratio >= 10))
+            rows.append(
+                BenchmarkRow(
+                    name: ".strings parse, \(entries / 1000)k entries, \(label) (\(String(format: "%.1f", megabytes)) MB)",
+                    measured: String(format: "%.0f MB/s", megabytes / ours),
+                    baseline: String(format: "PropertyListSerialization %.0f MB/s", megabytes / foundation),
+                    ratio: String(format: "%.1f×", ratio),
+                    target: "≥ 10×",
+                    passed: ratio >= 10))
         }
         return rows
     }

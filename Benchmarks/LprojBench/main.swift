@@ -6,7 +6,7 @@
 //   ... lproj-bench --only parse,lookup,memory,daemon
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 let arguments = CommandLine.arguments

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What a hostile local user can try, one hole of the hardening issue each.
@@ -89,7 +89,8 @@ enum Attack: String, CaseIterable, Codable {
         let size = (1 << 20) - 1024
         var wires = try (0..<Int(64 * scale)).map { _ in try Wire(path: socket) }
         var sent = [Int](repeating: 0, count: wires.count)
-        let chunk = Array(#"{"method":"org.lprojd.Localization.Lookup","parameters":{"bundle":"demo","key":""#.utf8)
+        let chunk =
+            Array(#"{"method":"org.lprojd.Localization.Lookup","parameters":{"bundle":"demo","key":""#.utf8)
             + [UInt8](repeating: UInt8(ascii: "x"), count: 64 << 10)
         while Date() < end, !wires.isEmpty {
             var progressed = false
@@ -143,7 +144,8 @@ enum Attack: String, CaseIterable, Codable {
         var client = 0
         while Date() < end {
             client += 1
-            guard wire.call(callText("AddStrings", #"{"client":"hostile.\#(client)","bundle":"demo","locale":"de","strings":\#(strings)}"#)) else { break }
+            guard wire.call(callText("AddStrings", #"{"client":"hostile.\#(client)","bundle":"demo","locale":"de","strings":\#(strings)}"#))
+            else { break }
             report.saw(wire.receive())
             report.calls += 1
         }
@@ -191,7 +193,13 @@ enum Attack: String, CaseIterable, Codable {
         var round = 0
         while Date() < end {
             round += 1
-            guard writer.call(callText("AddStrings", #"{"client":"hostile.app","bundle":"demo","locale":"de","table":"T\#(round % 50)","strings":{"k":\#(jsonString(value))}}"#)) else { break }
+            guard
+                writer.call(
+                    callText(
+                        "AddStrings",
+                        #"{"client":"hostile.app","bundle":"demo","locale":"de","table":"T\#(round % 50)","strings":{"k":\#(jsonString(value))}}"#
+                    ))
+            else { break }
             report.saw(writer.receive())
             report.calls += 1
         }
@@ -245,9 +253,17 @@ enum Attack: String, CaseIterable, Codable {
             // Mostly SupportedLocales (a name per locale from ICU), some
             // Format templates and AddStrings: the calls that held a loop.
             switch count % 6 {
-            case 0: call = callText("Format", #"{"style":"template","date":\#(count),"template":"\#(fields[count % fields.count])","locale":"\#(["de", "fr", "ja", "ar", "ru"][count % 5])"}"#)
-            case 1: call = callText("AddStrings", #"{"client":"hostile.batch","bundle":"demo","locale":"de","strings":{"k\#(count % 100)":"v"}}"#)
-            default: call = callText("SupportedLocales", #"{"bundle":"demo","locale":"\#(["de", "fr", "ja", "ar", "ru", "zh-Hant"][count % 6])"}"#)
+            case 0:
+                call = callText(
+                    "Format",
+                    #"{"style":"template","date":\#(count),"template":"\#(fields[count % fields.count])","locale":"\#(["de", "fr", "ja", "ar", "ru"][count % 5])"}"#
+                )
+            case 1:
+                call = callText(
+                    "AddStrings", #"{"client":"hostile.batch","bundle":"demo","locale":"de","strings":{"k\#(count % 100)":"v"}}"#)
+            default:
+                call = callText(
+                    "SupportedLocales", #"{"bundle":"demo","locale":"\#(["de", "fr", "ja", "ar", "ru", "zh-Hant"][count % 6])"}"#)
             }
             batch += Array(call.utf8) + [0]
             count += 1
@@ -259,24 +275,28 @@ enum Attack: String, CaseIterable, Codable {
             // Replies are read as the batch goes out: lprojd stops reading a
             // client that does not read its replies.
             let descriptor = wire.descriptor, bytes = batch
-            threads.append(Thread {
-                var offset = 0
-                while Date() < end {
-                    let written = bytes[offset...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-                    if written <= 0 { return }
-                    offset = (offset + written) % bytes.count
-                }
-            })
-            threads.append(Thread {
-                var buffer = [UInt8](repeating: 0, count: 1 << 16)
-                while Date() < end {
-                    var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-                    guard poll(&poller, 1, 100) > 0 else { continue }
-                    let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-                    if count <= 0 { return }
-                    answered.add(buffer[..<count].reduce(0) { $0 + ($1 == 0 ? 1 : 0) })
-                }
-            })
+            threads.append(
+                Thread {
+                    var offset = 0
+                    while Date() < end {
+                        let written = bytes[offset...].withUnsafeBytes {
+                            Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+                        }
+                        if written <= 0 { return }
+                        offset = (offset + written) % bytes.count
+                    }
+                })
+            threads.append(
+                Thread {
+                    var buffer = [UInt8](repeating: 0, count: 1 << 16)
+                    while Date() < end {
+                        var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+                        guard poll(&poller, 1, 100) > 0 else { continue }
+                        let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+                        if count <= 0 { return }
+                        answered.add(buffer[..<count].reduce(0) { $0 + ($1 == 0 ? 1 : 0) })
+                    }
+                })
         }
         for thread in threads { thread.start() }
         while Date() < end { usleep(50_000) }
@@ -315,7 +335,12 @@ enum Attack: String, CaseIterable, Codable {
         var round = 0
         while Date() < end {
             round += 1
-            guard writer.call(callText("AddStrings", #"{"client":"hostile.fan","bundle":"demo","locale":"de","strings":{"k\#(round % 100)":"\#(round)"}}"#)) else { break }
+            guard
+                writer.call(
+                    callText(
+                        "AddStrings", #"{"client":"hostile.fan","bundle":"demo","locale":"de","strings":{"k\#(round % 100)":"\#(round)"}}"#)
+                )
+            else { break }
             report.saw(writer.receive())
             report.calls += 1
         }
@@ -343,7 +368,9 @@ enum Attack: String, CaseIterable, Codable {
         strings += "}"
         wire.call(callText("AddStrings", #"{"client":"hostile.q","bundle":"demo","locale":"de","strings":\#(strings)}"#))
         report.saw(wire.receive(timeout: 60))
-        let locales = (0..<2000).map { "\"\(["de", "fr", "en", "ja", "es", "it", "pt", "ru"][$0 % 8])-\(String(format: "%03d", $0 % 999 + 1))\"" }.joined(separator: ",")
+        let locales = (0..<2000).map {
+            "\"\(["de", "fr", "en", "ja", "es", "it", "pt", "ru"][$0 % 8])-\(String(format: "%03d", $0 % 999 + 1))\""
+        }.joined(separator: ",")
         let negotiate = callText("Negotiate", #"{"available":[\#(locales)],"preferredLanguages":[\#(locales)]}"#)
         let preferred = (0..<60_000).map { _ in "\"fr-CA\"" }.joined(separator: ",")
         let selection = callText("GetSelection", #"{"client":"hostile.q","bundle":"demo","preferredLanguages":[\#(preferred)]}"#)
@@ -363,16 +390,34 @@ enum Attack: String, CaseIterable, Codable {
         let repeated = String(repeating: "%1$@", count: 16_000)
         let widths = String(repeating: "%4096d", count: 10_000)
         let braces = String(repeating: "{a}", count: 8_000)
-        wire.call(callText("AddStrings", #"{"client":"hostile.amp","bundle":"demo","locale":"de","strings":{"r":"\#(repeated)","w":"\#(widths)","b":"\#(braces)"}}"#))
+        wire.call(
+            callText(
+                "AddStrings",
+                #"{"client":"hostile.amp","bundle":"demo","locale":"de","strings":{"r":"\#(repeated)","w":"\#(widths)","b":"\#(braces)"}}"#)
+        )
         report.saw(wire.receive())
-        wire.call(callText("AddStrings", #"{"client":"hostile.amp","bundle":"demo","locale":"de","strings":{"LM_grouping_separator":\#(jsonString(String(repeating: "_", count: 64 << 10)))}}"#))
+        wire.call(
+            callText(
+                "AddStrings",
+                #"{"client":"hostile.amp","bundle":"demo","locale":"de","strings":{"LM_grouping_separator":\#(jsonString(String(repeating: "_", count: 64 << 10)))}}"#
+            ))
         report.saw(wire.receive())
         let argument = String(repeating: "a", count: 512 << 10)
         let calls = [
-            callText("Lookup", #"{"bundle":"demo","client":"hostile.amp","locale":"de","key":"r","arguments":[{"string":\#(jsonString(argument))}]}"#),
-            callText("Lookup", #"{"bundle":"demo","client":"hostile.amp","locale":"de","key":"w","arguments":[\#((0..<10_000).map { _ in #"{"int":1}"# }.joined(separator: ","))]}"#),
-            callText("Lookup", #"{"bundle":"demo","client":"hostile.amp","locale":"de","key":"b","placeholders":{"a":\#(jsonString(String(repeating: "z", count: 25 << 10)))}}"#),
-            callText("Lookup", #"{"bundle":"demo","locale":"de","key":\#(jsonString(repeated)),"arguments":[{"string":\#(jsonString(argument))}]}"#),
+            callText(
+                "Lookup",
+                #"{"bundle":"demo","client":"hostile.amp","locale":"de","key":"r","arguments":[{"string":\#(jsonString(argument))}]}"#),
+            callText(
+                "Lookup",
+                #"{"bundle":"demo","client":"hostile.amp","locale":"de","key":"w","arguments":[\#((0..<10_000).map { _ in #"{"int":1}"# }.joined(separator: ","))]}"#
+            ),
+            callText(
+                "Lookup",
+                #"{"bundle":"demo","client":"hostile.amp","locale":"de","key":"b","placeholders":{"a":\#(jsonString(String(repeating: "z", count: 25 << 10)))}}"#
+            ),
+            callText(
+                "Lookup",
+                #"{"bundle":"demo","locale":"de","key":\#(jsonString(repeated)),"arguments":[{"string":\#(jsonString(argument))}]}"#),
             callText("Format", #"{"style":"decimal","number":123456789,"bundle":"demo","client":"hostile.amp","locale":"de"}"#),
         ]
         while Date() < end {
@@ -390,7 +435,8 @@ enum Attack: String, CaseIterable, Codable {
         let combining = "$" + String(repeating: "\u{301}", count: 500_000)
         let padded = String(repeating: " ", count: 1_000_000) + "de"
         let calls = [
-            callText("SetPreferences", #"{"client":"hostile.long","bundle":"demo","preferences":{"currencySymbol":\#(jsonString(combining))}}"#),
+            callText(
+                "SetPreferences", #"{"client":"hostile.long","bundle":"demo","preferences":{"currencySymbol":\#(jsonString(combining))}}"#),
             callText("SelectLocale", #"{"client":"hostile.long","bundle":"demo","locale":\#(jsonString(padded))}"#),
             callText("Lookup", #"{"bundle":\#(jsonString(String(repeating: "b", count: 1_000_000))),"key":"k"}"#),
         ]

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Clients the soak runs as many uids at once, each its own process.
@@ -15,7 +15,10 @@ enum Modes {
         var wires: [Wire] = []
         var held = Held()
         for _ in 0..<count {
-            guard let wire = try? Wire(path: socket) else { held.refused += 1; continue }
+            guard let wire = try? Wire(path: socket) else {
+                held.refused += 1
+                continue
+            }
             wires.append(wire)
         }
         // A refused connection gets its error at once; the others get nothing.

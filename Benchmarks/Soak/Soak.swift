@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `make soak`: the release lprojd under every attack of the hardening
@@ -59,7 +59,8 @@ enum Soak {
     }
 
     static func table(_ rows: [Row], seconds: Double) -> String {
-        var text = "| scenario (\(Int(seconds)) s each) | what lprojd did | other uid's lookups: p50 / p99 / worst | lprojd's peak RSS (growth) | state |\n|---|---|---|---|---|\n"
+        var text =
+            "| scenario (\(Int(seconds)) s each) | what lprojd did | other uid's lookups: p50 / p99 / worst | lprojd's peak RSS (growth) | state |\n|---|---|---|---|---|\n"
         for row in rows { text += "| \(row.scenario) | \(row.outcome) | \(row.stall) | \(row.memory) | \(row.state) |\n" }
         return text
     }
@@ -75,7 +76,8 @@ enum Soak {
         var maxMicroseconds: Double
 
         var summary: String {
-            "\(milliseconds(p50Microseconds)) / \(milliseconds(p99Microseconds)) / **\(milliseconds(maxMicroseconds))**" + (errors > 0 ? " (\(errors) errors)" : "")
+            "\(milliseconds(p50Microseconds)) / \(milliseconds(p99Microseconds)) / **\(milliseconds(maxMicroseconds))**"
+                + (errors > 0 ? " (\(errors) errors)" : "")
         }
     }
 
@@ -123,7 +125,8 @@ enum Soak {
             let linesBefore = daemon.log.lineCount
             let memory = MemorySampler(daemon)
             let probe = try self.probe(daemon, seconds: seconds + 1)
-            let output = try runProgram(asUID(Soak.attackerUID, ["attack", attack.rawValue, "--socket", daemon.socket, "--seconds", String(seconds)]))
+            let output = try runProgram(
+                asUID(Soak.attackerUID, ["attack", attack.rawValue, "--socket", daemon.socket, "--seconds", String(seconds)]))
             let probed = try probeResult(probe)
             let peak = memory.stop()
             let report = try JSONDecoder().decode(Attack.Report.self, from: Data(output.utf8))
@@ -131,7 +134,9 @@ enum Soak {
             daemon.kill()
             var said = report.limits.sorted { $0.key < $1.key }.map { "LimitExceeded(\($0.key)) ×\($0.value)" }
             said += report.errors.sorted { $0.key < $1.key }.map { "\($0.key) ×\($0.value)" }
-            let outcome = "\(report.calls) calls; " + (said.isEmpty ? "answered" : said.joined(separator: ", ")) + (report.note.isEmpty ? "" : "; \(report.note)")
+            let outcome =
+                "\(report.calls) calls; " + (said.isEmpty ? "answered" : said.joined(separator: ", "))
+                + (report.note.isEmpty ? "" : "; \(report.note)")
                 + (attack == .logFlood ? "; \(lines) log lines" : "")
             return Row(
                 scenario: attack.hole, outcome: outcome, stall: probed.summary,
@@ -150,16 +155,19 @@ enum Soak {
             let memory = MemorySampler(daemon)
             var holders: [Background] = []
             for index in 0..<16 {
-                let holder = try Background(asUID(5000 + index, ["hold", "--socket", daemon.socket, "--connections", "256", "--seconds", String(seconds + 5)]))
+                let holder = try Background(
+                    asUID(5000 + index, ["hold", "--socket", daemon.socket, "--connections", "256", "--seconds", String(seconds + 5)]))
                 try holder.waitFor("holding")
                 holders.append(holder)
             }
             let busy = try probeResult(try probe(daemon, seconds: seconds))
             let peak = memory.stop()
-            let held = holders.map { (try? JSONDecoder().decode(Modes.Held.self, from: Data(lastLine($0.finish()).utf8)))?.accepted ?? 0 }.reduce(0, +)
+            let held = holders.map { (try? JSONDecoder().decode(Modes.Held.self, from: Data(lastLine($0.finish()).utf8)))?.accepted ?? 0 }
+                .reduce(0, +)
             daemon.kill()
             return Row(
-                scenario: "4,096 connections held by 16 uids", outcome: "\(held) held open; lookups p99 \(milliseconds(quiet.p99Microseconds)) before",
+                scenario: "4,096 connections held by 16 uids",
+                outcome: "\(held) held open; lookups p99 \(milliseconds(quiet.p99Microseconds)) before",
                 stall: busy.summary, memory: "\(mebibytes(peak))", state: "")
         }
 
@@ -172,11 +180,13 @@ enum Soak {
             let memory = MemorySampler(daemon)
             var readers: [Background] = []
             for index in 0..<8 {
-                let reader = try Background(asUID(6000 + index, ["subscribe", "--socket", daemon.socket, "--connections", "125", "--seconds", String(seconds)]))
+                let reader = try Background(
+                    asUID(6000 + index, ["subscribe", "--socket", daemon.socket, "--connections", "125", "--seconds", String(seconds)]))
                 try reader.waitFor("subscribed")
                 readers.append(reader)
             }
-            let stuck = try Background(asUID(6100, ["subscribe", "--socket", daemon.socket, "--connections", "100", "--read", "no", "--seconds", String(seconds)]))
+            let stuck = try Background(
+                asUID(6100, ["subscribe", "--socket", daemon.socket, "--connections", "100", "--read", "no", "--seconds", String(seconds)]))
             try stuck.waitFor("subscribed")
             let probe = try self.probe(daemon, seconds: seconds - 1)
             // A burst: the German table rewritten (renamed into place) 2,000 times.
@@ -189,14 +199,18 @@ enum Soak {
                 rename(temporary.path, table.path)
             }
             let probed = try probeResult(probe)
-            let results = readers.map { (try? JSONDecoder().decode(Modes.Subscribed.self, from: Data(lastLine($0.finish()).utf8))) ?? Modes.Subscribed() }
-            let stuckResult = (try? JSONDecoder().decode(Modes.Subscribed.self, from: Data(lastLine(stuck.finish()).utf8))) ?? Modes.Subscribed()
+            let results = readers.map {
+                (try? JSONDecoder().decode(Modes.Subscribed.self, from: Data(lastLine($0.finish()).utf8))) ?? Modes.Subscribed()
+            }
+            let stuckResult =
+                (try? JSONDecoder().decode(Modes.Subscribed.self, from: Data(lastLine(stuck.finish()).utf8))) ?? Modes.Subscribed()
             let peak = memory.stop()
             daemon.kill()
             let subscribed = results.reduce(0) { $0 + $1.subscribed }, events = results.reduce(0) { $0 + $1.events }
             return Row(
                 scenario: "1,000 subscribers and 100 that never read; 2,000 table rewrites",
-                outcome: "\(subscribed) subscribed, \(events) events read (\(events / max(1, subscribed)) each); \(stuckResult.dropped) of \(stuckResult.subscribed) non-readers dropped",
+                outcome:
+                    "\(subscribed) subscribed, \(events) events read (\(events / max(1, subscribed)) each); \(stuckResult.dropped) of \(stuckResult.subscribed) non-readers dropped",
                 stall: probed.summary, memory: "\(mebibytes(peak)) (+\(mebibytes(peak - before)))", state: "")
         }
 
@@ -227,14 +241,20 @@ enum Soak {
                         let locale = locales[(round + sequence) % 3]
                         inFlight[client] = locale
                         guard wire.call(callText("SelectLocale", #"{"client":"\#(client)","bundle":"demo","locale":"\#(locale)"}"#)),
-                              let reply = wire.receive(timeout: 5), Wire.errorName(reply) == nil else { break }
+                            let reply = wire.receive(timeout: 5), Wire.errorName(reply) == nil
+                        else { break }
                         acknowledged[client] = locale
                         inFlight[client] = nil
                     } else {
                         let symbol = symbols[(round + sequence) % 4]
                         preferencesInFlight[client] = symbol
-                        guard wire.call(callText("SetPreferences", #"{"client":"\#(client)","bundle":"demo","preferences":{"currencySymbol":"\#(symbol)"}}"#)),
-                              let reply = wire.receive(timeout: 5), Wire.errorName(reply) == nil else { break }
+                        guard
+                            wire.call(
+                                callText(
+                                    "SetPreferences",
+                                    #"{"client":"\#(client)","bundle":"demo","preferences":{"currencySymbol":"\#(symbol)"}}"#)),
+                            let reply = wire.receive(timeout: 5), Wire.errorName(reply) == nil
+                        else { break }
                         preferenceAcks[client] = symbol
                         preferencesInFlight[client] = nil
                     }
@@ -249,7 +269,8 @@ enum Soak {
             for (client, locale) in acknowledged {
                 wire.call(callText("GetSelection", #"{"client":"\#(client)","bundle":"demo"}"#))
                 let reply = wire.receive() ?? ""
-                let found = reply.contains(#""locale":"\#(locale)""#) || inFlight[client].map { reply.contains(#""locale":"\#($0)""#) } ?? false
+                let found =
+                    reply.contains(#""locale":"\#(locale)""#) || inFlight[client].map { reply.contains(#""locale":"\#($0)""#) } ?? false
                 if !found { lost += 1 }
             }
             for (client, symbol) in preferenceAcks {
@@ -316,8 +337,10 @@ enum Soak {
             let directory = try workspace("faults")
             let state = directory.appendingPathComponent("state").path
             try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
-            let holder = try Background(["unshare", "--mount", "--propagation", "private", "sh", "-c",
-                                         "mount -t tmpfs -o size=4m tmpfs \(state) && echo mounted && exec sleep 100000"])
+            let holder = try Background([
+                "unshare", "--mount", "--propagation", "private", "sh", "-c",
+                "mount -t tmpfs -o size=4m tmpfs \(state) && echo mounted && exec sleep 100000",
+            ])
             try holder.waitFor("mounted")
             defer { holder.process.terminate() }
             let namespace = String(holder.process.processIdentifier)
@@ -358,24 +381,34 @@ enum Soak {
                 }
                 let logged = daemon.log.text.contains("cannot be saved") || daemon.log.text.contains("cannot save")
                 daemon.kill()
-                return "\(fault): " + [
-                    refused ? "StateUnavailable" : "write answered \(Wire.errorName(failed)?.split(separator: ".").last.map(String.init) ?? "normally")",
-                    served ? "lookups served" : "LOOKUPS FAILED", logged ? "logged" : "not logged", recovered ? "recovered" : "NOT RECOVERED",
-                ].joined(separator: ", ")
+                return "\(fault): "
+                    + [
+                        refused
+                            ? "StateUnavailable"
+                            : "write answered \(Wire.errorName(failed)?.split(separator: ".").last.map(String.init) ?? "normally")",
+                        served ? "lookups served" : "LOOKUPS FAILED", logged ? "logged" : "not logged",
+                        recovered ? "recovered" : "NOT RECOVERED",
+                    ].joined(separator: ", ")
             }
             let database = "\(state)/lprojd.sqlite"
             let findings = [
-                try check("full while running", whileRunning: true, "dd if=/dev/zero of=\(state)/filler bs=64k 2>/dev/null; true", "rm -f \(state)/filler"),
+                try check(
+                    "full while running", whileRunning: true, "dd if=/dev/zero of=\(state)/filler bs=64k 2>/dev/null; true",
+                    "rm -f \(state)/filler"),
                 try check("read-only at start", whileRunning: false, "mount -o remount,ro \(state)", "mount -o remount,rw \(state)"),
-                try check("damaged at start", whileRunning: false,
-                          "printf 'this is not a database at all, not at all' | dd of=\(database) conv=notrunc 2>/dev/null; rm -f \(database)-wal \(database)-shm",
-                          "mv \(database) \(state)/damaged.sqlite"),
-                try check("damaged while running", whileRunning: true,
-                          "printf 'this is not a database at all, not at all' | dd of=\(database) conv=notrunc 2>/dev/null",
-                          "mv \(database) \(state)/damaged-2.sqlite; rm -f \(database)-wal \(database)-shm"),
+                try check(
+                    "damaged at start", whileRunning: false,
+                    "printf 'this is not a database at all, not at all' | dd of=\(database) conv=notrunc 2>/dev/null; rm -f \(database)-wal \(database)-shm",
+                    "mv \(database) \(state)/damaged.sqlite"),
+                try check(
+                    "damaged while running", whileRunning: true,
+                    "printf 'this is not a database at all, not at all' | dd of=\(database) conv=notrunc 2>/dev/null",
+                    "mv \(database) \(state)/damaged-2.sqlite; rm -f \(database)-wal \(database)-shm"),
                 try check("truncated while running", whileRunning: true, "truncate -s 0 \(database)", "true"),
             ]
-            return Row(scenario: "state database full, read-only, damaged, truncated", outcome: findings.joined(separator: "; "), stall: "", memory: "", state: "")
+            return Row(
+                scenario: "state database full, read-only, damaged, truncated", outcome: findings.joined(separator: "; "), stall: "",
+                memory: "", state: "")
         }
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The release lprojd, started for one scenario of the soak.
@@ -15,12 +15,17 @@ final class SoakDaemon {
     init(directory: URL, limits: String = "{}", wrapper: [String] = [], stateDirectory: String? = nil) throws {
         socket = directory.appendingPathComponent("lprojd.sock").path
         let configuration = directory.appendingPathComponent("lprojd.conf")
-        try Data("""
+        try Data(
+            """
             bundles: [{name: demo, directory: \(directory.appendingPathComponent("bundle").path), development-locale: en}]
             limits: \(limits)
-            """.utf8).write(to: configuration)
+            """.utf8
+        ).write(to: configuration)
         let lprojd = SoakPaths.lprojd
-        let arguments = ["--socket", socket, "--state-directory", stateDirectory ?? directory.appendingPathComponent("state").path, "--config", configuration.path]
+        let arguments = [
+            "--socket", socket, "--state-directory", stateDirectory ?? directory.appendingPathComponent("state").path, "--config",
+            configuration.path,
+        ]
         if wrapper.isEmpty {
             process.executableURL = URL(fileURLWithPath: lprojd)
             process.arguments = arguments
@@ -59,7 +64,8 @@ final class SoakDaemon {
     var pid: Int32 {
         let wrapper = process.processIdentifier
         if let children = try? String(contentsOfFile: "/proc/\(wrapper)/task/\(wrapper)/children", encoding: .utf8),
-           let child = children.split(separator: " ").first.flatMap({ Int32($0) }) {
+            let child = children.split(separator: " ").first.flatMap({ Int32($0) })
+        {
             return child
         }
         return wrapper
@@ -68,7 +74,8 @@ final class SoakDaemon {
     /// Resident memory, from /proc.
     var residentBytes: Int {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }) else { return 0 }
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
+        else { return 0 }
         return (Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0) * 1024
     }
 
@@ -109,7 +116,8 @@ final class MemorySampler: @unchecked Sendable {
         let thread = Thread { [self] in
             while lock.withLock({ running }) {
                 guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-                      let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }) else { break }
+                    let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
+                else { break }
                 let bytes = (Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0) * 1024
                 lock.withLock { peakBytes = max(peakBytes, bytes) }
                 usleep(20_000)
@@ -138,7 +146,9 @@ func runProgram(_ arguments: [String], check: Bool = true) throws -> String {
     try process.run()
     let data = output.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    if check, process.terminationStatus != 0 { throw SoakFailure("\(arguments.joined(separator: " ")) exited with \(process.terminationStatus)") }
+    if check, process.terminationStatus != 0 {
+        throw SoakFailure("\(arguments.joined(separator: " ")) exited with \(process.terminationStatus)")
+    }
     return String(decoding: data, as: UTF8.self)
 }
 

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A Varlink connection on a plain socket, as a hostile client or a probe
@@ -15,7 +15,9 @@ final class Wire {
         descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in for (index, byte) in path.utf8.enumerated() where index < 107 { raw[index] = byte } }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in path.utf8.enumerated() where index < 107 { raw[index] = byte }
+        }
         let result = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
@@ -83,15 +85,17 @@ final class Wire {
     /// The error name of a reply, if it is one.
     static func errorName(_ reply: String?) -> String? {
         guard let reply, let data = reply.data(using: .utf8),
-              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        else { return nil }
         return object["error"] as? String
     }
 
     /// A reply's `parameters.limit`, for LimitExceeded.
     static func limitName(_ reply: String?) -> String? {
         guard let reply, let data = reply.data(using: .utf8),
-              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let parameters = object["parameters"] as? [String: Any] else { return nil }
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let parameters = object["parameters"] as? [String: Any]
+        else { return nil }
         return parameters["limit"] as? String
     }
 }

@@ -15,7 +15,7 @@
 // The tests run `attack` and `probe` as two unprivileged uids with setpriv.
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 signal(SIGPIPE, SIG_IGN)
@@ -37,20 +37,27 @@ do {
     switch arguments.dropFirst().first {
     case "attack":
         guard arguments.count > 2, let attack = Attack(rawValue: arguments[2]), let socket = option("--socket") else {
-            throw SoakFailure("usage: lproj-soak attack \(Attack.allCases.map(\.rawValue).joined(separator: "|")) --socket PATH [--seconds N] [--scale X]")
+            throw SoakFailure(
+                "usage: lproj-soak attack \(Attack.allCases.map(\.rawValue).joined(separator: "|")) --socket PATH [--seconds N] [--scale X]"
+            )
         }
-        printJSON(try attack.run(socket: socket, seconds: Double(option("--seconds") ?? "30") ?? 30, scale: Double(option("--scale") ?? "1") ?? 1))
+        printJSON(
+            try attack.run(socket: socket, seconds: Double(option("--seconds") ?? "30") ?? 30, scale: Double(option("--scale") ?? "1") ?? 1)
+        )
     case "probe":
         guard let socket = option("--socket") else { throw SoakFailure("usage: lproj-soak probe --socket PATH [--seconds N]") }
         printJSON(try Probe.run(socket: socket, seconds: Double(option("--seconds") ?? "30") ?? 30))
     case "hold":
         guard let socket = option("--socket") else { throw SoakFailure("usage: lproj-soak hold --socket PATH --connections N") }
-        printJSON(try Modes.hold(socket: socket, count: Int(option("--connections") ?? "256") ?? 256, seconds: Double(option("--seconds") ?? "30") ?? 30))
+        printJSON(
+            try Modes.hold(
+                socket: socket, count: Int(option("--connections") ?? "256") ?? 256, seconds: Double(option("--seconds") ?? "30") ?? 30))
     case "subscribe":
         guard let socket = option("--socket") else { throw SoakFailure("usage: lproj-soak subscribe --socket PATH --connections N") }
-        printJSON(try Modes.subscribe(
-            socket: socket, count: Int(option("--connections") ?? "100") ?? 100, read: option("--read") != "no",
-            seconds: Double(option("--seconds") ?? "30") ?? 30))
+        printJSON(
+            try Modes.subscribe(
+                socket: socket, count: Int(option("--connections") ?? "100") ?? 100, read: option("--read") != "no",
+                seconds: Double(option("--seconds") ?? "30") ?? 30))
     case "call":
         guard let socket = option("--socket") else { throw SoakFailure("usage: lproj-soak call --socket PATH JSON...") }
         let wire = try Wire(path: socket)
@@ -59,7 +66,9 @@ do {
             print(wire.receive() ?? "no reply")
         }
     case "listen":
-        guard let socket = option("--socket") else { throw SoakFailure("usage: lproj-soak listen --socket PATH [--client C] [--seconds N]") }
+        guard let socket = option("--socket") else {
+            throw SoakFailure("usage: lproj-soak listen --socket PATH [--client C] [--seconds N]")
+        }
         let wire = try Wire(path: socket)
         let client = option("--client").map { #"{"client":\#(jsonString($0))}"# } ?? "{}"
         wire.call(callText("Subscribe", client, more: true))
@@ -69,7 +78,9 @@ do {
             fflush(nil)
         }
     case "run", nil:
-        try Soak.run(seconds: Double(option("--seconds") ?? "30") ?? 30, only: option("--only").map { Set($0.split(separator: ",").map(String.init)) })
+        try Soak.run(
+            seconds: Double(option("--seconds") ?? "30") ?? 30,
+            only: option("--only").map { Set($0.split(separator: ",").map(String.init)) })
     default:
         throw SoakFailure("unknown command \(arguments[1]); see the comment at the top of Benchmarks/Soak/main.swift")
     }

@@ -45,7 +45,8 @@ public final class LprojClient: Sendable {
     }
 
     /// Calls any method of the interface.
-    public func call<Method: VarlinkMethod>(_ method: Method.Type, _ parameters: Method.Parameters) async throws(LprojError) -> Method.Reply {
+    public func call<Method: VarlinkMethod>(_ method: Method.Type, _ parameters: Method.Parameters) async throws(LprojError) -> Method.Reply
+    {
         let reply: VarlinkReply
         do {
             reply = try await connection.call(VarlinkCall(method: Method.qualifiedName, parameters: parameters.varlinkObject))
@@ -67,19 +68,26 @@ public final class LprojClient: Sendable {
         bundle: String, key: String, table: String? = nil, locale: String? = nil, client: String? = nil,
         defaultValue: String? = nil, arguments: [Localization.Argument]? = nil, placeholders: [String: String]? = nil
     ) async throws(LprojError) -> Localization.Lookup.Reply {
-        try await call(Localization.Lookup.self, .init(
-            bundle: bundle, key: key, table: table, locale: locale, client: client, defaultValue: defaultValue,
-            arguments: arguments, placeholders: placeholders))
+        try await call(
+            Localization.Lookup.self,
+            .init(
+                bundle: bundle, key: key, table: table, locale: locale, client: client, defaultValue: defaultValue,
+                arguments: arguments, placeholders: placeholders))
     }
 
     /// A whole table for a locale.
-    public func table(bundle: String, table: String? = nil, locale: String? = nil, client: String? = nil) async throws(LprojError) -> Localization.GetTable.Reply {
+    public func table(bundle: String, table: String? = nil, locale: String? = nil, client: String? = nil) async throws(LprojError)
+        -> Localization.GetTable.Reply
+    {
         try await call(Localization.GetTable.self, .init(bundle: bundle, table: table, locale: locale, client: client))
     }
 
     /// The locale that applies to a client.
-    public func selection(client: String, bundle: String, preferredLanguages: [String]? = nil) async throws(LprojError) -> Localization.Selection {
-        try await call(Localization.GetSelection.self, .init(client: client, bundle: bundle, preferredLanguages: preferredLanguages)).selection
+    public func selection(client: String, bundle: String, preferredLanguages: [String]? = nil) async throws(LprojError)
+        -> Localization.Selection
+    {
+        try await call(Localization.GetSelection.self, .init(client: client, bundle: bundle, preferredLanguages: preferredLanguages))
+            .selection
     }
 
     /// Saves a client's locale.
@@ -102,19 +110,27 @@ public final class LprojClient: Sendable {
         available: [String]? = nil, values: [String: String]? = nil, preferredLanguages: [String],
         specificity: Localization.Negotiate.Parameters.Specificity? = nil, defaultValue: String? = nil
     ) async throws(LprojError) -> Localization.Negotiate.Reply {
-        try await call(Localization.Negotiate.self, .init(
-            available: available, values: values, preferredLanguages: preferredLanguages, specificity: specificity, defaultValue: defaultValue))
+        try await call(
+            Localization.Negotiate.self,
+            .init(
+                available: available, values: values, preferredLanguages: preferredLanguages, specificity: specificity,
+                defaultValue: defaultValue))
     }
 
     /// Adds strings for a client; returns how many it has in the bundle.
     @discardableResult
-    public func addStrings(_ strings: [String: String], client: String, bundle: String, table: String? = nil, locale: String) async throws(LprojError) -> Int {
-        try await call(Localization.AddStrings.self, .init(client: client, bundle: bundle, table: table, locale: locale, strings: strings)).count
+    public func addStrings(_ strings: [String: String], client: String, bundle: String, table: String? = nil, locale: String)
+        async throws(LprojError) -> Int
+    {
+        try await call(Localization.AddStrings.self, .init(client: client, bundle: bundle, table: table, locale: locale, strings: strings))
+            .count
     }
 
     /// Removes a client's added strings; returns how many.
     @discardableResult
-    public func removeAddedStrings(client: String, bundle: String, table: String? = nil, locale: String? = nil) async throws(LprojError) -> Int {
+    public func removeAddedStrings(client: String, bundle: String, table: String? = nil, locale: String? = nil) async throws(LprojError)
+        -> Int
+    {
         try await call(Localization.RemoveAddedStrings.self, .init(client: client, bundle: bundle, table: table, locale: locale)).removed
     }
 
@@ -125,7 +141,9 @@ public final class LprojClient: Sendable {
 
     /// Formats a value in the locale's way: `locale`, else the client's
     /// selected locale for the bundle, else the bundle's development locale.
-    public func format(_ value: FormatValue, bundle: String? = nil, client: String? = nil, locale: String? = nil) async throws(LprojError) -> Localization.Format.Reply {
+    public func format(_ value: FormatValue, bundle: String? = nil, client: String? = nil, locale: String? = nil) async throws(LprojError)
+        -> Localization.Format.Reply
+    {
         var parameters = value.parameters
         parameters.bundle = bundle
         parameters.client = client
@@ -137,8 +155,11 @@ public final class LprojClient: Sendable {
     public func parseDate(
         _ text: String, pattern: String? = nil, bundle: String? = nil, client: String? = nil, locale: String? = nil, timeZone: String? = nil
     ) async throws(LprojError) -> Double {
-        try await call(Localization.ParseDate.self, .init(
-            text: text, style: pattern == nil ? nil : .pattern, pattern: pattern, bundle: bundle, client: client, locale: locale, timeZone: timeZone)
+        try await call(
+            Localization.ParseDate.self,
+            .init(
+                text: text, style: pattern == nil ? nil : .pattern, pattern: pattern, bundle: bundle, client: client, locale: locale,
+                timeZone: timeZone)
         ).date.double
     }
 
@@ -153,12 +174,16 @@ public final class LprojClient: Sendable {
     public func setPreferences(
         _ preferences: Localization.Preferences, clear: [String] = [], client: String, bundle: String
     ) async throws(LprojError) -> Localization.SetPreferences.Reply {
-        try await call(Localization.SetPreferences.self, .init(client: client, bundle: bundle, preferences: preferences, clear: clear.isEmpty ? nil : clear))
+        try await call(
+            Localization.SetPreferences.self,
+            .init(client: client, bundle: bundle, preferences: preferences, clear: clear.isEmpty ? nil : clear))
     }
 
     /// A bundle's locales with their names in the display locale (`locale`,
     /// else the client's, else the development locale).
-    public func supportedLocales(bundle: String, client: String? = nil, locale: String? = nil) async throws(LprojError) -> Localization.SupportedLocales.Reply {
+    public func supportedLocales(bundle: String, client: String? = nil, locale: String? = nil) async throws(LprojError)
+        -> Localization.SupportedLocales.Reply
+    {
         try await call(Localization.SupportedLocales.self, .init(bundle: bundle, client: client, locale: locale))
     }
 
@@ -216,7 +241,9 @@ public enum FormatValue: Sendable, Equatable {
     /// `time24`, `simpleDateTime`, `server`, `savedDate`, `savedTime`,
     /// `savedDateTime`; or `template` with `template`, or `pattern` with
     /// `pattern`.
-    case date(Double, style: Localization.Format.Parameters.Style, template: String? = nil, pattern: String? = nil, timeZone: String? = nil, calendar: String? = nil)
+    case date(
+        Double, style: Localization.Format.Parameters.Style, template: String? = nil, pattern: String? = nil, timeZone: String? = nil,
+        calendar: String? = nil)
     /// `uppercase` or `lowercase`.
     case text(String, style: Localization.Format.Parameters.Style)
 

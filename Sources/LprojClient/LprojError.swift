@@ -62,7 +62,8 @@ public enum LprojError: Error, Sendable, Equatable, CustomStringConvertible {
         case .varlink(let error):
             switch error.name {
             case "org.varlink.service.InvalidParameter": "invalid parameter '\(error.parameters["parameter"]?.string ?? "?")'"
-            case "org.varlink.service.MethodNotFound": "lprojd has no method \(error.parameters["method"]?.string ?? "?") (an older lprojd?)"
+            case "org.varlink.service.MethodNotFound":
+                "lprojd has no method \(error.parameters["method"]?.string ?? "?") (an older lprojd?)"
             case "org.varlink.service.InterfaceNotFound": "lprojd does not serve \(error.parameters["interface"]?.string ?? "?")"
             case "org.varlink.service.ExpectedMore": "the method must be called with more"
             default: error.description

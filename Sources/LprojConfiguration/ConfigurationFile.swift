@@ -20,7 +20,8 @@ public enum ConfigurationFile {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw Problem(description: "\(path): cannot be read")
         }
-        return try parse(String(decoding: data, as: UTF8.self), name: path, baseDirectory: URL(fileURLWithPath: path).deletingLastPathComponent().path)
+        return try parse(
+            String(decoding: data, as: UTF8.self), name: path, baseDirectory: URL(fileURLWithPath: path).deletingLastPathComponent().path)
     }
 
     /// Parses configuration text.
@@ -46,12 +47,15 @@ public enum ConfigurationFile {
         for (index, bundle) in (file.bundles ?? []).enumerated() {
             let place = "bundles[\(index)]"
             guard BundleConfiguration.isValidName(bundle.name) else {
-                throw Problem(description: "\(name): \(place).name '\(bundle.name)' is not a bundle name (letters, digits, '.', '_' and '-')")
+                throw Problem(
+                    description: "\(name): \(place).name '\(bundle.name)' is not a bundle name (letters, digits, '.', '_' and '-')")
             }
             guard names.insert(bundle.name).inserted else {
                 throw Problem(description: "\(name): \(place): the bundle '\(bundle.name)' is defined twice")
             }
-            let directory = bundle.directory.hasPrefix("/") ? bundle.directory : URL(fileURLWithPath: baseDirectory).appendingPathComponent(bundle.directory).standardizedFileURL.path
+            let directory =
+                bundle.directory.hasPrefix("/")
+                ? bundle.directory : URL(fileURLWithPath: baseDirectory).appendingPathComponent(bundle.directory).standardizedFileURL.path
             let development: LocaleIdentifier
             do {
                 development = try LocaleIdentifier(bundle.developmentLocale ?? "en")
@@ -73,9 +77,10 @@ public enum ConfigurationFile {
                     throw Problem(description: "\(name): \(place).custom-locales.\(given): \(error)")
                 }
             }
-            configuration.bundles.append(BundleConfiguration(
-                name: bundle.name, directory: directory, developmentLocale: development, customLocales: custom,
-                maximumFileSize: configuration.limits.maximumTableFileSize))
+            configuration.bundles.append(
+                BundleConfiguration(
+                    name: bundle.name, directory: directory, developmentLocale: development, customLocales: custom,
+                    maximumFileSize: configuration.limits.maximumTableFileSize))
         }
         return configuration
     }
@@ -91,7 +96,10 @@ public enum ConfigurationFile {
         for (key, value) in model {
             let path = "limits.\(key)"
             guard let setting = LimitSetting(rawValue: key) else {
-                throw Problem(description: "\(name): \(path): unknown setting '\(key)' (the limits are: \(LimitSetting.allCases.map(\.rawValue).joined(separator: ", ")))")
+                throw Problem(
+                    description:
+                        "\(name): \(path): unknown setting '\(key)' (the limits are: \(LimitSetting.allCases.map(\.rawValue).joined(separator: ", ")))"
+                )
             }
             guard let bytes = value.bytes else {
                 throw Problem(description: "\(name): \(path): '\(value.text)' is not a number (a count, or bytes such as 16 MiB)")
@@ -107,7 +115,8 @@ public enum ConfigurationFile {
 
     private static func describe(_ error: DecodingError) -> String {
         func path(_ context: DecodingError.Context) -> String {
-            context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined().trimmingCharacters(in: CharacterSet(charactersIn: "."))
+            context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined().trimmingCharacters(
+                in: CharacterSet(charactersIn: "."))
         }
         switch error {
         case .keyNotFound(let key, let context):
@@ -165,7 +174,8 @@ public enum ConfigurationFile {
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: AnyKey.self)
             for key in container.allKeys where CodingKeys(rawValue: key.stringValue) == nil {
-                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath + [key], debugDescription: "unknown setting '\(key.stringValue)'"))
+                throw DecodingError.dataCorrupted(
+                    .init(codingPath: decoder.codingPath + [key], debugDescription: "unknown setting '\(key.stringValue)'"))
             }
             let known = try decoder.container(keyedBy: CodingKeys.self)
             name = try known.decode(String.self, forKey: .name)
@@ -179,6 +189,9 @@ public enum ConfigurationFile {
         var stringValue: String
         var intValue: Int?
         init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { self.stringValue = String(intValue); self.intValue = intValue }
+        init?(intValue: Int) {
+            self.stringValue = String(intValue)
+            self.intValue = intValue
+        }
     }
 }

@@ -99,8 +99,12 @@ public struct FormattingPreferences: Sendable, Equatable {
         case .currencySymbol:
             // Counted in bytes on the text as given: a count of characters
             // would let one base and a megabyte of combining marks through.
-            guard !text.isEmpty, text.utf8.count <= Self.maximumCurrencySymbolLength, !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else {
-                throw .invalidValue(field.rawValue, "a currency symbol is 1 to \(Self.maximumCurrencySymbolLength) bytes of text without control characters")
+            guard !text.isEmpty, text.utf8.count <= Self.maximumCurrencySymbolLength,
+                !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F })
+            else {
+                throw .invalidValue(
+                    field.rawValue, "a currency symbol is 1 to \(Self.maximumCurrencySymbolLength) bytes of text without control characters"
+                )
             }
             return text
         case .timeZone:
@@ -110,7 +114,8 @@ public struct FormattingPreferences: Sendable, Equatable {
         }
     }
 
-    private static func oneOf<Unit: RawRepresentable & CaseIterable>(_: Unit.Type, _ text: String, _ field: Field) throws(FormattingError) -> String
+    private static func oneOf<Unit: RawRepresentable & CaseIterable>(_: Unit.Type, _ text: String, _ field: Field) throws(FormattingError)
+        -> String
     where Unit.RawValue == String {
         guard Unit(rawValue: text) != nil else {
             throw .invalidValue(field.rawValue, "'\(text)' is not one of \(Unit.allCases.map(\.rawValue).joined(separator: ", "))")

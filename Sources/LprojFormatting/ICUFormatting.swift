@@ -62,14 +62,18 @@ enum ICUFormatting {
 
     static func measure(_ value: Double, _ key: MeasureKey) -> String? {
         // ICU's number formatters are immutable: one per key serves every thread.
-        guard let format = measureFormats.value(key, make: {
-            let pointer = withOptionalCString(key.separators.decimal) { decimal in
-                withOptionalCString(key.separators.grouping) { grouping in
-                    lproj_measure_format_open(key.locale, key.unit, Int32(key.fractionDigits), decimal, grouping)
-                }
-            }
-            return pointer.map { ICUHandle($0, close: lproj_measure_format_close) }
-        }) else { return nil }
+        guard
+            let format = measureFormats.value(
+                key,
+                make: {
+                    let pointer = withOptionalCString(key.separators.decimal) { decimal in
+                        withOptionalCString(key.separators.grouping) { grouping in
+                            lproj_measure_format_open(key.locale, key.unit, Int32(key.fractionDigits), decimal, grouping)
+                        }
+                    }
+                    return pointer.map { ICUHandle($0, close: lproj_measure_format_close) }
+                })
+        else { return nil }
         return ICU.string { lproj_measure_format_double(format.pointer, value, $0, $1) }
     }
 
@@ -171,8 +175,11 @@ enum ICUFormatting {
     }
 
     static func canonicalCalendar(_ calendar: String) throws(FormattingError) -> String {
-        guard calendar.utf8.count <= 40, !calendar.contains("\0"), let canonical = ICU.string({ lproj_calendar_canonical(calendar, $0, $1) }) else {
-            throw .invalidValue("calendar", "'\(calendar)' is not a calendar ICU knows (gregorian, japanese, buddhist, islamic, hebrew, ...)")
+        guard calendar.utf8.count <= 40, !calendar.contains("\0"),
+            let canonical = ICU.string({ lproj_calendar_canonical(calendar, $0, $1) })
+        else {
+            throw .invalidValue(
+                "calendar", "'\(calendar)' is not a calendar ICU knows (gregorian, japanese, buddhist, islamic, hebrew, ...)")
         }
         return canonical
     }

@@ -52,7 +52,10 @@ public struct LocaleFormatter: Sendable {
     public let decimalSeparator: String?
     public let groupingSeparator: String?
 
-    public init(locale: LocaleIdentifier, preferences: FormattingPreferences = FormattingPreferences(), decimalSeparator: String? = nil, groupingSeparator: String? = nil) {
+    public init(
+        locale: LocaleIdentifier, preferences: FormattingPreferences = FormattingPreferences(), decimalSeparator: String? = nil,
+        groupingSeparator: String? = nil
+    ) {
         self.locale = locale
         self.preferences = preferences
         self.decimalSeparator = decimalSeparator.flatMap { $0.isEmpty ? nil : $0 }
@@ -97,7 +100,9 @@ public struct LocaleFormatter: Sendable {
 
     // MARK: Numbers
 
-    private func number(_ value: Double, style: NumberFormatStyle, fractionDigits: Int?, currencyCode: String?) throws(FormattingError) -> FormattedValue {
+    private func number(_ value: Double, style: NumberFormatStyle, fractionDigits: Int?, currencyCode: String?) throws(FormattingError)
+        -> FormattedValue
+    {
         guard value.isFinite else { throw .invalidValue("number", "\(value) is not a finite number") }
         try Self.check(fractionDigits)
         var minimum = fractionDigits, maximum = fractionDigits
@@ -110,7 +115,7 @@ public struct LocaleFormatter: Sendable {
                 // Three ASCII letters, checked before the code goes near ICU
                 // or its cache.
                 guard currencyCode.utf8.count == 3, currencyCode.utf8.allSatisfy({ (0x41...0x5A).contains($0 & 0xDF) }),
-                      ICUFormatting.isKnownCurrency(currencyCode.uppercased())
+                    ICUFormatting.isKnownCurrency(currencyCode.uppercased())
                 else {
                     throw .invalidValue("currency", "'\(currencyCode.clipped(toUTF8Bytes: 16))' is not an ISO 4217 currency code")
                 }
@@ -158,14 +163,18 @@ public struct LocaleFormatter: Sendable {
 
     /// The pattern, time zone and calendar a style uses for this locale and
     /// client.
-    public func dateSettings(_ style: DateFormatStyle, timeZone: String? = nil, calendar: String? = nil) throws(FormattingError) -> (pattern: String, timeZone: String, calendar: String?, locale: String) {
+    public func dateSettings(_ style: DateFormatStyle, timeZone: String? = nil, calendar: String? = nil) throws(FormattingError) -> (
+        pattern: String, timeZone: String, calendar: String?, locale: String
+    ) {
         if style == .server {
             // Fixed: what a server sends and expects, in any locale.
             return (DateFormatStyle.serverPattern, "GMT", "gregorian", "en-US-u-va-posix")
         }
-        let zone = try timeZone.map { zone throws(FormattingError) in try ICUFormatting.canonicalTimeZone(zone) }
+        let zone =
+            try timeZone.map { zone throws(FormattingError) in try ICUFormatting.canonicalTimeZone(zone) }
             ?? preferences.timeZone ?? FormattingPreferences.defaultTimeZone
-        let calendar = try calendar.map { calendar throws(FormattingError) in try ICUFormatting.canonicalCalendar(calendar) } ?? preferences.calendar
+        let calendar =
+            try calendar.map { calendar throws(FormattingError) in try ICUFormatting.canonicalCalendar(calendar) } ?? preferences.calendar
         let pattern: String
         switch style {
         case .simpleDate, .time12, .time24, .simpleDateTime:
@@ -182,7 +191,8 @@ public struct LocaleFormatter: Sendable {
         case .savedTime:
             pattern = preferences.timeFormat ?? FormattingPreferences.defaultTimeFormat
         case .savedDateTime:
-            pattern = "\(preferences.dateFormat ?? FormattingPreferences.defaultDateFormat) \(preferences.timeFormat ?? FormattingPreferences.defaultTimeFormat)"
+            pattern =
+                "\(preferences.dateFormat ?? FormattingPreferences.defaultDateFormat) \(preferences.timeFormat ?? FormattingPreferences.defaultTimeFormat)"
         case .server:
             pattern = DateFormatStyle.serverPattern
         }
@@ -199,10 +209,13 @@ public struct LocaleFormatter: Sendable {
         return pattern
     }
 
-    private func date(_ seconds: Double, style: DateFormatStyle, timeZone: String?, calendar: String?) throws(FormattingError) -> FormattedValue {
+    private func date(_ seconds: Double, style: DateFormatStyle, timeZone: String?, calendar: String?) throws(FormattingError)
+        -> FormattedValue
+    {
         guard seconds.isFinite, abs(seconds) < 1e14 else { throw .invalidValue("date", "\(seconds) is not a usable instant") }
         let settings = try dateSettings(style, timeZone: timeZone, calendar: calendar)
-        let key = ICUFormatting.DateKey(locale: settings.locale, calendar: settings.calendar, pattern: settings.pattern, timeZone: settings.timeZone)
+        let key = ICUFormatting.DateKey(
+            locale: settings.locale, calendar: settings.calendar, pattern: settings.pattern, timeZone: settings.timeZone)
         guard let text = ICUFormatting.date(seconds * 1000, key) else {
             throw .failed("ICU could not format the date for \(locale.tag)")
         }
@@ -212,10 +225,13 @@ public struct LocaleFormatter: Sendable {
     /// Reads a date written in a style, strictly and whole: the server
     /// format (in GMT), or a pattern in this locale, zone and calendar.
     /// Returns seconds since 1970-01-01 UTC.
-    public func parseDate(_ text: String, style: DateFormatStyle, timeZone: String? = nil, calendar: String? = nil) throws(FormattingError) -> Double {
+    public func parseDate(_ text: String, style: DateFormatStyle, timeZone: String? = nil, calendar: String? = nil) throws(FormattingError)
+        -> Double
+    {
         guard text.utf8.count <= 256, !text.contains("\0") else { throw .invalidValue("text", "a date is at most 256 bytes") }
         let settings = try dateSettings(style, timeZone: timeZone, calendar: calendar)
-        let key = ICUFormatting.DateKey(locale: settings.locale, calendar: settings.calendar, pattern: settings.pattern, timeZone: settings.timeZone)
+        let key = ICUFormatting.DateKey(
+            locale: settings.locale, calendar: settings.calendar, pattern: settings.pattern, timeZone: settings.timeZone)
         switch ICUFormatting.parseDate(text, key) {
         case .date(let milliseconds):
             return milliseconds / 1000

@@ -13,7 +13,8 @@ enum ArgumentChecks {
         var diagnostics: [Diagnostic] = []
         for (key, location) in translation.keys {
             guard let translated = translation.format(forKey: key),
-                  let original = developmentFiles.lazy.compactMap({ $0.format(forKey: key) }).first else { continue }
+                let original = developmentFiles.lazy.compactMap({ $0.format(forKey: key) }).first
+            else { continue }
             let expected = ArgumentSignature(original.format, variables: original.variables)
             let actual = ArgumentSignature(translated.format, variables: translated.variables)
             diagnostics += differences(expected: expected, actual: actual, key: key, location: location, developmentName: developmentName)
@@ -21,31 +22,39 @@ enum ArgumentChecks {
         return diagnostics
     }
 
-    static func differences(expected: ArgumentSignature, actual: ArgumentSignature, key: String, location: SourceLocation?, developmentName: String) -> [Diagnostic] {
+    static func differences(
+        expected: ArgumentSignature, actual: ArgumentSignature, key: String, location: SourceLocation?, developmentName: String
+    ) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         let positions = Set(expected.uses.keys).union(actual.uses.keys).sorted()
         for position in positions {
             let wanted = expected.kind(at: position), used = actual.kind(at: position)
             switch (wanted, used) {
             case let (wanted?, used?):
-                let conflicting = actual.uses[position]!.first { !$0.kind.isCompatible(with: wanted.kind) && !(wanted.kind == .pluralNumber && $0.kind == .pluralNumber) }
+                let conflicting = actual.uses[position]!.first {
+                    !$0.kind.isCompatible(with: wanted.kind) && !(wanted.kind == .pluralNumber && $0.kind == .pluralNumber)
+                }
                 if let conflicting {
-                    diagnostics.append(Diagnostic(
-                        severity: .error, location: location, code: "argument-type",
-                        message: "\"\(key)\": argument \(position) is \(conflicting.specifier) (\(conflicting.kind)) here but \(wanted.specifier) (\(wanted.kind)) in \(developmentName); the arguments' order or types differ",
-                        keyPath: key))
+                    diagnostics.append(
+                        Diagnostic(
+                            severity: .error, location: location, code: "argument-type",
+                            message:
+                                "\"\(key)\": argument \(position) is \(conflicting.specifier) (\(conflicting.kind)) here but \(wanted.specifier) (\(wanted.kind)) in \(developmentName); the arguments' order or types differ",
+                            keyPath: key))
                 }
                 _ = used
             case let (nil, used?):
-                diagnostics.append(Diagnostic(
-                    severity: .error, location: location, code: "argument-extra",
-                    message: "\"\(key)\": \(used.specifier) uses argument \(position), which \(developmentName) does not pass",
-                    keyPath: key))
+                diagnostics.append(
+                    Diagnostic(
+                        severity: .error, location: location, code: "argument-extra",
+                        message: "\"\(key)\": \(used.specifier) uses argument \(position), which \(developmentName) does not pass",
+                        keyPath: key))
             case let (wanted?, nil):
-                diagnostics.append(Diagnostic(
-                    severity: .warning, location: location, code: "argument-dropped",
-                    message: "\"\(key)\": argument \(position) (\(wanted.specifier) in \(developmentName)) is not used here",
-                    keyPath: key))
+                diagnostics.append(
+                    Diagnostic(
+                        severity: .warning, location: location, code: "argument-dropped",
+                        message: "\"\(key)\": argument \(position) (\(wanted.specifier) in \(developmentName)) is not used here",
+                        keyPath: key))
             case (nil, nil):
                 break
             }

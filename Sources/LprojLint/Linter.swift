@@ -41,7 +41,10 @@ public struct Linter: Sendable {
         var result: [String] = []
         for path in paths {
             guard let entry = files.entry(at: path) else {
-                findings.append(LintFinding(file: path, diagnostic: Diagnostic(severity: .error, location: nil, code: "missing", message: "no such file or directory")))
+                findings.append(
+                    LintFinding(
+                        file: path,
+                        diagnostic: Diagnostic(severity: .error, location: nil, code: "missing", message: "no such file or directory")))
                 continue
             }
             if entry == .directory {
@@ -49,7 +52,12 @@ public struct Linter: Sendable {
             } else if TableFileKind(fileName: TreePath.lastComponent(path)) != nil {
                 result.append(path)
             } else {
-                findings.append(LintFinding(file: path, diagnostic: Diagnostic(severity: .warning, location: nil, code: "not-a-table", message: "not a .strings or .stringsdict file; skipped")))
+                findings.append(
+                    LintFinding(
+                        file: path,
+                        diagnostic: Diagnostic(
+                            severity: .warning, location: nil, code: "not-a-table", message: "not a .strings or .stringsdict file; skipped")
+                    ))
             }
         }
         return result
@@ -77,7 +85,11 @@ public struct Linter: Sendable {
         switch files.read(path) {
         case .success(let file): parsed = file
         case .failure(let error):
-            return [LintFinding(file: path, diagnostic: Diagnostic(severity: .error, location: nil, code: "unreadable", message: "cannot be read: \(error)"))]
+            return [
+                LintFinding(
+                    file: path,
+                    diagnostic: Diagnostic(severity: .error, location: nil, code: "unreadable", message: "cannot be read: \(error)"))
+            ]
         }
         if let failure = parsed.failure {
             return [LintFinding(file: path, diagnostic: failure.diagnostic)]
@@ -101,8 +113,12 @@ public struct Linter: Sendable {
         do {
             if case .locale(let locale) = try LprojName(folderName: folderName) {
                 if !KnownLocales.isKnown(locale) {
-                    diagnostics.append(Diagnostic(severity: .warning, location: nil, code: "unknown-locale",
-                        message: "'\(locale.tag)' is not a locale ICU knows; lprojd loads this folder only if the bundle maps it to a standard locale"))
+                    diagnostics.append(
+                        Diagnostic(
+                            severity: .warning, location: nil, code: "unknown-locale",
+                            message:
+                                "'\(locale.tag)' is not a locale ICU knows; lprojd loads this folder only if the bundle maps it to a standard locale"
+                        ))
                     return nil
                 }
                 return locale
@@ -119,8 +135,12 @@ public struct Linter: Sendable {
         let root = TreePath.parent(translationFolder)
         let siblings = (try? files.lprojFolders(in: root)) ?? []
         func folder(for key: LocaleKey) -> String? {
-            siblings.first { (try? LprojName(folderName: $0)).flatMap { name -> LocaleKey? in if case .locale(let locale) = name { locale.matchKey } else { nil } } == key }
-                .map { TreePath.join(root, $0) }
+            siblings.first {
+                (try? LprojName(folderName: $0)).flatMap { name -> LocaleKey? in
+                    if case .locale(let locale) = name { locale.matchKey } else { nil }
+                } == key
+            }
+            .map { TreePath.join(root, $0) }
         }
         if let developmentLocale { return folder(for: developmentLocale.matchKey) }
         if let english = try? LocaleIdentifier("en"), let found = folder(for: english.matchKey) { return found }

@@ -12,8 +12,10 @@ enum PluralChecks {
             let location = file.keyLocations[key]
             let used = usedVariables(entry)
             for name in entry.variables.keys.sorted() where !used.contains(name) {
-                diagnostics.append(Diagnostic(severity: .warning, location: location, code: "unused-variable",
-                    message: "\(key)/\(name): the variable is defined but the format never uses it", keyPath: "\(key)/\(name)"))
+                diagnostics.append(
+                    Diagnostic(
+                        severity: .warning, location: location, code: "unused-variable",
+                        message: "\(key)/\(name): the variable is defined but the format never uses it", keyPath: "\(key)/\(name)"))
             }
             guard let rules, let locale else { continue }
             for name in used.sorted() {
@@ -21,9 +23,12 @@ enum PluralChecks {
                 let missing = rules.categories.subtracting(variable.forms.keys).sorted()
                 guard !missing.isEmpty else { continue }
                 let list = missing.map { "'\($0)'" }.joined(separator: ", ")
-                diagnostics.append(Diagnostic(severity: .warning, location: location, code: "missing-plural-category",
-                    message: "\(key)/\(name): \(locale.tag) uses the plural \(missing.count == 1 ? "category" : "categories") \(list), which the entry lacks; 'other' is shown instead",
-                    keyPath: "\(key)/\(name)"))
+                diagnostics.append(
+                    Diagnostic(
+                        severity: .warning, location: location, code: "missing-plural-category",
+                        message:
+                            "\(key)/\(name): \(locale.tag) uses the plural \(missing.count == 1 ? "category" : "categories") \(list), which the entry lacks; 'other' is shown instead",
+                        keyPath: "\(key)/\(name)"))
             }
         }
         return diagnostics

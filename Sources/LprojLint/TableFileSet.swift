@@ -44,7 +44,9 @@ final class TableFileSet {
     /// The file at a path, parsed (or why it failed to parse), or why it could not be read.
     func read(_ path: String) -> Result<ParsedTableFile, FileTreeError> {
         if let cached = cache[path] { return cached }
-        guard let kind = TableFileKind(fileName: TreePath.lastComponent(path)) else { return .failure(.unreadable(reason: "not a table file")) }
+        guard let kind = TableFileKind(fileName: TreePath.lastComponent(path)) else {
+            return .failure(.unreadable(reason: "not a table file"))
+        }
         let bytes: [UInt8]
         do {
             bytes = try files.read(path, maximumSize: maximumFileSize)
@@ -56,9 +58,12 @@ final class TableFileSet {
         do throws(TableParseError) {
             switch kind {
             case .strings:
-                parsed = ParsedTableFile(path: path, kind: kind, strings: try StringsParser(recordsKeyLocations: true).parse(bytes), stringsdict: nil, failure: nil)
+                parsed = ParsedTableFile(
+                    path: path, kind: kind, strings: try StringsParser(recordsKeyLocations: true).parse(bytes), stringsdict: nil,
+                    failure: nil)
             case .stringsdict:
-                parsed = ParsedTableFile(path: path, kind: kind, strings: nil, stringsdict: try StringsdictParser().parse(bytes), failure: nil)
+                parsed = ParsedTableFile(
+                    path: path, kind: kind, strings: nil, stringsdict: try StringsdictParser().parse(bytes), failure: nil)
             }
         } catch {
             parsed = ParsedTableFile(path: path, kind: kind, strings: nil, stringsdict: nil, failure: error)

@@ -119,7 +119,9 @@ public final class ClientStore: Sendable {
     private func load(from writer: any DatabaseWriter) throws {
         let (rows, preferenceRows) = try writer.read { db in (try SelectionRecord.fetchAll(db), try PreferenceRecord.fetchAll(db)) }
         // What the copy held before (a reopening) is released first.
-        for (key, selection) in selections.withLock({ $0 }) { book.release(Self.cost(key, selection.locale), of: .savedState, from: key.uid) }
+        for (key, selection) in selections.withLock({ $0 }) {
+            book.release(Self.cost(key, selection.locale), of: .savedState, from: key.uid)
+        }
         for (key, saved) in savedPreferences.withLock({ $0 }) { book.release(Self.cost(key, saved), of: .savedState, from: key.uid) }
         var kept: [SelectionKey: SavedSelection] = [:], keptPreferences: [SelectionKey: SavedPreferences] = [:]
         var prunedSelections: [SelectionKey] = [], prunedPreferences: [SelectionKey] = []
@@ -134,7 +136,9 @@ public final class ClientStore: Sendable {
             preferences[key] = entry
         }
         enum Row { case selection(SelectionRecord), preferences(SelectionKey, SavedPreferences) }
-        let all = (rows.map { (Row.selection($0), $0.updatedAt) } + preferences.map { (Row.preferences($0.key, $0.value.saved), $0.value.updatedAt) })
+        let all =
+            (rows.map { (Row.selection($0), $0.updatedAt) }
+            + preferences.map { (Row.preferences($0.key, $0.value.saved), $0.value.updatedAt) })
             .sorted { $0.1 > $1.1 }
         for (row, _) in all {
             switch row {
@@ -156,10 +160,14 @@ public final class ClientStore: Sendable {
         if !prunedSelections.isEmpty || !prunedPreferences.isEmpty {
             try writer.write { db in
                 for key in prunedSelections {
-                    try db.execute(sql: "DELETE FROM selection WHERE uid = ? AND client = ? AND bundle = ?", arguments: [Int64(key.uid), key.client, key.bundle])
+                    try db.execute(
+                        sql: "DELETE FROM selection WHERE uid = ? AND client = ? AND bundle = ?",
+                        arguments: [Int64(key.uid), key.client, key.bundle])
                 }
                 for key in prunedPreferences {
-                    try db.execute(sql: "DELETE FROM preference WHERE uid = ? AND client = ? AND bundle = ?", arguments: [Int64(key.uid), key.client, key.bundle])
+                    try db.execute(
+                        sql: "DELETE FROM preference WHERE uid = ? AND client = ? AND bundle = ?",
+                        arguments: [Int64(key.uid), key.client, key.bundle])
                 }
             }
         }
@@ -199,7 +207,8 @@ public final class ClientStore: Sendable {
         switch error.resultCode {
         case .SQLITE_FULL: return "the file system of \(file) is full"
         case .SQLITE_READONLY: return "\(file) is read-only"
-        case .SQLITE_CORRUPT, .SQLITE_NOTADB: return "\(file) is damaged (\(error.message ?? "not a database")); move it away to start afresh"
+        case .SQLITE_CORRUPT, .SQLITE_NOTADB:
+            return "\(file) is damaged (\(error.message ?? "not a database")); move it away to start afresh"
         case .SQLITE_CANTOPEN: return "\(file) cannot be opened (\(error.message ?? "no access"))"
         case .SQLITE_IOERR: return "\(file) cannot be written (I/O error: \(error.message ?? "?"))"
         case .SQLITE_PERM, .SQLITE_AUTH: return "\(file) may not be written"
@@ -248,10 +257,11 @@ public final class ClientStore: Sendable {
                 table.primaryKey(["uid", "client", "bundle", "field"])
             }
             for column in ["dateFormat", "timeFormat", "distanceUnit", "speedUnit", "currencySymbol", "timeZone", "calendar"] {
-                try db.execute(sql: """
-                    INSERT INTO preference (uid, client, bundle, field, value, updatedAt)
-                    SELECT uid, client, bundle, '\(column)', \(column), updatedAt FROM preferences WHERE \(column) IS NOT NULL
-                    """)
+                try db.execute(
+                    sql: """
+                        INSERT INTO preference (uid, client, bundle, field, value, updatedAt)
+                        SELECT uid, client, bundle, '\(column)', \(column), updatedAt FROM preferences WHERE \(column) IS NOT NULL
+                        """)
             }
             try db.drop(table: "preferences")
         }
@@ -290,35 +300,41 @@ public final class ClientStore: Sendable {
     public func saveSelection(_ locale: String, for key: ClientKey, bundle: String) async throws {
         let selection = SavedSelection(uid: key.uid, client: key.client, bundle: bundle, locale: locale, updatedAt: Date())
         let cacheKey = SelectionKey(uid: key.uid, client: key.client, bundle: bundle)
-        try await writing { writer in try await writer.writeWithoutTransaction { db in
-            let old = self.selections.withLock { $0[cacheKey] }.map { Self.cost(cacheKey, $0.locale) } ?? 0
-            let new = Self.cost(cacheKey, locale)
-            try self.charge(from: old, to: new, uid: key.uid)
-            do {
-                try db.inTransaction {
-                    try SelectionRecord(selection).upsert(db)
-                    return .commit
+        try await writing { writer in
+            try await writer.writeWithoutTransaction { db in
+                let old = self.selections.withLock { $0[cacheKey] }.map { Self.cost(cacheKey, $0.locale) } ?? 0
+                let new = Self.cost(cacheKey, locale)
+                try self.charge(from: old, to: new, uid: key.uid)
+                do {
+                    try db.inTransaction {
+                        try SelectionRecord(selection).upsert(db)
+                        return .commit
+                    }
+                } catch {
+                    try? self.charge(from: new, to: old, uid: key.uid)
+                    throw error
                 }
-            } catch {
-                try? self.charge(from: new, to: old, uid: key.uid)
-                throw error
+                self.selections.withLock { $0[cacheKey] = selection }
             }
-            self.selections.withLock { $0[cacheKey] = selection }
-        } }
+        }
     }
 
     /// Forgets a client's locale for a bundle; returns once committed.
     public func removeSelection(for key: ClientKey, bundle: String) async throws {
         let cacheKey = SelectionKey(uid: key.uid, client: key.client, bundle: bundle)
-        try await writing { writer in try await writer.writeWithoutTransaction { db in
-            try db.inTransaction {
-                try db.execute(sql: "DELETE FROM selection WHERE uid = ? AND client = ? AND bundle = ?", arguments: [Int64(key.uid), key.client, bundle])
-                return .commit
+        try await writing { writer in
+            try await writer.writeWithoutTransaction { db in
+                try db.inTransaction {
+                    try db.execute(
+                        sql: "DELETE FROM selection WHERE uid = ? AND client = ? AND bundle = ?",
+                        arguments: [Int64(key.uid), key.client, bundle])
+                    return .commit
+                }
+                if let removed = self.selections.withLock({ $0.removeValue(forKey: cacheKey) }) {
+                    self.book.release(Self.cost(cacheKey, removed.locale), of: .savedState, from: key.uid)
+                }
             }
-            if let removed = self.selections.withLock({ $0.removeValue(forKey: cacheKey) }) {
-                self.book.release(Self.cost(cacheKey, removed.locale), of: .savedState, from: key.uid)
-            }
-        } }
+        }
     }
 
     /// How many selections are saved.
@@ -340,28 +356,34 @@ public final class ClientStore: Sendable {
         for key: ClientKey, bundle: String, _ update: @escaping @Sendable (SavedPreferences) throws -> SavedPreferences
     ) async throws -> (previous: SavedPreferences, current: SavedPreferences) {
         let cacheKey = SelectionKey(uid: key.uid, client: key.client, bundle: bundle)
-        return try await writing { writer in try await writer.writeWithoutTransaction { db in
-            let previous = self.savedPreferences.withLock { $0[cacheKey] } ?? [:]
-            let current = try update(previous)
-            guard current != previous else { return (previous, current) }
-            let old = previous.isEmpty ? 0 : Self.cost(cacheKey, previous), new = current.isEmpty ? 0 : Self.cost(cacheKey, current)
-            try self.charge(from: old, to: new, uid: key.uid)
-            do {
-                try db.inTransaction {
-                    try db.execute(sql: "DELETE FROM preference WHERE uid = ? AND client = ? AND bundle = ?", arguments: [Int64(key.uid), key.client, bundle])
-                    let now = Date()
-                    for (field, value) in current {
-                        try PreferenceRecord(uid: key.uid, client: key.client, bundle: bundle, field: field, value: value, updatedAt: now).insert(db)
+        return try await writing { writer in
+            try await writer.writeWithoutTransaction { db in
+                let previous = self.savedPreferences.withLock { $0[cacheKey] } ?? [:]
+                let current = try update(previous)
+                guard current != previous else { return (previous, current) }
+                let old = previous.isEmpty ? 0 : Self.cost(cacheKey, previous), new = current.isEmpty ? 0 : Self.cost(cacheKey, current)
+                try self.charge(from: old, to: new, uid: key.uid)
+                do {
+                    try db.inTransaction {
+                        try db.execute(
+                            sql: "DELETE FROM preference WHERE uid = ? AND client = ? AND bundle = ?",
+                            arguments: [Int64(key.uid), key.client, bundle])
+                        let now = Date()
+                        for (field, value) in current {
+                            try PreferenceRecord(
+                                uid: key.uid, client: key.client, bundle: bundle, field: field, value: value, updatedAt: now
+                            ).insert(db)
+                        }
+                        return .commit
                     }
-                    return .commit
+                } catch {
+                    try? self.charge(from: new, to: old, uid: key.uid)
+                    throw error
                 }
-            } catch {
-                try? self.charge(from: new, to: old, uid: key.uid)
-                throw error
+                self.savedPreferences.withLock { $0[cacheKey] = current.isEmpty ? nil : current }
+                return (previous, current)
             }
-            self.savedPreferences.withLock { $0[cacheKey] = current.isEmpty ? nil : current }
-            return (previous, current)
-        } }
+        }
     }
 }
 

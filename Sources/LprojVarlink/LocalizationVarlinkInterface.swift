@@ -24,7 +24,9 @@ public final class LocalizationVarlinkInterface: VarlinkInterface {
     public func handle(_ method: Substring, call: VarlinkCall, caller: VarlinkCaller) -> VarlinkOutcome {
         let request: Localization.Call
         do {
-            guard let known = try Localization.Call(method: method, parameters: call.parameters) else { return .error(.methodNotFound(call.method)) }
+            guard let known = try Localization.Call(method: method, parameters: call.parameters) else {
+                return .error(.methodNotFound(call.method))
+            }
             request = known
         } catch {
             return .error(.invalidParameter(error.field))
@@ -40,7 +42,8 @@ public final class LocalizationVarlinkInterface: VarlinkInterface {
             case .listBundles(let parameters): return .reply(service.listBundles(parameters).varlinkObject)
             case .negotiate(let parameters): return outcome(try service.negotiate(parameters))
             case .addStrings(let parameters): return .reply(try service.addStrings(parameters, caller: caller).varlinkObject)
-            case .removeAddedStrings(let parameters): return .reply(try service.removeAddedStrings(parameters, caller: caller).varlinkObject)
+            case .removeAddedStrings(let parameters):
+                return .reply(try service.removeAddedStrings(parameters, caller: caller).varlinkObject)
             case .subscribe(let parameters):
                 let subscription = try service.subscribe(parameters, caller: caller)
                 return .stream { [hub] stream in
@@ -86,5 +89,6 @@ public final class LocalizationVarlinkInterface: VarlinkInterface {
     }
 
     /// The last reply of every subscription when lprojd stops.
-    public static let shutdownReply = VarlinkReply(parameters: Localization.Subscribe.Reply(event: ServiceEvent.shutdown.interfaceEvent).varlinkObject)
+    public static let shutdownReply = VarlinkReply(
+        parameters: Localization.Subscribe.Reply(event: ServiceEvent.shutdown.interfaceEvent).varlinkObject)
 }

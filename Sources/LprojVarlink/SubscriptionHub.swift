@@ -44,7 +44,10 @@ public final class SubscriptionHub: EventSink {
             var pending = EventCoalescer()
         }
 
-        init(uid: UInt32, client: String?, bundle: String?, stream: any VarlinkStream, tick: Duration, maximumStall: Duration, queue: DispatchQueue) {
+        init(
+            uid: UInt32, client: String?, bundle: String?, stream: any VarlinkStream, tick: Duration, maximumStall: Duration,
+            queue: DispatchQueue
+        ) {
             self.uid = uid
             self.client = client
             self.bundle = bundle
@@ -157,13 +160,15 @@ public final class SubscriptionHub: EventSink {
         let id = state.withLock { state in
             let id = state.nextID
             state.nextID += 1
-            state.subscribers[id] = Subscriber(uid: uid, client: client, bundle: bundle, stream: stream, tick: tick, maximumStall: maximumStall, queue: queue)
+            state.subscribers[id] = Subscriber(
+                uid: uid, client: client, bundle: bundle, stream: stream, tick: tick, maximumStall: maximumStall, queue: queue)
             return id
         }
         stream.onTermination { [weak self] end in
             self?.state.withLock { _ = $0.subscribers.removeValue(forKey: id) }
             if end == .tooSlow {
-                self?.logger.notice("dropped a subscriber that stopped reading", metadata: ["client.uid": "\(uid)", "client.id": "\(client ?? "-")"])
+                self?.logger.notice(
+                    "dropped a subscriber that stopped reading", metadata: ["client.uid": "\(uid)", "client.id": "\(client ?? "-")"])
             }
         }
     }

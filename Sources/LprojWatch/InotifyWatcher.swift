@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import Foundation
 import Synchronization
@@ -87,7 +87,9 @@ public final class InotifyWatcher: Sendable {
 
     /// Opens an inotify instance; its reader calls `poll` (tests make it
     /// fail) and starts now or at ``startReading()``.
-    init(maximumPendingEvents: Int, poll: @escaping @Sendable (UnsafeMutablePointer<pollfd>, nfds_t, Int32) -> Int32, startsReading: Bool) throws {
+    init(maximumPendingEvents: Int, poll: @escaping @Sendable (UnsafeMutablePointer<pollfd>, nfds_t, Int32) -> Int32, startsReading: Bool)
+        throws
+    {
         let descriptor = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
         guard descriptor >= 0 else { throw Failure(description: "inotify_init1: \(String(cString: strerror(errno)))") }
         var pipeDescriptors: [Int32] = [0, 0]
@@ -139,7 +141,9 @@ public final class InotifyWatcher: Sendable {
     @discardableResult
     public func add(path: String, mask: InotifyMask) throws -> Int32 {
         try shared.state.withLock { state throws(Failure) -> Int32 in
-            guard let descriptor = state.inotify, state.wakeWrite != nil else { throw Failure(description: "watching \(path): the watcher is closed") }
+            guard let descriptor = state.inotify, state.wakeWrite != nil else {
+                throw Failure(description: "watching \(path): the watcher is closed")
+            }
             let watch = inotify_add_watch(descriptor, path, mask.rawValue)
             guard watch >= 0 else { throw Failure(description: "watching \(path): \(String(cString: strerror(errno)))") }
             return watch

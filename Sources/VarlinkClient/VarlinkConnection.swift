@@ -2,7 +2,6 @@ public import NIOCore
 public import NIOPosix
 public import VarlinkProtocol
 
-
 /// A client connection to a Varlink service on a Unix socket.
 ///
 /// Calls may overlap: each waits for its own reply, in the order they were
@@ -31,7 +30,9 @@ public final class VarlinkConnection: Sendable {
     }
 
     /// Connects to the socket at `path`.
-    public static func connect(path: String, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) async throws -> VarlinkConnection {
+    public static func connect(path: String, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) async throws
+        -> VarlinkConnection
+    {
         let channel = try await ClientBootstrap(group: group)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {

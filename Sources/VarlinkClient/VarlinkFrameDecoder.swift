@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 public import NIOCore
 
@@ -33,7 +33,8 @@ public struct VarlinkFrameDecoder: ByteToMessageDecoder {
         // memchr: the scan runs at memory speed, whatever the build.
         let found: Int? = buffer.withUnsafeReadableBytes { bytes in
             guard let base = bytes.baseAddress, searched < bytes.count,
-                  let hit = memchr(base + searched, 0, bytes.count - searched) else { return nil }
+                let hit = memchr(base + searched, 0, bytes.count - searched)
+            else { return nil }
             return base.distance(to: UnsafeRawPointer(hit))
         }
         if let length = found {

@@ -7,10 +7,10 @@ struct LprojCtl: AsyncParsableCommand {
         commandName: "lprojctl",
         abstract: "Query and control lprojd, and check Apple localization tables.",
         discussion: """
-        Daemon commands reach lprojd through --socket, $LPROJD_SOCKET, the
-        user's socket ($XDG_RUNTIME_DIR/lprojd/) or the system's (/run/lprojd/).
-        Offline commands (no daemon needed): lint, dump.
-        """,
+            Daemon commands reach lprojd through --socket, $LPROJD_SOCKET, the
+            user's socket ($XDG_RUNTIME_DIR/lprojd/) or the system's (/run/lprojd/).
+            Offline commands (no daemon needed): lint, dump.
+            """,
         subcommands: [
             LookupCommand.self, TableCommand.self, SelectionCommand.self, SelectCommand.self, ResetCommand.self,
             BundlesCommand.self, NegotiateCommand.self, WatchCommand.self, StatusCommand.self, ReloadCommand.self,

@@ -47,7 +47,8 @@ struct Daemon {
         let (catalog, watcher) = try loadBundles(events: hub, logger: logger)
         let group = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
         LoopLagMonitor.startIfAsked(group: group, environment: ProcessInfo.processInfo.environment, logger: logger)
-        let server = try await serve(catalog: catalog, watcher: watcher, hub: hub, store: store, budget: budget, group: group, logger: logger)
+        let server = try await serve(
+            catalog: catalog, watcher: watcher, hub: hub, store: store, budget: budget, group: group, logger: logger)
 
         let status = StatusReporter(notifier: notifier) {
             StatusReporter.summary(of: catalog.snapshot, connections: server.connectionCount, subscribers: hub.subscriberCount)
@@ -56,15 +57,21 @@ struct Daemon {
             hangups: hangups, running: settings, rereadSettings: rereadSettings ?? { settings }, watcher: watcher,
             logLevel: logLevel, status: status, logger: logger)
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
-            .init(service: watcher), .init(service: server), .init(service: reloader), .init(service: StateRecovery(store: store, logger: logger)),
+            .init(service: watcher), .init(service: server), .init(service: reloader),
+            .init(service: StateRecovery(store: store, logger: logger)),
         ]
         if let interval = WatchdogRequest.interval() {
             logger.info("the watchdog expects a sign of life every \(interval); pinging every \(interval / 2)")
-            services.append(.init(service: Watchdog(interval: interval, group: group, probe: { await watcher.checkIn() }, ping: { [notifier] in notifier.notify(.watchdog) })))
+            services.append(
+                .init(
+                    service: Watchdog(
+                        interval: interval, group: group, probe: { await watcher.checkIn() },
+                        ping: { [notifier] in notifier.notify(.watchdog) })))
         }
         // Last, so that it is the first to hear of the stop (STOPPING=1).
         services.append(.init(service: ServiceManagerLifecycle(status: status, logger: logger)))
-        try await runUntilStopped(ServiceGroup(configuration: .init(services: services, logger: logger)), stopSignals: stopSignals, logger: logger)
+        try await runUntilStopped(
+            ServiceGroup(configuration: .init(services: services, logger: logger)), stopSignals: stopSignals, logger: logger)
         try await group.shutdownGracefully()
         logger.info("stopped")
     }
@@ -84,7 +91,8 @@ struct Daemon {
     /// unavailable (said in the log and on the wire): lookups need none, and
     /// StateRecovery opens it once the fault is fixed.
     private func openStore(budget: BudgetBook, logger: Logger) -> ClientStore {
-        try? FileManager.default.createDirectory(atPath: settings.stateDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try? FileManager.default.createDirectory(
+            atPath: settings.stateDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let store = ClientStore(path: "\(settings.stateDirectory)/lprojd.sqlite", budget: budget)
         if store.prunedAtStart > 0 {
             logger.warning("removed \(store.prunedAtStart) saved rows beyond their users' budget (max-saved-state-bytes-per-uid)")
@@ -103,11 +111,15 @@ struct Daemon {
         catalog.load(bundles)
         let snapshot = catalog.snapshot
         for (name, bundle) in snapshot.bundles.sorted(by: { $0.key < $1.key }) {
-            logger.info("loaded \(bundle.localizations.count) folders, \(bundle.entryCount) entries from \(bundle.configuration.directory)", metadata: ["bundle.name": "\(name)"])
+            logger.info(
+                "loaded \(bundle.localizations.count) folders, \(bundle.entryCount) entries from \(bundle.configuration.directory)",
+                metadata: ["bundle.name": "\(name)"])
             for problem in bundle.problems { logger.warning("\(problem.message)", metadata: ["bundle.name": "\(name)"]) }
             for report in bundle.fileReports {
                 for diagnostic in report.errors {
-                    logger.error("\(report.path)\(diagnostic.location.map { ":\($0)" } ?? ""): \(diagnostic.message)", metadata: ["bundle.name": "\(name)"])
+                    logger.error(
+                        "\(report.path)\(diagnostic.location.map { ":\($0)" } ?? ""): \(diagnostic.message)",
+                        metadata: ["bundle.name": "\(name)"])
                 }
             }
         }
@@ -117,10 +129,12 @@ struct Daemon {
 
     /// The service, its Varlink adapter and the server, listening.
     private func serve(
-        catalog: Catalog, watcher: CatalogWatcher, hub: SubscriptionHub, store: ClientStore, budget: BudgetBook, group: MultiThreadedEventLoopGroup, logger: Logger
+        catalog: Catalog, watcher: CatalogWatcher, hub: SubscriptionHub, store: ClientStore, budget: BudgetBook,
+        group: MultiThreadedEventLoopGroup, logger: Logger
     ) async throws -> VarlinkServer {
         let limits = settings.configuration.limits
-        let added = AddedStringsRegistry(maximumStrings: limits.maximumAddedStrings, maximumLength: limits.maximumAddedStringLength, budget: budget)
+        let added = AddedStringsRegistry(
+            maximumStrings: limits.maximumAddedStrings, maximumLength: limits.maximumAddedStringLength, budget: budget)
         var serviceLimits = ServiceLimits()
         serviceLimits.maximumKeyLength = limits.maximumKeyLength
         serviceLimits.maximumValueLength = limits.maximumValueLength
@@ -129,13 +143,15 @@ struct Daemon {
         // The status method counts connections of a server made after it.
         let serverReference = ServerReference()
         let service = LocalizationService(
-            catalog: catalog, watcher: watcher, events: hub, store: store, added: added, limits: serviceLimits, budget: budget, daemonUID: getuid(),
+            catalog: catalog, watcher: watcher, events: hub, store: store, added: added, limits: serviceLimits, budget: budget,
+            daemonUID: getuid(),
             connectionCount: { serverReference.connectionCount }, logger: logger)
         let dispatcher = VarlinkDispatcher(
             info: .init(vendor: "lprojd", product: "lprojd", version: LocalizationService.version, url: "https://github.com/lprojd/lprojd"),
             interfaces: [LocalizationVarlinkInterface(service: service, hub: hub)])
         let server = VarlinkServer(
-            listener: try listener(logger: logger), dispatcher: dispatcher, configuration: serverConfiguration(limits), group: group, budget: budget, logger: logger)
+            listener: try listener(logger: logger), dispatcher: dispatcher, configuration: serverConfiguration(limits), group: group,
+            budget: budget, logger: logger)
         serverReference.set(server)
         do {
             try await server.listen()
@@ -165,7 +181,8 @@ struct Daemon {
         if let activatedSocket {
             guard SocketActivation.isListeningStreamSocket(activatedSocket.descriptor) else {
                 throw SocketActivation.Problem(
-                    description: "the socket passed by the service manager (fd \(activatedSocket.descriptor), \(activatedSocket.name)) is not a listening stream socket",
+                    description:
+                        "the socket passed by the service manager (fd \(activatedSocket.descriptor), \(activatedSocket.name)) is not a listening stream socket",
                     code: ENOTSOCK)
             }
             if let path = settings.socketPath, settings.configuration.socketPath != nil {
@@ -203,17 +220,18 @@ struct Daemon {
         server.incompleteMessageTimeout = .seconds(Int64(limits.incompleteMessageTimeout))
         server.socketMode = getuid() == 0 ? 0o666 : 0o600
         server.limitError = { limit in
-            let error: ServiceError = switch limit {
-            case .messageSize(let maximum): .limitExceeded("messageSize", maximum: maximum)
-            case .messageValues(let maximum): .limitExceeded("messageValues", maximum: maximum)
-            case .replySize(let maximum): .limitExceeded("replySize", maximum: maximum)
-            case .connections(let maximum): .limitExceeded("connections", maximum: maximum)
-            case .connectionsPerUID(let maximum): .limitExceeded("connectionsPerUID", maximum: maximum)
-            case .streamsPerUID(let maximum): .limitExceeded("subscriptionsPerUID", maximum: maximum)
-            case .streamQueue(let maximum): .limitExceeded("subscriberQueue", maximum: maximum)
-            case .incompleteMessageTimeout(let seconds): .limitExceeded("incompleteMessageTimeout", maximum: seconds)
-            case .budget(let refusal): .limitExceeded(refusal)
-            }
+            let error: ServiceError =
+                switch limit {
+                case .messageSize(let maximum): .limitExceeded("messageSize", maximum: maximum)
+                case .messageValues(let maximum): .limitExceeded("messageValues", maximum: maximum)
+                case .replySize(let maximum): .limitExceeded("replySize", maximum: maximum)
+                case .connections(let maximum): .limitExceeded("connections", maximum: maximum)
+                case .connectionsPerUID(let maximum): .limitExceeded("connectionsPerUID", maximum: maximum)
+                case .streamsPerUID(let maximum): .limitExceeded("subscriptionsPerUID", maximum: maximum)
+                case .streamQueue(let maximum): .limitExceeded("subscriberQueue", maximum: maximum)
+                case .incompleteMessageTimeout(let seconds): .limitExceeded("incompleteMessageTimeout", maximum: seconds)
+                case .budget(let refusal): .limitExceeded(refusal)
+                }
             return LocalizationVarlinkInterface.varlinkError(error)
         }
         server.shutdownReply = LocalizationVarlinkInterface.shutdownReply

@@ -19,7 +19,10 @@ struct DaemonSettings: Sendable {
 
     /// - Parameter socketActivated: whether the service manager passed a
     ///   listening socket, which then needs no path.
-    init(configPath: String?, socket: String?, stateDirectory: String?, bundles: [String], logLevel: String?, environment: [String: String], socketActivated: Bool = false) throws {
+    init(
+        configPath: String?, socket: String?, stateDirectory: String?, bundles: [String], logLevel: String?, environment: [String: String],
+        socketActivated: Bool = false
+    ) throws {
         let isRoot = getuid() == 0
         let candidates = DefaultPaths.configurationFiles(environment: environment, isRoot: isRoot)
         let path = configPath ?? candidates.first { FileManager.default.fileExists(atPath: $0) } ?? ConfigurationFile.defaultPath

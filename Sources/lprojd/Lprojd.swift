@@ -25,7 +25,10 @@ struct Lprojd: AsyncParsableCommand {
     @Option(name: .customLong("state-directory"), help: "Where to keep each client's selected locale.")
     var stateDirectory: String?
 
-    @Option(name: .customLong("bundle"), help: ArgumentHelp("A bundle to serve, as NAME=DIR or NAME=DIR@LOCALE (the development locale). Repeatable.", valueName: "name=dir"))
+    @Option(
+        name: .customLong("bundle"),
+        help: ArgumentHelp("A bundle to serve, as NAME=DIR or NAME=DIR@LOCALE (the development locale). Repeatable.", valueName: "name=dir")
+    )
     var bundles: [String] = []
 
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")

@@ -35,7 +35,8 @@ import Testing
     }
 
     @Test func relativeDirectoriesAreRelativeToTheFile() throws {
-        let configuration = try ConfigurationFile.parse("bundles:\n  - name: b\n    directory: ../bundles/b\n", name: "x", baseDirectory: "/etc/lprojd")
+        let configuration = try ConfigurationFile.parse(
+            "bundles:\n  - name: b\n    directory: ../bundles/b\n", name: "x", baseDirectory: "/etc/lprojd")
         #expect(configuration.bundles.first?.directory == "/etc/bundles/b")
     }
 
@@ -63,9 +64,13 @@ import Testing
 
     @Test func defaultPaths() {
         #expect(DefaultPaths.socket(environment: [:], isRoot: true) == "/run/lprojd/org.lprojd.Localization")
-        #expect(DefaultPaths.socket(environment: ["XDG_RUNTIME_DIR": "/run/user/1000"], isRoot: false) == "/run/user/1000/lprojd/org.lprojd.Localization")
+        #expect(
+            DefaultPaths.socket(environment: ["XDG_RUNTIME_DIR": "/run/user/1000"], isRoot: false)
+                == "/run/user/1000/lprojd/org.lprojd.Localization")
         #expect(DefaultPaths.socket(environment: [:], isRoot: false) == nil)
-        #expect(DefaultPaths.stateDirectory(environment: ["STATE_DIRECTORY": "/var/lib/lprojd:/var/lib/other", "HOME": "/h"]) == "/var/lib/lprojd")
+        #expect(
+            DefaultPaths.stateDirectory(environment: ["STATE_DIRECTORY": "/var/lib/lprojd:/var/lib/other", "HOME": "/h"])
+                == "/var/lib/lprojd")
         #expect(DefaultPaths.stateDirectory(environment: ["XDG_STATE_HOME": "/s", "HOME": "/h"]) == "/s/lprojd")
         #expect(DefaultPaths.stateDirectory(environment: ["HOME": "/h"]) == "/h/.local/state/lprojd")
     }
@@ -73,8 +78,14 @@ import Testing
     @Test func aUsersOwnConfigurationComesBeforeTheSystems() {
         let system = "/etc/lprojd/lprojd.conf"
         #expect(DefaultPaths.configurationFiles(environment: ["HOME": "/home/a"], isRoot: true) == [system])
-        #expect(DefaultPaths.configurationFiles(environment: ["HOME": "/home/a"], isRoot: false) == ["/home/a/.config/lprojd/lprojd.conf", system])
-        #expect(DefaultPaths.configurationFiles(environment: ["HOME": "/home/a", "XDG_CONFIG_HOME": "/c"], isRoot: false) == ["/c/lprojd/lprojd.conf", system])
+        #expect(
+            DefaultPaths.configurationFiles(environment: ["HOME": "/home/a"], isRoot: false) == [
+                "/home/a/.config/lprojd/lprojd.conf", system,
+            ])
+        #expect(
+            DefaultPaths.configurationFiles(environment: ["HOME": "/home/a", "XDG_CONFIG_HOME": "/c"], isRoot: false) == [
+                "/c/lprojd/lprojd.conf", system,
+            ])
         // systemd's dynamic users have HOME=/ (or none): only the system's.
         #expect(DefaultPaths.configurationFiles(environment: ["HOME": "/"], isRoot: false) == [system])
         #expect(DefaultPaths.configurationFiles(environment: [:], isRoot: false) == [system])

@@ -41,14 +41,18 @@ enum Tool {
         }
         // Read stderr on another thread so a full pipe cannot block the child.
         let errorData = DataBox()
-        let reader = Thread { errorData.data = errors.fileHandleForReading.readDataToEndOfFile(); errorData.done.signal() }
+        let reader = Thread {
+            errorData.data = errors.fileHandleForReading.readDataToEndOfFile()
+            errorData.done.signal()
+        }
         reader.start()
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
         errorData.done.wait()
         process.waitUntilExit()
-        return Result(status: process.terminationStatus,
-                      output: String(decoding: outputData, as: UTF8.self),
-                      errors: String(decoding: errorData.data, as: UTF8.self))
+        return Result(
+            status: process.terminationStatus,
+            output: String(decoding: outputData, as: UTF8.self),
+            errors: String(decoding: errorData.data, as: UTF8.self))
     }
 }
 

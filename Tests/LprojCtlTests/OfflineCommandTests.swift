@@ -6,7 +6,9 @@ import Testing
         let file = Tool.corpus.appendingPathComponent("vlc-ios/Resources/ko.lproj/Localizable.strings").path
         let result = try Tool.run("lprojctl", ["lint", file])
         #expect(result.status == 1)
-        #expect(result.output.contains("\(file):840:1: error: \"ADD_ALERT_MESSAGE_MULTIPLE\": argument 1 is %@ (object) here but %d (integer) in en"))
+        #expect(
+            result.output.contains(
+                "\(file):840:1: error: \"ADD_ALERT_MESSAGE_MULTIPLE\": argument 1 is %@ (object) here but %d (integer) in en"))
         #expect(result.errors.contains("error"))
     }
 
@@ -42,7 +44,8 @@ import Testing
         let path = Tool.corpus.appendingPathComponent(relativePath).path
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
         let reference = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
-        let expected = try JSONSerialization.data(withJSONObject: reference, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        let expected = try JSONSerialization.data(
+            withJSONObject: reference, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
         let result = try Tool.run("lprojctl", ["dump", path])
         #expect(result.status == 0, "\(result.errors)")
         #expect(result.output == String(decoding: expected, as: UTF8.self) + "\n")

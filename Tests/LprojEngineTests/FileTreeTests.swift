@@ -6,7 +6,8 @@ import Testing
 /// memory loads, reloads and reports as one on disk does.
 struct FileTreeTests {
     static func configuration(maximumFileSize: Int = 1 << 20) throws -> BundleConfiguration {
-        BundleConfiguration(name: "memory", directory: "app", developmentLocale: try LocaleIdentifier("en"), maximumFileSize: maximumFileSize)
+        BundleConfiguration(
+            name: "memory", directory: "app", developmentLocale: try LocaleIdentifier("en"), maximumFileSize: maximumFileSize)
     }
 
     @Test func aBundleInMemoryLoadsWithoutTheDisk() throws {

@@ -30,7 +30,9 @@ import LprojFiles
         ])
     }
 
-    func lookup(_ bundle: LoadedBundle, _ key: String, _ locale: String, table: String = "Localizable", default value: String? = nil) throws -> LookupResult {
+    func lookup(_ bundle: LoadedBundle, _ key: String, _ locale: String, table: String = "Localizable", default value: String? = nil) throws
+        -> LookupResult
+    {
         bundle.lookup(key, table: table, locale: try bundle.resolve(locale: locale), defaultValue: value)
     }
 
@@ -124,7 +126,10 @@ import LprojFiles
         #expect(try bundle.localizedString("files", locale: bundle.resolve(locale: "en"), arguments: [.integer(1)]).value == "1 file")
         // Numbers are written the requested locale's way.
         #expect(try bundle.localizedString("price", locale: bundle.resolve(locale: "de"), arguments: [.float(1.5)]).value == "1,5")
-        #expect(throws: LookupError.invalidArguments(.argumentMismatch(position: 1, specifier: "%.1f", expected: .floatingPoint, actual: "string"))) {
+        #expect(
+            throws: LookupError.invalidArguments(
+                .argumentMismatch(position: 1, specifier: "%.1f", expected: .floatingPoint, actual: "string"))
+        ) {
             try bundle.localizedString("price", locale: bundle.resolve(locale: "de"), arguments: [.string("x")])
         }
         #expect(throws: LookupError.invalidTableName("../x")) {
@@ -178,7 +183,8 @@ import LprojFiles
     }
 
     @Test func missingDirectoryIsAProblemNotACrash() throws {
-        let configuration = BundleConfiguration(name: "gone", directory: "/nonexistent/lprojd", developmentLocale: try LocaleIdentifier("en"))
+        let configuration = BundleConfiguration(
+            name: "gone", directory: "/nonexistent/lprojd", developmentLocale: try LocaleIdentifier("en"))
         let bundle = BundleLoader().load(configuration)
         #expect(bundle.localizations.isEmpty)
         #expect(bundle.problems.first?.code == "bundle-missing")
@@ -206,10 +212,12 @@ struct TestOverlay: StringOverlay {
     @Test func addedStringsOverlayTheirLocaleOnly() throws {
         let fixture = try LookupTests.bundle()
         let bundle = try fixture.load()
-        let overlay = TestOverlay(added: ["Localizable": [
-            try LocaleIdentifier("de").matchKey: ["hello": "Grüß dich", "new.key": "neu"],
-            try LocaleIdentifier("it").matchKey: ["hello": "Ciao"],
-        ]])
+        let overlay = TestOverlay(added: [
+            "Localizable": [
+                try LocaleIdentifier("de").matchKey: ["hello": "Grüß dich", "new.key": "neu"],
+                try LocaleIdentifier("it").matchKey: ["hello": "Ciao"],
+            ]
+        ])
         // Added at de: beats de's file...
         let de = bundle.lookup("hello", locale: try bundle.resolve(locale: "de"), overlay: overlay)
         #expect(de.value == "Grüß dich" && de.found && de.sourceDescription == "de-Latn")

@@ -28,25 +28,34 @@ struct PrecedenceCorpusTests {
         try #require(bundles.count >= 10, "the shared corpus is missing")
         var compared = 0
         for directory in bundles {
-            let configuration = BundleConfiguration(name: "corpus", directory: directory.path, developmentLocale: try LocaleIdentifier("en"))
+            let configuration = BundleConfiguration(
+                name: "corpus", directory: directory.path, developmentLocale: try LocaleIdentifier("en"))
             let bundle = BundleLoader().load(configuration)
             let tables = Set(bundle.localizations.flatMap(\.tables.keys))
-            let keysByTable = Dictionary(uniqueKeysWithValues: tables.map { table in
-                (table, Set(bundle.localizations.flatMap { folder -> [String] in
-                    guard let entries = folder.table(named: table) else { return [] }
-                    return (0..<entries.strings.count).map(entries.strings.key(at:)) + entries.plurals.keys
-                }))
-            })
-            let locales = bundle.localizations.compactMap { folder -> String? in
-                if case .locale(let locale) = folder.name { return locale.tag } else { return nil }
-            } + ["sw-KE"]
+            let keysByTable = Dictionary(
+                uniqueKeysWithValues: tables.map { table in
+                    (
+                        table,
+                        Set(
+                            bundle.localizations.flatMap { folder -> [String] in
+                                guard let entries = folder.table(named: table) else { return [] }
+                                return (0..<entries.strings.count).map(entries.strings.key(at:)) + entries.plurals.keys
+                            })
+                    )
+                })
+            let locales =
+                bundle.localizations.compactMap { folder -> String? in
+                    if case .locale(let locale) = folder.name { return locale.tag } else { return nil }
+                } + ["sw-KE"]
             for localeText in locales {
                 let locale = try bundle.resolve(locale: localeText)
                 for (table, keys) in keysByTable {
                     // Strings added at the locale's last own step and at the development locale.
                     var added: [LocaleKey: [String: String]] = [:]
                     for (index, key) in keys.sorted().enumerated() where index % 7 == 0 {
-                        if let stepKey = locale.steps[index % locale.steps.count].key { added[stepKey, default: [:]][key] = "added \(index)" }
+                        if let stepKey = locale.steps[index % locale.steps.count].key {
+                            added[stepKey, default: [:]][key] = "added \(index)"
+                        }
                     }
                     for overlay in [nil, Overlay(strings: added)] as [Overlay?] {
                         let whole = bundle.resolvedTable(table, locale: locale, overlay: overlay)
@@ -55,7 +64,8 @@ struct PrecedenceCorpusTests {
                             let entry = whole.entries[key]
                             #expect(single.found == (entry != nil), "\(directory.lastPathComponent) \(localeText) \(table) \(key)")
                             #expect(single.value == (entry?.value ?? key), "\(directory.lastPathComponent) \(localeText) \(table) \(key)")
-                            #expect(single.sourceDescription == entry?.source, "\(directory.lastPathComponent) \(localeText) \(table) \(key)")
+                            #expect(
+                                single.sourceDescription == entry?.source, "\(directory.lastPathComponent) \(localeText) \(table) \(key)")
                             #expect(single.plural == entry?.plural)
                             compared += 1
                         }

@@ -29,7 +29,8 @@ final class TemporaryBundle {
     func configuration(development: String = "en", custom: [String: String] = [:]) throws -> BundleConfiguration {
         var mapped: [String: LocaleIdentifier] = [:]
         for (key, value) in custom { mapped[try LocaleIdentifier(key).tag] = try LocaleIdentifier(value) }
-        return BundleConfiguration(name: "test", directory: directory.path, developmentLocale: try LocaleIdentifier(development), customLocales: mapped)
+        return BundleConfiguration(
+            name: "test", directory: directory.path, developmentLocale: try LocaleIdentifier(development), customLocales: mapped)
     }
 
     func load(development: String = "en", custom: [String: String] = [:], previous: LoadedBundle? = nil) throws -> LoadedBundle {
@@ -40,7 +41,8 @@ final class TemporaryBundle {
         var body = ""
         for entry in entries {
             body += "<key>\(entry.key)</key><dict><key>NSStringLocalizedFormatKey</key><string>\(entry.format)</string>"
-            body += "<key>\(entry.variable)</key><dict><key>NSStringFormatSpecTypeKey</key><string>NSStringPluralRuleType</string><key>NSStringFormatValueTypeKey</key><string>d</string>"
+            body +=
+                "<key>\(entry.variable)</key><dict><key>NSStringFormatSpecTypeKey</key><string>NSStringPluralRuleType</string><key>NSStringFormatValueTypeKey</key><string>d</string>"
             for (category, text) in entry.forms.sorted(by: { $0.key < $1.key }) { body += "<key>\(category)</key><string>\(text)</string>" }
             body += "</dict></dict>\n"
         }

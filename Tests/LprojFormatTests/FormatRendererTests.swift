@@ -9,7 +9,10 @@ import Testing
         return FormatRenderer(numbers: ICUNumberRenderer(locale: locale), plurals: rules)
     }
 
-    func render(_ format: String, _ arguments: [FormatArgument], locale: String = "en", variables: [String: PluralVariable] = [:], placeholders: [String: String] = [:]) throws -> String {
+    func render(
+        _ format: String, _ arguments: [FormatArgument], locale: String = "en", variables: [String: PluralVariable] = [:],
+        placeholders: [String: String] = [:]
+    ) throws -> String {
         try renderer(locale).render(FormatString(format), arguments: arguments, variables: variables, placeholders: placeholders)
     }
 
@@ -40,13 +43,16 @@ import Testing
     }
 
     @Test func cConversionsStayC() throws {
-        #expect(try render("%x|%X|%#x|%o|%#o|%08x", [.integer(255), .integer(255), .integer(255), .integer(8), .integer(8), .integer(255)]) == "ff|FF|0xff|10|010|000000ff")
+        #expect(
+            try render("%x|%X|%#x|%o|%#o|%08x", [.integer(255), .integer(255), .integer(255), .integer(8), .integer(8), .integer(255)])
+                == "ff|FF|0xff|10|010|000000ff")
         #expect(try render("%x", [.integer(-1)]) == "ffffffff")
         #expect(try render("%lx", [.integer(-1)]) == "ffffffffffffffff")
     }
 
     @Test func stringsCharactersAndPadding() throws {
-        #expect(try render("%c%c|%s|%.2s|%@", [.integer(65), .string("é"), .string("hi"), .string("hello"), .string("obj")]) == "Aé|hi|he|obj")
+        #expect(
+            try render("%c%c|%s|%.2s|%@", [.integer(65), .string("é"), .string("hi"), .string("hello"), .string("obj")]) == "Aé|hi|he|obj")
         #expect(try render("[%5s][%-5s][%*d]", [.string("ab"), .string("ab"), .integer(4), .integer(7)]) == "[   ab][ab   ][   7]")
         #expect(try render("100%% sure", []) == "100% sure")
         #expect(try render("%y and 5%", []) == "y and 5")
@@ -94,7 +100,7 @@ import Testing
     @Test func missingCategoriesFallBackToOther() throws {
         let variable = PluralVariable(valueTypeText: "d", forms: [.one: "%d plik", .other: "%d plików"])
         let polish = try renderer("pl")
-        #expect(try polish.render(FormatString("%#@n@"), arguments: [.integer(3)], variables: ["n": variable]) == "3 plików")  // "few" missing
+        #expect(try polish.render(FormatString("%#@n@"), arguments: [.integer(3)], variables: ["n": variable]) == "3 plików")  // no "few"
         #expect(try polish.render(FormatString("%#@n@"), arguments: [.integer(1)], variables: ["n": variable]) == "1 plik")
     }
 
@@ -111,12 +117,22 @@ import Testing
     /// and an unnumbered %d inside a form taking the variable's own argument.
     @Test func nestedPositionalVariables() throws {
         let variables = [
-            "passwords": PluralVariable(valueTypeText: "d", forms: [.one: "Your password will be deleted. Keep access to %2$#@accounts@.", .other: "%1$d passwords will be deleted. Keep access to %2$#@accounts@."]),
+            "passwords": PluralVariable(
+                valueTypeText: "d",
+                forms: [
+                    .one: "Your password will be deleted. Keep access to %2$#@accounts@.",
+                    .other: "%1$d passwords will be deleted. Keep access to %2$#@accounts@.",
+                ]),
             "accounts": PluralVariable(valueTypeText: "d", forms: [.one: "your account", .other: "your %d accounts"]),
-            "count": PluralVariable(valueTypeText: "d", forms: [.one: "*%2$@, %3$@* and *1 other*", .other: "*%2$@, %3$@* and *%d others*"]),
+            "count": PluralVariable(
+                valueTypeText: "d", forms: [.one: "*%2$@, %3$@* and *1 other*", .other: "*%2$@, %3$@* and *%d others*"]),
         ]
-        #expect(try render("%1$#@passwords@", [.integer(5), .integer(2)], variables: variables) == "5 passwords will be deleted. Keep access to your 2 accounts.")
-        #expect(try render("%1$#@passwords@", [.integer(1), .integer(1)], variables: variables) == "Your password will be deleted. Keep access to your account.")
+        #expect(
+            try render("%1$#@passwords@", [.integer(5), .integer(2)], variables: variables)
+                == "5 passwords will be deleted. Keep access to your 2 accounts.")
+        #expect(
+            try render("%1$#@passwords@", [.integer(1), .integer(1)], variables: variables)
+                == "Your password will be deleted. Keep access to your account.")
         #expect(try render("%1#@count@", [.integer(4), .string("A"), .string("B")], variables: variables) == "*A, B* and *4 others*")
     }
 
@@ -138,8 +154,12 @@ import Testing
     @Test func placeholdersFillTheFormatsOwnText() throws {
         #expect(try render("Hello {name}, %d new", [.integer(3)], placeholders: ["name": "Ada"]) == "Hello Ada, 3 new")
         // An argument's text is never read as a placeholder, nor a value's.
-        #expect(try render("%@ says {greeting}", [.string("{greeting}")], placeholders: ["greeting": "hi {name}", "name": "x"]) == "{greeting} says hi {name}")
-        #expect(Placeholders.substitute(in: "{unknown} {a}{b} {} {1x} {a.b-c}", values: ["a": "1", "b": "2", "a.b-c": "3"]) == "{unknown} 12 {} {1x} 3")
+        #expect(
+            try render("%@ says {greeting}", [.string("{greeting}")], placeholders: ["greeting": "hi {name}", "name": "x"])
+                == "{greeting} says hi {name}")
+        #expect(
+            Placeholders.substitute(in: "{unknown} {a}{b} {} {1x} {a.b-c}", values: ["a": "1", "b": "2", "a.b-c": "3"])
+                == "{unknown} 12 {} {1x} 3")
         #expect(Placeholders.names(in: "{a} and {b_2}") == ["a", "b_2"])
     }
 }
@@ -147,7 +167,10 @@ import Testing
 @Suite struct PluralFormatValidationTests {
     @Test func referencesMustExistAndHaveOther() {
         let ok = PluralVariable(valueTypeText: "d", forms: [.other: "%d"])
-        #expect(throws: PluralFormat.Problem(path: "NSStringLocalizedFormatKey", message: "refers to the variable 'b', which the entry does not define")) {
+        #expect(
+            throws: PluralFormat.Problem(
+                path: "NSStringLocalizedFormatKey", message: "refers to the variable 'b', which the entry does not define")
+        ) {
             try PluralFormat(formatKey: "%#@a@ %#@b@", variables: ["a": ok])
         }
         #expect(throws: PluralFormat.Problem(path: "a", message: "the variable has no 'other' form, which every plural variable needs")) {

@@ -8,7 +8,10 @@ import Testing
 
     @Test func everyListedConversionParses() {
         let format = FormatString("%d %i %u %ld %lu %lld %llu %f %e %g %x %X %o %c %s %@ %%")
-        #expect(format.specifiers.map(\.text) == ["%d", "%i", "%u", "%ld", "%lu", "%lld", "%llu", "%f", "%e", "%g", "%x", "%X", "%o", "%c", "%s", "%@"])
+        #expect(
+            format.specifiers.map(\.text) == [
+                "%d", "%i", "%u", "%ld", "%lu", "%lld", "%llu", "%f", "%e", "%g", "%x", "%X", "%o", "%c", "%s", "%@",
+            ])
         #expect(format.specifiers[3].length == .long)
         #expect(format.specifiers[5].length == .longLong)
         #expect(format.segments.last == .unknown(text: "%%", printed: "%"))

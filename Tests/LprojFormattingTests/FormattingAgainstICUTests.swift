@@ -27,11 +27,15 @@ import Testing
         return String(decoding: buffer.prefix(Int(length)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    static func skeleton(_ id: String, _ skeleton: String, _ value: Double, decimal: String? = nil, grouping: String? = nil, symbol: String? = nil) -> String? {
+    static func skeleton(
+        _ id: String, _ skeleton: String, _ value: Double, decimal: String? = nil, grouping: String? = nil, symbol: String? = nil
+    ) -> String? {
         oracle { oracle_format_skeleton(id, skeleton, value, decimal, grouping, symbol, $0, $1) }
     }
 
-    func formatter(_ tag: String, _ preferences: FormattingPreferences = FormattingPreferences(), decimal: String? = nil, grouping: String? = nil) throws -> LocaleFormatter {
+    func formatter(
+        _ tag: String, _ preferences: FormattingPreferences = FormattingPreferences(), decimal: String? = nil, grouping: String? = nil
+    ) throws -> LocaleFormatter {
         LocaleFormatter(locale: try LocaleIdentifier(tag), preferences: preferences, decimalSeparator: decimal, groupingSeparator: grouping)
     }
 
@@ -44,10 +48,18 @@ import Testing
             #expect(try f.format(.number(value, .decimal)).value == Self.skeleton(id, ".###", value), "\(tag) decimal \(value)")
             // A percent is the number itself, at most 2 fraction digits.
             #expect(try f.format(.number(value, .percent)).value == Self.skeleton(id, "percent .##", value), "\(tag) percent \(value)")
-            #expect(try f.format(.number(value, .currency)).value == Self.skeleton(id, "currency/\(currency) .00", value), "\(tag) currency \(value)")
-            #expect(try f.format(.number(value, .scientific)).value == Self.skeleton(id, "scientific .##########", value), "\(tag) scientific \(value)")
-            #expect(try f.format(.number(value, .spellOut)).value == Self.oracle { oracle_spell_out(id, value, $0, $1) }, "\(tag) spell-out \(value)")
-            #expect(try f.format(.number(value, .decimal, fractionDigits: 2)).value == Self.skeleton(id, ".00", value), "\(tag) 2 digits \(value)")
+            #expect(
+                try f.format(.number(value, .currency)).value == Self.skeleton(id, "currency/\(currency) .00", value),
+                "\(tag) currency \(value)")
+            #expect(
+                try f.format(.number(value, .scientific)).value == Self.skeleton(id, "scientific .##########", value),
+                "\(tag) scientific \(value)")
+            #expect(
+                try f.format(.number(value, .spellOut)).value == Self.oracle { oracle_spell_out(id, value, $0, $1) },
+                "\(tag) spell-out \(value)")
+            #expect(
+                try f.format(.number(value, .decimal, fractionDigits: 2)).value == Self.skeleton(id, ".00", value),
+                "\(tag) 2 digits \(value)")
         }
         #expect(try f.format(.number(9.5, .currency, currencyCode: "CHF")).value == Self.skeleton(id, "currency/CHF .00", 9.5))
     }
@@ -63,11 +75,15 @@ import Testing
         // carry a right-to-left mark of their own in CLDR, which goes with
         // them, while ICU's field position stops before it.
         let bidiMarks: Set<Unicode.Scalar> = ["\u{200E}", "\u{200F}", "\u{061C}"]
-        func withoutMarks(_ text: String?) -> String? { text.map { String(String.UnicodeScalarView($0.unicodeScalars.filter { !bidiMarks.contains($0) })) } }
-        #expect(withoutMarks(try f.format(.number(value, .currency)).value)
-            == withoutMarks(Self.skeleton(id, "currency/\(currency) .00", value, decimal: "·", grouping: "'", symbol: "US$")))
-        #expect(try f.format(.distance(meters: value, unit: .meters)).value
-            == Self.skeleton(id, "measure-unit/length-meter unit-width-short .0", value, decimal: "·", grouping: "'"))
+        func withoutMarks(_ text: String?) -> String? {
+            text.map { String(String.UnicodeScalarView($0.unicodeScalars.filter { !bidiMarks.contains($0) })) }
+        }
+        #expect(
+            withoutMarks(try f.format(.number(value, .currency)).value)
+                == withoutMarks(Self.skeleton(id, "currency/\(currency) .00", value, decimal: "·", grouping: "'", symbol: "US$")))
+        #expect(
+            try f.format(.distance(meters: value, unit: .meters)).value
+                == Self.skeleton(id, "measure-unit/length-meter unit-width-short .0", value, decimal: "·", grouping: "'"))
         // Spelled out, there are no separators to replace.
         #expect(try f.format(.number(value, .spellOut)).value == Self.oracle { oracle_spell_out(id, value, $0, $1) })
     }
@@ -94,9 +110,12 @@ import Testing
         }
         // The client's unit wins over the locale's; the caller's over both.
         let miles = try formatter(tag, FormattingPreferences(distanceUnit: .miles))
-        #expect(try miles.format(.distance(meters: 1_609.344)).value == Self.skeleton(entry.id, "measure-unit/length-mile unit-width-short .0", 1))
-        #expect(try miles.format(.distance(meters: 2_000, unit: .kilometers, fractionDigits: 2)).value
-            == Self.skeleton(entry.id, "measure-unit/length-kilometer unit-width-short .00", 2))
+        #expect(
+            try miles.format(.distance(meters: 1_609.344)).value
+                == Self.skeleton(entry.id, "measure-unit/length-mile unit-width-short .0", 1))
+        #expect(
+            try miles.format(.distance(meters: 2_000, unit: .kilometers, fractionDigits: 2)).value
+                == Self.skeleton(entry.id, "measure-unit/length-kilometer unit-width-short .00", 2))
     }
 
     @Test(arguments: locales.map(\.tag))
@@ -104,13 +123,16 @@ import Testing
         let id = Self.locales.first { $0.tag == tag }!.id
         let f = try formatter(tag)
         let styles: [(DateFormatStyle, String)] = [
-            (.simpleDate, "dd/MM/yyyy"), (.time12, "hh:mm a"), (.time24, "HH:mm"), (.simpleDateTime, "dd/MM/yyyy HH:mm"), (.template("yMMMMEEEEd"), "yMMMMEEEEd"),
+            (.simpleDate, "dd/MM/yyyy"), (.time12, "hh:mm a"), (.time24, "HH:mm"), (.simpleDateTime, "dd/MM/yyyy HH:mm"),
+            (.template("yMMMMEEEEd"), "yMMMMEEEEd"),
         ]
         for (style, template) in styles {
             let pattern = try #require(Self.oracle { oracle_best_pattern(id, template, $0, $1) })
             let formatted = try f.format(.date(seconds: Self.instant, style))
             #expect(formatted.pattern == pattern, "\(tag) \(template)")
-            #expect(formatted.value == Self.oracle { oracle_format_date(id, pattern, "GMT", Self.instant * 1000, $0, $1) }, "\(tag) \(template)")
+            #expect(
+                formatted.value == Self.oracle { oracle_format_date(id, pattern, "GMT", Self.instant * 1000, $0, $1) }, "\(tag) \(template)"
+            )
             #expect(formatted.timeZone == "GMT")
         }
     }
@@ -124,11 +146,15 @@ import Testing
         let pattern = try #require(Self.oracle { oracle_best_pattern("ja_JP@calendar=japanese", "yMMMd", $0, $1) })
         let formatted = try japanese.format(.date(seconds: Self.instant, .template("yMMMd")))
         #expect(formatted.pattern == pattern && formatted.calendar == "japanese")
-        #expect(formatted.value == Self.oracle { oracle_format_date("ja_JP@calendar=japanese", pattern, "Asia/Tokyo", Self.instant * 1000, $0, $1) })
+        #expect(
+            formatted.value
+                == Self.oracle { oracle_format_date("ja_JP@calendar=japanese", pattern, "Asia/Tokyo", Self.instant * 1000, $0, $1) })
         #expect(formatted.value.hasPrefix("令和"))
         let islamic = try formatter("ar").format(.date(seconds: Self.instant, .template("yMMMd"), calendar: "islamic"))
         let islamicPattern = try #require(Self.oracle { oracle_best_pattern("ar_EG@calendar=islamic", "yMMMd", $0, $1) })
-        #expect(islamic.value == Self.oracle { oracle_format_date("ar_EG@calendar=islamic", islamicPattern, "GMT", Self.instant * 1000, $0, $1) })
+        #expect(
+            islamic.value
+                == Self.oracle { oracle_format_date("ar_EG@calendar=islamic", islamicPattern, "GMT", Self.instant * 1000, $0, $1) })
     }
 
     @Test func theServerFormatIsFixedAndParses() throws {
@@ -136,7 +162,9 @@ import Testing
             let f = try formatter(tag, FormattingPreferences(timeZone: "Asia/Tokyo", calendar: "japanese"))
             let formatted = try f.format(.date(seconds: Self.instant, .server))
             #expect(formatted.value == "2023-11-14 22:13:20.123", "\(tag): GMT, Gregorian and ASCII digits whatever the client chose")
-            #expect(formatted.value == Self.oracle { oracle_format_date("en_US_POSIX", "yyyy-MM-dd HH:mm:ss.SSS", "GMT", Self.instant * 1000, $0, $1) })
+            #expect(
+                formatted.value
+                    == Self.oracle { oracle_format_date("en_US_POSIX", "yyyy-MM-dd HH:mm:ss.SSS", "GMT", Self.instant * 1000, $0, $1) })
             #expect(try f.parseDate(formatted.value, style: .server) == Self.instant)
         }
         let f = try formatter("en-US")
@@ -182,8 +210,10 @@ import Testing
     /// a time): many at once must give what one alone gives.
     @Test func concurrentCallsGiveWhatOneCallGives() async throws {
         let requests: [(String, FormatRequest)] = Self.locales.flatMap { entry in
-            [(entry.tag, FormatRequest.date(seconds: Self.instant, .simpleDateTime)), (entry.tag, .number(1234.5, .currency)),
-             (entry.tag, .distance(meters: 1500)), (entry.tag, .number(42, .spellOut))]
+            [
+                (entry.tag, FormatRequest.date(seconds: Self.instant, .simpleDateTime)), (entry.tag, .number(1234.5, .currency)),
+                (entry.tag, .distance(meters: 1500)), (entry.tag, .number(42, .spellOut)),
+            ]
         }
         var expected: [String] = []
         for (tag, request) in requests { expected.append(try formatter(tag).format(request).value) }
@@ -192,7 +222,9 @@ import Testing
                 group.addTask {
                     var values: [String] = []
                     for _ in 0..<50 {
-                        for (tag, request) in requests { values.append(try LocaleFormatter(locale: try LocaleIdentifier(tag)).format(request).value) }
+                        for (tag, request) in requests {
+                            values.append(try LocaleFormatter(locale: try LocaleIdentifier(tag)).format(request).value)
+                        }
                     }
                     return values
                 }
@@ -208,7 +240,10 @@ import Testing
 
     @Test func arabicIsWrittenWithArabicDigits() throws {
         let f = try formatter("ar")
-        for request in [FormatRequest.number(1234.5, .decimal), .number(25, .percent), .distance(meters: 1500), .date(seconds: Self.instant, .simpleDate)] {
+        for request in [
+            FormatRequest.number(1234.5, .decimal), .number(25, .percent), .distance(meters: 1500),
+            .date(seconds: Self.instant, .simpleDate),
+        ] {
             let value = try f.format(request).value
             #expect(value.unicodeScalars.contains { (0x660...0x669).contains($0.value) }, "\(value)")
             #expect(!value.unicodeScalars.contains { (0x30...0x39).contains($0.value) }, "\(value)")

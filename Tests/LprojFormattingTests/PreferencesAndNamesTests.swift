@@ -18,8 +18,11 @@ import Testing
         try preferences.set(.speedUnit, to: "knots")
         try preferences.set(.dateFormat, to: "yyyy.MM.dd")
         try preferences.set(.currencySymbol, to: "CHF")
-        #expect(preferences == FormattingPreferences(
-            dateFormat: "yyyy.MM.dd", distanceUnit: .miles, speedUnit: .knots, currencySymbol: "CHF", timeZone: "GMT+02:00", calendar: "islamic-civil"))
+        #expect(
+            preferences
+                == FormattingPreferences(
+                    dateFormat: "yyyy.MM.dd", distanceUnit: .miles, speedUnit: .knots, currencySymbol: "CHF", timeZone: "GMT+02:00",
+                    calendar: "islamic-civil"))
         try preferences.set(.speedUnit, to: nil)
         #expect(preferences.speedUnit == nil)
     }
@@ -106,13 +109,13 @@ import Testing
 
     static func babelNames() throws -> [String: String] {
         let script = """
-        import json, sys
-        import babel
-        from babel import Locale
-        assert babel.__version__ == "2.12.1", "expected Babel 2.12.1 (CLDR 42), found " + babel.__version__
-        tags = json.load(sys.stdin)
-        json.dump({f"{t} in {d}": Locale.parse(t, sep="-").get_display_name(Locale.parse(d, sep="-")) for d in tags for t in tags}, sys.stdout)
-        """
+            import json, sys
+            import babel
+            from babel import Locale
+            assert babel.__version__ == "2.12.1", "expected Babel 2.12.1 (CLDR 42), found " + babel.__version__
+            tags = json.load(sys.stdin)
+            json.dump({f"{t} in {d}": Locale.parse(t, sep="-").get_display_name(Locale.parse(d, sep="-")) for d in tags for t in tags}, sys.stdout)
+            """
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", "-c", script]

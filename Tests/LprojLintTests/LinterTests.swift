@@ -17,12 +17,20 @@ import Testing
         let resources = Self.corpus.appendingPathComponent("vlc-ios/Resources").path
         let findings = Linter(files: DiskFileTree()).lint(paths: [resources])
         for language in ["ko", "ja", "tr"] {
-            let hits = findings.filter { $0.file.hasSuffix("/\(language).lproj/Localizable.strings") && $0.diagnostic.keyPath == "ADD_ALERT_MESSAGE_MULTIPLE" }
+            let hits = findings.filter {
+                $0.file.hasSuffix("/\(language).lproj/Localizable.strings") && $0.diagnostic.keyPath == "ADD_ALERT_MESSAGE_MULTIPLE"
+            }
             #expect(hits.count == 2, "\(language): \(hits.map(\.formatted))")
-            #expect(hits.allSatisfy { $0.diagnostic.severity == .error && $0.diagnostic.code == "argument-type" && $0.diagnostic.location?.line == 840 })
+            #expect(
+                hits.allSatisfy {
+                    $0.diagnostic.severity == .error && $0.diagnostic.code == "argument-type" && $0.diagnostic.location?.line == 840
+                })
         }
         // German kept the order: nothing to say about that key.
-        #expect(!findings.contains { $0.file.hasSuffix("/de.lproj/Localizable.strings") && $0.diagnostic.keyPath == "ADD_ALERT_MESSAGE_MULTIPLE" })
+        #expect(
+            !findings.contains {
+                $0.file.hasSuffix("/de.lproj/Localizable.strings") && $0.diagnostic.keyPath == "ADD_ALERT_MESSAGE_MULTIPLE"
+            })
         #expect(findings.contains { $0.diagnostic.code == "duplicate-key" })
     }
 
@@ -30,7 +38,10 @@ import Testing
     @Test func lostPercentInTheDuckDuckGoCorpus() {
         let file = Self.corpus.appendingPathComponent("duckduckgo-ios/DuckDuckGo/tr.lproj/Localizable.strings").path
         let findings = Linter(files: DiskFileTree()).lint(paths: [file])
-        #expect(findings.contains { $0.diagnostic.keyPath == "autofill.import.passwords.instructions.step2" && $0.diagnostic.code == "argument-dropped" })
+        #expect(
+            findings.contains {
+                $0.diagnostic.keyPath == "autofill.import.passwords.instructions.step2" && $0.diagnostic.code == "argument-dropped"
+            })
     }
 
     func fixture(_ files: [String: String]) throws -> URL {
@@ -46,18 +57,19 @@ import Testing
     static func stringsdict(_ key: String, format: String, forms: [String: String]) -> String {
         let body = forms.sorted { $0.key < $1.key }.map { "<key>\($0.key)</key><string>\($0.value)</string>" }.joined()
         return """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <plist version="1.0"><dict><key>\(key)</key><dict>
-        <key>NSStringLocalizedFormatKey</key><string>\(format)</string>
-        <key>n</key><dict><key>NSStringFormatSpecTypeKey</key><string>NSStringPluralRuleType</string><key>NSStringFormatValueTypeKey</key><string>d</string>\(body)</dict>
-        </dict></dict></plist>
-        """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict><key>\(key)</key><dict>
+            <key>NSStringLocalizedFormatKey</key><string>\(format)</string>
+            <key>n</key><dict><key>NSStringFormatSpecTypeKey</key><string>NSStringPluralRuleType</string><key>NSStringFormatValueTypeKey</key><string>d</string>\(body)</dict>
+            </dict></dict></plist>
+            """
     }
 
     @Test func pluralCategoriesTheLanguageNeeds() throws {
         let root = try fixture([
             "en.lproj/Localizable.stringsdict": Self.stringsdict("files", format: "%#@n@", forms: ["one": "%d file", "other": "%d files"]),
-            "pl.lproj/Localizable.stringsdict": Self.stringsdict("files", format: "%#@n@", forms: ["one": "%d plik", "other": "%d plików"]),
+            "pl.lproj/Localizable.stringsdict": Self.stringsdict(
+                "files", format: "%#@n@", forms: ["one": "%d plik", "other": "%d plików"]),
             "ja.lproj/Localizable.stringsdict": Self.stringsdict("files", format: "%#@n@", forms: ["other": "%d ファイル"]),
         ])
         defer { try? FileManager.default.removeItem(at: root) }
@@ -77,11 +89,17 @@ import Testing
         ])
         defer { try? FileManager.default.removeItem(at: root) }
         let findings = Linter(files: DiskFileTree()).lint(paths: [root.path])
-        #expect(findings.contains { $0.diagnostic.severity == .error && $0.diagnostic.keyPath == "files/NSStringLocalizedFormatKey" && $0.diagnostic.message.contains("nope") })
+        #expect(
+            findings.contains {
+                $0.diagnostic.severity == .error && $0.diagnostic.keyPath == "files/NSStringLocalizedFormatKey"
+                    && $0.diagnostic.message.contains("nope")
+            })
         let syntax = try #require(findings.first { $0.file.hasSuffix(".strings") })
         #expect(syntax.diagnostic.severity == .error)
         #expect(syntax.diagnostic.location == SourceLocation(line: 2, column: 12))
-        #expect(syntax.formatted.hasSuffix("en.lproj/Localizable.strings:2:12: error: the string starting here is never closed; expected a closing quote"))
+        #expect(
+            syntax.formatted.hasSuffix(
+                "en.lproj/Localizable.strings:2:12: error: the string starting here is never closed; expected a closing quote"))
     }
 
     @Test func translationsUsingArgumentsTheCodeDoesNotPass() throws {
@@ -90,7 +108,9 @@ import Testing
             "fr.lproj/Localizable.strings": "\"greet\" = \"Bonjour %@, %d\";\n",
         ])
         defer { try? FileManager.default.removeItem(at: root) }
-        let findings = Linter(files: DiskFileTree(), developmentLocale: try LocaleIdentifier("en")).lint(paths: [root.appendingPathComponent("fr.lproj/Localizable.strings").path])
+        let findings = Linter(files: DiskFileTree(), developmentLocale: try LocaleIdentifier("en")).lint(paths: [
+            root.appendingPathComponent("fr.lproj/Localizable.strings").path
+        ])
         #expect(findings.map(\.diagnostic.code) == ["argument-extra"])
     }
 

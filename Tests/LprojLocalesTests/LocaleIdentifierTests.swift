@@ -24,7 +24,10 @@ import Testing
         #expect(try LprojName(folderName: "Base") == .base)
     }
 
-    @Test(arguments: ["", "../etc", "en/../x", "en..", "und", "e", "en-", "-en", "en--GB", "a b", "日本", "en_GB@calendar=x", String(repeating: "a", count: 100)])
+    @Test(arguments: [
+        "", "../etc", "en/../x", "en..", "und", "e", "en-", "-en", "en--GB", "a b", "日本", "en_GB@calendar=x",
+        String(repeating: "a", count: 100),
+    ])
     func malformedIdentifiersAreRejected(_ input: String) {
         #expect(throws: LocaleError.self) { try LocaleIdentifier(input) }
     }
@@ -58,9 +61,9 @@ import Testing
         #expect(KnownLocales.isKnown(try LocaleIdentifier("en-JP")))  // English in Japan: data through en
         #expect(KnownLocales.isKnown(try LocaleIdentifier("zh-Hant-TW")))
         #expect(KnownLocales.isKnown(try LocaleIdentifier("es-419")))
-        #expect(!KnownLocales.isKnown(try LocaleIdentifier("tlh")))        // Klingon: no ICU data
+        #expect(!KnownLocales.isKnown(try LocaleIdentifier("tlh")))  // Klingon: no ICU data
         #expect(!KnownLocales.isKnown(try LocaleIdentifier("x-pirate")))
-        #expect(!KnownLocales.isKnown(try LocaleIdentifier("en-XY")))      // no such region
+        #expect(!KnownLocales.isKnown(try LocaleIdentifier("en-XY")))  // no such region
         #expect(KnownLocales.available.count > 500)
     }
 }
@@ -105,7 +108,8 @@ import Testing
     func locales(_ tags: [String]) throws -> [LocaleIdentifier] { try tags.map { try LocaleIdentifier($0) } }
 
     func pick(_ available: [String], _ preferred: [String], _ specificity: LocaleNegotiation.Specificity = .any) throws -> String? {
-        LocaleNegotiation.negotiate(available: try locales(available), preferred: try locales(preferred), specificity: specificity)?.locale.tag
+        LocaleNegotiation.negotiate(available: try locales(available), preferred: try locales(preferred), specificity: specificity)?.locale
+            .tag
     }
 
     // The cases of ZCRLocalizedObject's own tests, with preferred languages [en-GB, fr, en, de].

@@ -38,21 +38,21 @@ import Testing
     /// Runs Babel (`pip install babel==2.12.1`) over the same numbers.
     static func babelCategories(for tags: [String]) throws -> [String: [String]] {
         let script = """
-        import json, sys
-        from decimal import Decimal
-        import babel
-        from babel import Locale
-        assert babel.__version__ == "2.12.1", "expected Babel 2.12.1 (CLDR 42), found " + babel.__version__
-        request = json.load(sys.stdin)
-        result = {}
-        for tag in request["tags"]:
-            try:
-                locale = Locale.parse(tag, sep="-")
-            except Exception:
-                continue
-            result[tag] = [locale.plural_form(n) for n in request["integers"]] + [locale.plural_form(Decimal(d)) for d in request["decimals"]]
-        json.dump(result, sys.stdout)
-        """
+            import json, sys
+            from decimal import Decimal
+            import babel
+            from babel import Locale
+            assert babel.__version__ == "2.12.1", "expected Babel 2.12.1 (CLDR 42), found " + babel.__version__
+            request = json.load(sys.stdin)
+            result = {}
+            for tag in request["tags"]:
+                try:
+                    locale = Locale.parse(tag, sep="-")
+                except Exception:
+                    continue
+                result[tag] = [locale.plural_form(n) for n in request["integers"]] + [locale.plural_form(Decimal(d)) for d in request["decimals"]]
+            json.dump(result, sys.stdout)
+            """
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", "-c", script]

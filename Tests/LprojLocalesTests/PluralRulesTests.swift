@@ -61,6 +61,8 @@ import Testing
         #expect(try render("fr", 1234.5, NumberStyle(notation: .fraction(digits: 1))) == "1\u{202F}234,5")
         #expect(try render("ar", 1234, NumberStyle(notation: .integer)) == "١٬٢٣٤")
         #expect(try render("en", 1500, NumberStyle(notation: .significant(minimum: 7, maximum: 7, scientific: true))) == "1.500000E+03")
-        #expect(ICUNumberRenderer(locale: try LocaleIdentifier("en")).format(Int64(42), style: NumberStyle(notation: .integer, minimumIntegerDigits: 4)) == "0,042")
+        #expect(
+            ICUNumberRenderer(locale: try LocaleIdentifier("en")).format(
+                Int64(42), style: NumberStyle(notation: .integer, minimumIntegerDigits: 4)) == "0,042")
     }
 }

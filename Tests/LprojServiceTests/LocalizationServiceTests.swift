@@ -15,7 +15,9 @@ import Testing
         arguments: [Localization.Argument]? = nil, placeholders: [String: String]? = nil, defaultValue: String? = nil
     ) throws(ServiceError) -> Localization.Lookup.Reply {
         try fixture.service.lookup(
-            .init(bundle: "demo", key: key, locale: locale, client: client, defaultValue: defaultValue, arguments: arguments, placeholders: placeholders),
+            .init(
+                bundle: "demo", key: key, locale: locale, client: client, defaultValue: defaultValue, arguments: arguments,
+                placeholders: placeholders),
             caller: caller)
     }
 
@@ -33,15 +35,21 @@ import Testing
         let fixture = try ServiceFixture()
         #expect(try lookup(fixture, "files.selected", locale: "de", arguments: [.int(1)]).value == "1 Datei ausgewählt")
         #expect(try lookup(fixture, "files.selected", locale: "de", arguments: [.int(3)]).value == "3 Dateien ausgewählt")
-        #expect(try lookup(fixture, "download.progress", locale: "de", arguments: [.float(45.5), .string("a.pdf")]).value == "a.pdf: 45,5 % geladen")
+        #expect(
+            try lookup(fixture, "download.progress", locale: "de", arguments: [.float(45.5), .string("a.pdf")]).value
+                == "a.pdf: 45,5 % geladen")
         #expect(try lookup(fixture, "welcome", placeholders: ["name": "Ada"]).value == "Welcome, Ada!")
     }
 
     @Test func badCallsAreTypedErrors() throws {
         let fixture = try ServiceFixture()
-        #expect(throws: ServiceError.localization(.invalidArguments(.init(
-            key: "download.progress", message: "argument 1 is a string, but %1$.1f needs a floating-point number", position: 1,
-            specifier: "%1$.1f", expected: "floating-point number", actual: "string")))) {
+        #expect(
+            throws: ServiceError.localization(
+                .invalidArguments(
+                    .init(
+                        key: "download.progress", message: "argument 1 is a string, but %1$.1f needs a floating-point number", position: 1,
+                        specifier: "%1$.1f", expected: "floating-point number", actual: "string")))
+        ) {
             try lookup(fixture, "download.progress", arguments: [.string("x"), .string("y")])
         }
         #expect(throws: ServiceError.localization(.bundleNotFound(.init(bundle: "nope")))) {
@@ -51,13 +59,20 @@ import Testing
             try fixture.service.lookup(.init(bundle: "demo", key: "k", table: "../etc/passwd"), caller: alice)
         }
         #expect(throws: ServiceError.invalidParameter("client")) { try lookup(fixture, "greeting", client: "has space") }
-        #expect(throws: ServiceError.invalidParameter("arguments")) { try lookup(fixture, "greeting", arguments: [.init(string: "a", int: 1)]) }
-        #expect(throws: ServiceError.invalidParameter("arguments")) { try lookup(fixture, "greeting", arguments: [.init(int: 1, fractionDigits: 2)]) }
+        #expect(throws: ServiceError.invalidParameter("arguments")) {
+            try lookup(fixture, "greeting", arguments: [.init(string: "a", int: 1)])
+        }
+        #expect(throws: ServiceError.invalidParameter("arguments")) {
+            try lookup(fixture, "greeting", arguments: [.init(int: 1, fractionDigits: 2)])
+        }
         do {
             _ = try lookup(fixture, "greeting", locale: "tlh")
             Issue.record("tlh was accepted")
         } catch {
-            guard case .localization(.invalidLocale(let fields)) = error else { Issue.record("\(error)"); return }
+            guard case .localization(.invalidLocale(let fields)) = error else {
+                Issue.record("\(error)")
+                return
+            }
             #expect(fields.locale == "tlh")
         }
         var limits = ServiceLimits()
@@ -69,7 +84,10 @@ import Testing
     @Test func aTableComesLaterWithEveryKeysSource() async throws {
         let fixture = try ServiceFixture()
         let answer = try fixture.service.getTable(.init(bundle: "demo", locale: "de"), caller: alice)
-        guard case .later = answer else { Issue.record("a whole table is built off the event loop"); return }
+        guard case .later = answer else {
+            Issue.record("a whole table is built off the event loop")
+            return
+        }
         let table = try await answer.reply()
         #expect(table.locale == "de" && table.table == "Localizable")
         #expect(table.strings["greeting"] == "Hallo" && table.sources["greeting"] == "de")
@@ -84,10 +102,15 @@ import Testing
     @Test func selectionsBelongToTheirUserAndAreAnnouncedOnlyToThem() async throws {
         let fixture = try ServiceFixture()
         // A preferred language is chosen and saved (later: it writes the store).
-        let chosen = try await fixture.service.getSelection(.init(client: "app", bundle: "demo", preferredLanguages: ["de-CH", "fr"]), caller: alice).reply()
+        let chosen = try await fixture.service.getSelection(
+            .init(client: "app", bundle: "demo", preferredLanguages: ["de-CH", "fr"]), caller: alice
+        ).reply()
         #expect(chosen.selection == .init(client: "app", bundle: "demo", locale: "de", reason: .preferred))
         #expect(fixture.store.selection(for: ClientKey(uid: 1000, client: "app"), bundle: "demo")?.locale == "de")
-        #expect(fixture.events.events == [.localeChanged(owner: ClientKey(uid: 1000, client: "app"), bundle: "demo", locale: "de", previous: "en")])
+        #expect(
+            fixture.events.events == [
+                .localeChanged(owner: ClientKey(uid: 1000, client: "app"), bundle: "demo", locale: "de", previous: "en")
+            ])
         #expect(fixture.events.events.first?.audience == .owner(ClientKey(uid: 1000, client: "app")))
         // Another user's client of the same name has its own.
         let bobs = try await fixture.service.getSelection(.init(client: "app", bundle: "demo"), caller: bob).reply()
@@ -106,32 +129,44 @@ import Testing
     @Test func preferencesAreCheckedSavedAndAnnounced() async throws {
         let fixture = try ServiceFixture()
         let set = try await fixture.service.setPreferences(
-            .init(client: "app", bundle: "demo", preferences: .init(distanceUnit: "miles", timeZone: "US/Pacific")), caller: alice).reply()
+            .init(client: "app", bundle: "demo", preferences: .init(distanceUnit: "miles", timeZone: "US/Pacific")), caller: alice
+        ).reply()
         #expect(set.preferences == .init(distanceUnit: "miles", timeZone: "America/Los_Angeles"))
         #expect(set.changed == ["distanceUnit", "timeZone"])
         #expect(try fixture.service.getPreferences(.init(client: "app", bundle: "demo"), caller: alice).preferences == set.preferences)
         #expect(try fixture.service.getPreferences(.init(client: "app", bundle: "demo"), caller: bob).preferences == .init())
-        guard case .preferencesChanged(let owner, _, _, let changed)? = fixture.events.events.last else { Issue.record("no event"); return }
+        guard case .preferencesChanged(let owner, _, _, let changed)? = fixture.events.events.last else {
+            Issue.record("no event")
+            return
+        }
         #expect(owner == ClientKey(uid: 1000, client: "app") && changed == ["distanceUnit", "timeZone"])
         // The client's preferences apply to its formatting.
-        #expect(try fixture.service.format(.init(style: .distance, bundle: "demo", client: "app", number: 1609.344), caller: alice).value == "1.0 mi")
+        #expect(
+            try fixture.service.format(.init(style: .distance, bundle: "demo", client: "app", number: 1609.344), caller: alice).value
+                == "1.0 mi")
         #expect(throws: ServiceError.localization(.invalidValue(.init(parameter: "clear", reason: "'colour' is not a preference")))) {
             try fixture.service.setPreferences(.init(client: "app", bundle: "demo", clear: ["colour"]), caller: alice)
         }
         do {
-            _ = try fixture.service.setPreferences(.init(client: "app", bundle: "demo", preferences: .init(timeZone: "Mars/Base")), caller: alice)
+            _ = try fixture.service.setPreferences(
+                .init(client: "app", bundle: "demo", preferences: .init(timeZone: "Mars/Base")), caller: alice)
             Issue.record("Mars/Base was accepted")
         } catch {
-            guard case .localization(.invalidValue(let fields)) = error else { Issue.record("\(error)"); return }
+            guard case .localization(.invalidValue(let fields)) = error else {
+                Issue.record("\(error)")
+                return
+            }
             #expect(fields.parameter == "preferences.timeZone")
         }
-        let cleared = try await fixture.service.setPreferences(.init(client: "app", bundle: "demo", clear: ["timeZone"]), caller: alice).reply()
+        let cleared = try await fixture.service.setPreferences(.init(client: "app", bundle: "demo", clear: ["timeZone"]), caller: alice)
+            .reply()
         #expect(cleared.preferences == .init(distanceUnit: "miles") && cleared.changed == ["timeZone"])
     }
 
     @Test func addedStringsOverlayOneClientOfOneUser() throws {
         let fixture = try ServiceFixture()
-        let added = try fixture.service.addStrings(.init(client: "app", bundle: "demo", locale: "de", strings: ["greeting": "Servus", "new": "Neu"]), caller: alice)
+        let added = try fixture.service.addStrings(
+            .init(client: "app", bundle: "demo", locale: "de", strings: ["greeting": "Servus", "new": "Neu"]), caller: alice)
         #expect(added.count == 2)
         #expect(try lookup(fixture, "greeting", locale: "de", client: "app").value == "Servus")
         #expect(try lookup(fixture, "greeting", locale: "de", client: "other").value == "Hallo")
@@ -148,10 +183,14 @@ import Testing
         let none = try await fixture.service.negotiate(.init(available: ["fr"], preferredLanguages: ["ja"], defaultValue: "?")).reply()
         #expect(none == .init(value: "?", match: .default))
         #expect(try fixture.service.format(.init(style: .decimal, locale: "de", number: 1234.5), caller: alice).value == "1.234,5")
-        #expect(throws: ServiceError.invalidParameter("number")) { try fixture.service.format(.init(style: .decimal, locale: "de"), caller: alice) }
+        #expect(throws: ServiceError.invalidParameter("number")) {
+            try fixture.service.format(.init(style: .decimal, locale: "de"), caller: alice)
+        }
         #expect(try fixture.service.parseDate(.init(text: "2023-11-14 22:13:20.000"), caller: alice).date == 1_700_000_000)
         let names = try await fixture.service.supportedLocales(.init(bundle: "demo", locale: "en"), caller: alice).reply()
-        #expect(names.locales.first { $0.locale == "de" } == .init(locale: "de", name: "German", nativeName: "Deutsch", bundleName: "German (ours)"))
+        #expect(
+            names.locales.first { $0.locale == "de" }
+                == .init(locale: "de", name: "German", nativeName: "Deutsch", bundleName: "German (ours)"))
     }
 
     @Test func statusShowsEachUserOnlyTheirOwnUsage() throws {
@@ -161,7 +200,9 @@ import Testing
         #expect(fixture.service.getStatus(.init(), caller: bob).usage.map(\.uid) == [1001])
         #expect(fixture.service.getStatus(.init(), caller: Caller(uid: 999)).usage.map(\.uid) == [1000, 1001])
         #expect(fixture.service.getStatus(.init(), caller: alice).bundles == 1)
-        #expect(throws: ServiceError.localization(.permissionDenied(.init(method: "Reload")))) { try fixture.service.reload(.init(), caller: alice) }
+        #expect(throws: ServiceError.localization(.permissionDenied(.init(method: "Reload")))) {
+            try fixture.service.reload(.init(), caller: alice)
+        }
         // Without a watcher (this fixture) there is nothing to reload from.
         #expect(throws: ServiceError.notImplemented(method: "Reload")) { try fixture.service.reload(.init(), caller: Caller(uid: 0)) }
     }
@@ -171,6 +212,8 @@ import Testing
         let subscription = try fixture.service.subscribe(.init(client: "app", bundle: "demo"), caller: alice)
         #expect(subscription.uid == 1000 && subscription.client == "app" && subscription.bundle == "demo")
         #expect(subscription.ready.interfaceEvent.type == .ready)
-        #expect(throws: ServiceError.localization(.bundleNotFound(.init(bundle: "nope")))) { try fixture.service.subscribe(.init(bundle: "nope"), caller: alice) }
+        #expect(throws: ServiceError.localization(.bundleNotFound(.init(bundle: "nope")))) {
+            try fixture.service.subscribe(.init(bundle: "nope"), caller: alice)
+        }
     }
 }

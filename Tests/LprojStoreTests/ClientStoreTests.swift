@@ -62,7 +62,9 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("lprojd.sqlite").path
         let alice = ClientKey(uid: 1000, client: "org.example.App"), bob = ClientKey(uid: 1001, client: "org.example.App")
-        let mine: SavedPreferences = ["dateFormat": "yyyy.MM.dd", "distanceUnit": "miles", "timeZone": "Europe/Rome", "calendar": "japanese"]
+        let mine: SavedPreferences = [
+            "dateFormat": "yyyy.MM.dd", "distanceUnit": "miles", "timeZone": "Europe/Rome", "calendar": "japanese",
+        ]
         do {
             let store = try ClientStore(path: path)
             #expect(store.preferences(for: alice, bundle: "demo").isEmpty)
@@ -93,10 +95,11 @@ import Testing
             let old = try DatabaseQueue(path: path)
             var migrator = DatabaseMigrator()
             migrator.registerMigration("v1-selections") { db in
-                try db.execute(sql: """
-                    CREATE TABLE selection (uid INTEGER NOT NULL, client TEXT NOT NULL, bundle TEXT NOT NULL, locale TEXT NOT NULL,
-                    updatedAt DATETIME NOT NULL, PRIMARY KEY (uid, client, bundle))
-                    """)
+                try db.execute(
+                    sql: """
+                        CREATE TABLE selection (uid INTEGER NOT NULL, client TEXT NOT NULL, bundle TEXT NOT NULL, locale TEXT NOT NULL,
+                        updatedAt DATETIME NOT NULL, PRIMARY KEY (uid, client, bundle))
+                        """)
                 try db.execute(sql: "INSERT INTO selection VALUES (1000, 'app', 'demo', 'de', '2026-01-01 00:00:00.000')")
             }
             try migrator.migrate(old)
@@ -106,7 +109,9 @@ import Testing
         #expect(store.selection(for: key, bundle: "demo")?.locale == "de")
         try await store.updatePreferences(for: key, bundle: "demo") { _ in ["speedUnit": "knots"] }
         #expect(try ClientStore(path: path).preferences(for: key, bundle: "demo")["speedUnit"] == "knots")
-        let applied = try await DatabaseQueue(path: path).read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier") }
+        let applied = try await DatabaseQueue(path: path).read { db in
+            try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier")
+        }
         #expect(applied == ["v1-selections", "v2-preferences", "v3-preference-fields"])
     }
 
@@ -121,27 +126,31 @@ import Testing
             let old = try DatabaseQueue(path: path)
             var migrator = DatabaseMigrator()
             migrator.registerMigration("v1-selections") { db in
-                try db.execute(sql: """
-                    CREATE TABLE selection (uid INTEGER NOT NULL, client TEXT NOT NULL, bundle TEXT NOT NULL, locale TEXT NOT NULL,
-                    updatedAt DATETIME NOT NULL, PRIMARY KEY (uid, client, bundle))
-                    """)
+                try db.execute(
+                    sql: """
+                        CREATE TABLE selection (uid INTEGER NOT NULL, client TEXT NOT NULL, bundle TEXT NOT NULL, locale TEXT NOT NULL,
+                        updatedAt DATETIME NOT NULL, PRIMARY KEY (uid, client, bundle))
+                        """)
             }
             migrator.registerMigration("v2-preferences") { db in
-                try db.execute(sql: """
-                    CREATE TABLE preferences (uid INTEGER NOT NULL, client TEXT NOT NULL, bundle TEXT NOT NULL, dateFormat TEXT, timeFormat TEXT,
-                    distanceUnit TEXT, speedUnit TEXT, currencySymbol TEXT, timeZone TEXT, calendar TEXT, updatedAt DATETIME NOT NULL,
-                    PRIMARY KEY (uid, client, bundle))
-                    """)
-                try db.execute(sql: """
-                    INSERT INTO preferences VALUES (1000, 'app', 'demo', 'yyyy.MM.dd', NULL, 'miles', NULL, NULL, 'Europe/Rome', NULL,
-                    '2026-01-01 00:00:00.000')
-                    """)
+                try db.execute(
+                    sql: """
+                        CREATE TABLE preferences (uid INTEGER NOT NULL, client TEXT NOT NULL, bundle TEXT NOT NULL, dateFormat TEXT, timeFormat TEXT,
+                        distanceUnit TEXT, speedUnit TEXT, currencySymbol TEXT, timeZone TEXT, calendar TEXT, updatedAt DATETIME NOT NULL,
+                        PRIMARY KEY (uid, client, bundle))
+                        """)
+                try db.execute(
+                    sql: """
+                        INSERT INTO preferences VALUES (1000, 'app', 'demo', 'yyyy.MM.dd', NULL, 'miles', NULL, NULL, 'Europe/Rome', NULL,
+                        '2026-01-01 00:00:00.000')
+                        """)
             }
             try migrator.migrate(old)
         }
         let store = ClientStore(path: path)
-        #expect(store.preferences(for: ClientKey(uid: 1000, client: "app"), bundle: "demo")
-            == ["dateFormat": "yyyy.MM.dd", "distanceUnit": "miles", "timeZone": "Europe/Rome"])
+        #expect(
+            store.preferences(for: ClientKey(uid: 1000, client: "app"), bundle: "demo")
+                == ["dateFormat": "yyyy.MM.dd", "distanceUnit": "miles", "timeZone": "Europe/Rome"])
         #expect(store.heldBytes(uid: 1000) > 0)
     }
 

@@ -3,7 +3,7 @@ import LprojSystemd
 import Synchronization
 import Testing
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Records what would have gone to the journal.
@@ -118,7 +118,9 @@ final class LineCollector: Sendable {
 
     @Test func plainLinesCarryLevelLabelMessageAndMetadata() {
         let lines = LineCollector()
-        let logger = Logger(label: "lprojd") { label in PlainLogHandler(label: label, threshold: LogLevelControl(.info), write: lines.append) }
+        let logger = Logger(label: "lprojd") { label in
+            PlainLogHandler(label: label, threshold: LogLevelControl(.info), write: lines.append)
+        }
         logger.notice("listening on /run/x", metadata: ["bundle.name": "demo", "a": "1"])
         let line = try! #require(lines.lines.first)
         #expect(line.hasSuffix(" notice lprojd: listening on /run/x a=1 bundle.name=demo\n"))
@@ -143,7 +145,10 @@ final class LineCollector: Sendable {
     @Test func matchesOnlyTheStreamItNames() throws {
         var ends: [Int32] = [0, 0]
         #expect(pipe(&ends) == 0)
-        defer { close(ends[0]); close(ends[1]) }
+        defer {
+            close(ends[0])
+            close(ends[1])
+        }
         var info = stat()
         #expect(fstat(ends[1], &info) == 0)
         let value = "\(info.st_dev):\(info.st_ino)"

@@ -4,7 +4,7 @@ import NIOPosix
 import Synchronization
 import Testing
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 @Suite struct ServiceNotifierTests {
@@ -184,10 +184,12 @@ final class ManualClock: Clock, Sendable {
             let probe = AsyncStream<Void>.makeStream()
             let probed = AsyncStream<Void>.makeStream()
             let pings = Pings()
-            let watchdog = Watchdog(interval: .seconds(1), group: group, clock: ManualClock(), probe: {
-                probed.continuation.yield()
-                for await _ in probe.stream { return }
-            }, ping: pings.ping)
+            let watchdog = Watchdog(
+                interval: .seconds(1), group: group, clock: ManualClock(),
+                probe: {
+                    probed.continuation.yield()
+                    for await _ in probe.stream { return }
+                }, ping: pings.ping)
             let check = Task { await watchdog.check() }
             // The probe has started and does not answer: no ping.
             for await _ in probed.stream { break }

@@ -15,8 +15,11 @@ public enum TableMeaning: Equatable, CustomStringConvertible {
         switch self {
         case .failure(let message): return "failure(\(message))"
         case .table(let strings, let others):
-            let shown = strings.prefix(5).map { "\(String(decoding: $0.key, as: UTF8.self).debugDescription)=\(String(decoding: $0.value, as: UTF8.self).debugDescription)" }
-            return "table(\(strings.count) strings: \(shown.joined(separator: ", "))\(strings.count > 5 ? ", ..." : ""); \(others.count) others)"
+            let shown = strings.prefix(5).map {
+                "\(String(decoding: $0.key, as: UTF8.self).debugDescription)=\(String(decoding: $0.value, as: UTF8.self).debugDescription)"
+            }
+            return
+                "table(\(strings.count) strings: \(shown.joined(separator: ", "))\(strings.count > 5 ? ", ..." : ""); \(others.count) others)"
         }
     }
 

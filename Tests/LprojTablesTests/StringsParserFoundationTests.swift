@@ -41,7 +41,9 @@ import Testing
             if FoundationReference.isDocumentedDeviation(bytes) { continue }
             let ours = FoundationReference.ours(bytes)
             let reference = FoundationReference.meaning(of: bytes)
-            #expect(ours == reference, "round \(round): \(String(decoding: bytes, as: UTF8.self).debugDescription)\nours \(ours)\nFoundation \(reference)")
+            #expect(
+                ours == reference,
+                "round \(round): \(String(decoding: bytes, as: UTF8.self).debugDescription)\nours \(ours)\nFoundation \(reference)")
             if ours != reference { return }
         }
     }
@@ -74,7 +76,8 @@ import Testing
                 let index = Int(generator.next() % UInt64(bytes.count))
                 switch generator.next() % 3 {
                 case 0: bytes[index] = UInt8(truncatingIfNeeded: generator.next())
-                case 1: bytes.insert(TokenSoup.interestingBytes[Int(generator.next() % UInt64(TokenSoup.interestingBytes.count))], at: index)
+                case 1:
+                    bytes.insert(TokenSoup.interestingBytes[Int(generator.next() % UInt64(TokenSoup.interestingBytes.count))], at: index)
                 default: bytes.remove(at: index)
                 }
             }
@@ -89,7 +92,9 @@ import Testing
     @Test func nextStepTableMatchesFoundation() {
         for byte in 0x80...0xFF {
             let text = "\"a\"=\"\\\(String(byte, radix: 8))\";"
-            #expect(FoundationReference.ours(Array(text.utf8)) == FoundationReference.meaning(of: Array(text.utf8)), "octal \\\(String(byte, radix: 8))")
+            #expect(
+                FoundationReference.ours(Array(text.utf8)) == FoundationReference.meaning(of: Array(text.utf8)),
+                "octal \\\(String(byte, radix: 8))")
         }
     }
 }
@@ -152,8 +157,18 @@ enum QuirkCases {
         QuirkCase("UTF-16LE without BOM after a newline", bytes: utf16("\n\"a\"=\"b\";", bigEndian: false, bom: false)),
         QuirkCase("UTF-16BE without BOM", bytes: utf16(#""a"="b";"#, bigEndian: true, bom: false)),
         QuirkCase("UTF-16 odd length", bytes: utf16(#""a"="b";"#, bigEndian: false) + [0x41]),
-        QuirkCase("UTF-16 lone surrogate", bytes: [0xFF, 0xFE] + utf16(#""a"=""#, bigEndian: false, bom: false) + [0x00, 0xD8] + utf16(#"";"#, bigEndian: false, bom: false)),
-        QuirkCase("UTF-32LE", bytes: [0xFF, 0xFE, 0x00, 0x00] + Array(#""a"="b";"#.unicodeScalars.flatMap { s -> [UInt8] in let v = s.value; return [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF), 0] })),
+        QuirkCase(
+            "UTF-16 lone surrogate",
+            bytes: [0xFF, 0xFE] + utf16(#""a"=""#, bigEndian: false, bom: false) + [0x00, 0xD8]
+                + utf16(#"";"#, bigEndian: false, bom: false)),
+        QuirkCase(
+            "UTF-32LE",
+            bytes: [0xFF, 0xFE, 0x00, 0x00]
+                + Array(
+                    #""a"="b";"#.unicodeScalars.flatMap { s -> [UInt8] in
+                        let v = s.value
+                        return [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF), 0]
+                    })),
         QuirkCase("line separator is space, NBSP is not", "\"a\"\u{2028}=\u{A0}\"b\";"),
         QuirkCase("comments", "// x\n\"a\"=/*c*/\"b\"; // y\n/* z */"),
         QuirkCase("unterminated comment at the end", #""a"="b"; /* x"#),
@@ -198,9 +213,13 @@ enum TokenSoup {
         "{", "}", "(", ")", ",", "<", ">", "0a", "é", "\u{2028}", "\u{A0}", "$", "@", "\"k\" = \"v\";", "x = y;", "\\n", "\"v\"",
         "\u{FEFF}", "\u{1F600}", "\\\"", "*", "\u{0}",
     ]
-    static let interestingBytes: [UInt8] = [0x22, 0x27, 0x3D, 0x3B, 0x5C, 0x2F, 0x2A, 0x7B, 0x7D, 0x28, 0x29, 0x3C, 0x3E, 0x00, 0xFF, 0xC3, 0x0A]
+    static let interestingBytes: [UInt8] = [
+        0x22, 0x27, 0x3D, 0x3B, 0x5C, 0x2F, 0x2A, 0x7B, 0x7D, 0x28, 0x29, 0x3C, 0x3E, 0x00, 0xFF, 0xC3, 0x0A,
+    ]
 
-    static let keys = ["\"k\"", "'k'", "k", "a.b", "\"\"", "\"k\\\"q\"", "\"é\"", "\"e\u{301}\"", "$x", "\"\\U00e9\"", "/p", "\"two\nlines\""]
+    static let keys = [
+        "\"k\"", "'k'", "k", "a.b", "\"\"", "\"k\\\"q\"", "\"é\"", "\"e\u{301}\"", "$x", "\"\\U00e9\"", "/p", "\"two\nlines\"",
+    ]
     static let values = [
         "\"v\"", "'v'", "v", "\"\"", "\"%d %@ %1$@\"", "\"a\\nb\"", "\"\\UD83D\\UDE00\"", "\"\\UD83Dx\"", "\"\\101\\7\\400\"",
         "\"\\u00e9\"", "\"\\\n\"", "{ x = y; }", "(a, \"b\")", "<0a0b>", "\"\u{2028}\"", "\"tab\\tq\\'\"", "\"\\U\"", "\"\\U1\"",

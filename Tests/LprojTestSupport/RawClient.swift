@@ -1,6 +1,6 @@
 public import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A deliberately simple Varlink client on a blocking socket, with a read

@@ -93,9 +93,11 @@ public struct ServiceFixture: Sendable {
         events = RecordingEvents()
         catalog = Catalog()
         catalog.load([BundleConfiguration(name: "demo", directory: bundle.path, developmentLocale: try LocaleIdentifier("en"))])
-        let added = AddedStringsRegistry(maximumStrings: limits.maximumAddedStrings, maximumLength: limits.maximumAddedStringLength, budget: budget)
+        let added = AddedStringsRegistry(
+            maximumStrings: limits.maximumAddedStrings, maximumLength: limits.maximumAddedStringLength, budget: budget)
         service = LocalizationService(
-            catalog: catalog, watcher: nil, events: events, store: store, added: added, limits: limits, budget: budget, daemonUID: daemonUID,
+            catalog: catalog, watcher: nil, events: events, store: store, added: added, limits: limits, budget: budget,
+            daemonUID: daemonUID,
             logger: Logger(label: "test"))
     }
 }

@@ -19,7 +19,8 @@ import VarlinkProtocol
     func call(_ method: String, _ json: String) throws -> VarlinkOutcome {
         let (interface, _) = try interface()
         guard case .object(let parameters) = try JSONParser.parse(Array(json.utf8)) else { throw SchemaError(.mistyped) }
-        return interface.handle(Substring(method), call: VarlinkCall(method: "org.lprojd.Localization.\(method)", parameters: parameters), caller: caller)
+        return interface.handle(
+            Substring(method), call: VarlinkCall(method: "org.lprojd.Localization.\(method)", parameters: parameters), caller: caller)
     }
 
     func error(_ outcome: VarlinkOutcome) -> VarlinkError? {
@@ -32,25 +33,40 @@ import VarlinkProtocol
         #expect(error(try call("Lookup", #"{"bundle":"demo","key":1}"#)) == .invalidParameter("key"))
         #expect(error(try call("Lookup", #"{"bundle":"demo","key":"k","colour":"red"}"#)) == .invalidParameter("colour"))
         #expect(error(try call("Lookup", #"{"bundle":"demo","key":"k","arguments":[{"int":1.5}]}"#)) == .invalidParameter("arguments"))
-        #expect(error(try call("SetPreferences", #"{"client":"a","bundle":"demo","preferences":{"colour":"red"}}"#)) == .invalidParameter("preferences.colour"))
-        #expect(error(try call("SetPreferences", #"{"client":"a","bundle":"demo","preferences":{"timeZone":1}}"#)) == .invalidParameter("preferences.timeZone"))
+        #expect(
+            error(try call("SetPreferences", #"{"client":"a","bundle":"demo","preferences":{"colour":"red"}}"#))
+                == .invalidParameter("preferences.colour"))
+        #expect(
+            error(try call("SetPreferences", #"{"client":"a","bundle":"demo","preferences":{"timeZone":1}}"#))
+                == .invalidParameter("preferences.timeZone"))
         #expect(error(try call("Format", #"{"style":"roman","number":4}"#)) == .invalidParameter("style"))
         #expect(error(try call("Teleport", "{}")) == .methodNotFound("org.lprojd.Localization.Teleport"))
     }
 
     @Test func serviceErrorsBecomeTheInterfacesErrors() throws {
-        #expect(error(try call("Lookup", #"{"bundle":"nope","key":"k"}"#)) == VarlinkError("org.lprojd.Localization.BundleNotFound", ["bundle": "nope"]))
+        #expect(
+            error(try call("Lookup", #"{"bundle":"nope","key":"k"}"#))
+                == VarlinkError("org.lprojd.Localization.BundleNotFound", ["bundle": "nope"]))
         #expect(error(try call("Lookup", #"{"bundle":"demo","key":"k","table":"a/b"}"#)) == .invalidParameter("table"))
         #expect(error(try call("Reload", "{}")) == VarlinkError("org.lprojd.Localization.PermissionDenied", ["method": "Reload"]))
-        #expect(LocalizationVarlinkInterface.varlinkError(.notImplemented(method: "Reload")) == .methodNotImplemented("org.lprojd.Localization.Reload"))
-        #expect(LocalizationVarlinkInterface.varlinkError(.limitExceeded("keyLength", maximum: 8))
-            == VarlinkError("org.lprojd.Localization.LimitExceeded", ["limit": "keyLength", "maximum": 8]))
+        #expect(
+            LocalizationVarlinkInterface.varlinkError(.notImplemented(method: "Reload"))
+                == .methodNotImplemented("org.lprojd.Localization.Reload"))
+        #expect(
+            LocalizationVarlinkInterface.varlinkError(.limitExceeded("keyLength", maximum: 8))
+                == VarlinkError("org.lprojd.Localization.LimitExceeded", ["limit": "keyLength", "maximum": 8]))
     }
 
     @Test func repliesAreTheInterfacesTypesWritten() throws {
-        guard case .reply(let reply) = try call("Lookup", #"{"bundle":"demo","key":"greeting","locale":"de"}"#) else { Issue.record("no reply"); return }
+        guard case .reply(let reply) = try call("Lookup", #"{"bundle":"demo","key":"greeting","locale":"de"}"#) else {
+            Issue.record("no reply")
+            return
+        }
         #expect(JSONWriter.encode(.object(reply)) == Array(#"{"value":"Hallo","found":true,"locale":"de"}"#.utf8))
-        guard case .deferred = try call("GetTable", #"{"bundle":"demo"}"#) else { Issue.record("GetTable is answered later"); return }
+        guard case .deferred = try call("GetTable", #"{"bundle":"demo"}"#) else {
+            Issue.record("GetTable is answered later")
+            return
+        }
     }
 
     /// The served definition is the one the types were generated from.

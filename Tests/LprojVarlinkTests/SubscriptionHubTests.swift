@@ -13,7 +13,10 @@ final class RecordingStream: VarlinkStream {
     let sent = Mutex<[[UInt8]]>([])
     init(uid: UInt32) { caller = VarlinkCaller(uid: uid, gid: uid, pid: 1, connectionID: UInt64(uid)) }
     func yield(_ parameters: JSONObject) -> Bool { yield(VarlinkEncodedMessage(continuing: parameters)) }
-    func yield(_ message: VarlinkEncodedMessage) -> Bool { sent.withLock { $0.append(message.bytes) }; return true }
+    func yield(_ message: VarlinkEncodedMessage) -> Bool {
+        sent.withLock { $0.append(message.bytes) }
+        return true
+    }
     func yield(_ message: VarlinkEncodedMessage, whenWritten written: @escaping @Sendable () -> Void) -> Bool {
         defer { written() }
         return yield(message)
@@ -25,7 +28,9 @@ final class RecordingStream: VarlinkStream {
     /// The events sent, read back as the interface's type.
     var events: [Localization.Event] {
         sent.withLock { $0 }.compactMap { bytes in
-            guard case .object(let reply)? = try? JSONParser.parse(Array(bytes.dropLast())), case .object(let parameters)? = reply["parameters"] else { return nil }
+            guard case .object(let reply)? = try? JSONParser.parse(Array(bytes.dropLast())),
+                case .object(let parameters)? = reply["parameters"]
+            else { return nil }
             return try? Localization.Subscribe.Reply(varlink: parameters, unknownFields: .reject).event
         }
     }
@@ -43,12 +48,12 @@ final class RecordingStream: VarlinkStream {
         hub.publish(.localeChanged(owner: ClientKey(uid: 1000, client: "app"), bundle: "demo", locale: "de", previous: "en"))
         hub.deliverPending()
         #expect(alice.types == [.localeChanged])
-        #expect(bob.types.isEmpty)          // another user
-        #expect(aliceOther.types.isEmpty)   // another client of the same user
+        #expect(bob.types.isEmpty)  // another user
+        #expect(aliceOther.types.isEmpty)  // another client of the same user
         hub.publish(.tablesChanged(bundle: "other", tables: ["Localizable"], locales: ["de"], generation: 2))
         hub.deliverPending()
         #expect(alice.types == [.localeChanged, .tablesChanged] && bob.types == [.tablesChanged])
-        #expect(aliceOther.types.isEmpty)   // filtered to bundle "demo"
+        #expect(aliceOther.types.isEmpty)  // filtered to bundle "demo"
     }
 
     /// What a subscriber reads is the interface's `Event`, written by the
@@ -57,9 +62,14 @@ final class RecordingStream: VarlinkStream {
         let hub = SubscriptionHub(logger: Logger(label: "test"))
         let stream = RecordingStream(uid: 7)
         hub.add(stream, uid: 7, client: nil, bundle: nil)
-        hub.publish(.tableError(bundle: "demo", file: "de.lproj/Localizable.strings", line: 3, column: 9, message: "expected ';'", generation: 4))
+        hub.publish(
+            .tableError(bundle: "demo", file: "de.lproj/Localizable.strings", line: 3, column: 9, message: "expected ';'", generation: 4))
         hub.deliverPending()
-        #expect(stream.events == [Localization.Event(
-            type: .tableError, bundle: "demo", generation: 4, file: "de.lproj/Localizable.strings", line: 3, column: 9, message: "expected ';'")])
+        #expect(
+            stream.events == [
+                Localization.Event(
+                    type: .tableError, bundle: "demo", generation: 4, file: "de.lproj/Localizable.strings", line: 3, column: 9,
+                    message: "expected ';'")
+            ])
     }
 }

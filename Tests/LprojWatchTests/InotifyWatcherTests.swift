@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import Testing
 @testable import LprojWatch
@@ -22,7 +22,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let watcher = try InotifyWatcher()
         defer { watcher.close() }
-        let watch = try watcher.add(path: directory.path, mask: [.closeWrite, .movedTo, .movedFrom, .create, .delete, .deleteSelf, .onlyDirectory])
+        let watch = try watcher.add(
+            path: directory.path, mask: [.closeWrite, .movedTo, .movedFrom, .create, .delete, .deleteSelf, .onlyDirectory])
         var events = watcher.events.makeAsyncIterator()
 
         try Data("a".utf8).write(to: directory.appendingPathComponent("Localizable.strings"))
@@ -59,7 +60,12 @@ import Testing
     /// A failing poll() ends the reader, which closes its descriptors: the
     /// events end, and the watcher is closed.
     @Test func aFailedPollClosesTheDescriptors() async throws {
-        let watcher = try InotifyWatcher(maximumPendingEvents: 16, poll: { _, _, _ in errno = EINVAL; return -1 }, startsReading: true)
+        let watcher = try InotifyWatcher(
+            maximumPendingEvents: 16,
+            poll: { _, _, _ in
+                errno = EINVAL
+                return -1
+            }, startsReading: true)
         var iterator = watcher.events.makeAsyncIterator()
         #expect(await iterator.next() == nil)
         #expect(throws: InotifyWatcher.Failure.self) { try watcher.add(path: FileManager.default.temporaryDirectory.path, mask: [.create]) }
@@ -83,7 +89,10 @@ import Testing
     /// fs.inotify.max_queued_events before anyone reads), the reader passes
     /// its IN_Q_OVERFLOW on.
     @Test func theKernelsOverflowIsPassedOn() async throws {
-        let limit = Int((try? String(contentsOfFile: "/proc/sys/fs/inotify/max_queued_events", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 16384
+        let limit =
+            Int(
+                (try? String(contentsOfFile: "/proc/sys/fs/inotify/max_queued_events", encoding: .utf8))?.trimmingCharacters(
+                    in: .whitespacesAndNewlines) ?? "") ?? 16384
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("overflow-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -5,7 +5,7 @@ import Synchronization
 import VarlinkClient
 import VarlinkProtocol
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// How a test starts lprojd: plainly, or as systemd would.
@@ -43,7 +43,9 @@ struct Launch {
     }
 
     /// What a test may not inherit from whatever runs the tests.
-    static let managerVariables = ["NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID", "LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES", "JOURNAL_STREAM"]
+    static let managerVariables = [
+        "NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID", "LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES", "JOURNAL_STREAM",
+    ]
 }
 
 /// The real `lprojd` binary, started for a test on a temporary socket with
@@ -134,7 +136,9 @@ final class DaemonProcess: @unchecked Sendable {
         log.reset()
         let process = Process()
         let lprojd = Self.lprojdPath
-        let arguments = (launch.passesSocketPath ? ["--socket", socket] : []) + ["--state-directory", stateDirectory, "--log-level", "debug"] + extraArguments
+        let arguments =
+            (launch.passesSocketPath ? ["--socket", socket] : []) + ["--state-directory", stateDirectory, "--log-level", "debug"]
+            + extraArguments
         if launch.wrapper.isEmpty {
             process.executableURL = URL(fileURLWithPath: lprojd)
             process.arguments = arguments
@@ -243,7 +247,8 @@ final class DaemonProcess: @unchecked Sendable {
     /// lprojd's resident memory now, from /proc.
     var residentBytes: Int {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }) else { return 0 }
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
+        else { return 0 }
         return (Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0) * 1024
     }
 
@@ -292,7 +297,9 @@ struct DaemonError: Error, CustomStringConvertible {
 }
 
 /// Runs `body`, failing if it takes longer than `seconds`.
-func withTimeout<T: Sendable>(seconds: Double, _ message: @autoclosure @escaping @Sendable () -> String, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+func withTimeout<T: Sendable>(
+    seconds: Double, _ message: @autoclosure @escaping @Sendable () -> String, _ body: @escaping @Sendable () async throws -> T
+) async throws -> T {
     try await withThrowingTaskGroup(of: T.self) { group in
         group.addTask { try await body() }
         group.addTask {
@@ -349,7 +356,9 @@ final class EventRecorder: Sendable {
     var events: [Localization.Event] { state.withLock { $0.events } }
 
     /// The next event (after those already returned) matching `predicate`.
-    func next(timeout: Double = 10, where predicate: @escaping @Sendable (Localization.Event) -> Bool = { _ in true }) async throws -> Localization.Event {
+    func next(timeout: Double = 10, where predicate: @escaping @Sendable (Localization.Event) -> Bool = { _ in true }) async throws
+        -> Localization.Event
+    {
         try await withTimeout(seconds: timeout, "no matching event; got \(self.events.map(\.type))") {
             while true {
                 let found: Localization.Event?? = self.state.withLock { state in

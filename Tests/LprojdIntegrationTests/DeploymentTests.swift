@@ -3,7 +3,7 @@ import LprojClient
 import LprojInterface
 import Testing
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The install step and the units it installs, checked with systemd's own
@@ -15,14 +15,21 @@ import Glibc
         let scratch = try SystemdIntegrationTests.Scratch()
         let prefix = scratch.url.appendingPathComponent("usr").path
         let sysconf = scratch.url.appendingPathComponent("etc").path
-        let make = try await run("make", ["-s", "-C", DaemonProcess.packageRoot.path, "install",
-                                    "PREFIX=\(prefix)", "SYSCONFDIR=\(sysconf)", "BUILD_DIR=\(DaemonProcess.binaries.path)"])
+        let make = try await run(
+            "make",
+            [
+                "-s", "-C", DaemonProcess.packageRoot.path, "install",
+                "PREFIX=\(prefix)", "SYSCONFDIR=\(sysconf)", "BUILD_DIR=\(DaemonProcess.binaries.path)",
+            ])
         #expect(make.status == 0, "\(make.errors)")
         let manager = FileManager.default
         for file in ["bin/lprojd", "bin/lprojctl"] {
             #expect(manager.isExecutableFile(atPath: "\(prefix)/\(file)"), "\(file)")
         }
-        for unit in ["lib/systemd/system/lprojd.socket", "lib/systemd/system/lprojd.service", "lib/systemd/user/lprojd.socket", "lib/systemd/user/lprojd.service"] {
+        for unit in [
+            "lib/systemd/system/lprojd.socket", "lib/systemd/system/lprojd.service", "lib/systemd/user/lprojd.socket",
+            "lib/systemd/user/lprojd.service",
+        ] {
             #expect(manager.fileExists(atPath: "\(prefix)/\(unit)"), "\(unit)")
         }
         #expect(manager.fileExists(atPath: "\(prefix)/share/lprojd/demo/de.lproj/Localizable.stringsdict"))
@@ -31,11 +38,15 @@ import Glibc
 
         // systemd 252 warns about unknown or misspelt settings on stderr
         // and still exits 0, so the check is that it says nothing.
-        let system = try await run("systemd-analyze", ["verify", "--man=no", "\(prefix)/lib/systemd/system/lprojd.socket", "\(prefix)/lib/systemd/system/lprojd.service"])
+        let system = try await run(
+            "systemd-analyze",
+            ["verify", "--man=no", "\(prefix)/lib/systemd/system/lprojd.socket", "\(prefix)/lib/systemd/system/lprojd.service"])
         #expect(system.status == 0 && system.errors.isEmpty, "\(system.errors)")
         let runtime = try scratch.url.appendingPathComponent("xdg-runtime", isDirectory: true).creatingDirectory()
-        let user = try await run("systemd-analyze", ["--user", "verify", "--man=no", "\(prefix)/lib/systemd/user/lprojd.socket", "\(prefix)/lib/systemd/user/lprojd.service"],
-                           environment: ["XDG_RUNTIME_DIR": runtime.path])
+        let user = try await run(
+            "systemd-analyze",
+            ["--user", "verify", "--man=no", "\(prefix)/lib/systemd/user/lprojd.socket", "\(prefix)/lib/systemd/user/lprojd.service"],
+            environment: ["XDG_RUNTIME_DIR": runtime.path])
         #expect(user.status == 0 && user.errors.isEmpty, "\(user.errors)")
 
         let security = try await run("systemd-analyze", ["security", "--offline=true", "\(prefix)/lib/systemd/system/lprojd.service"])
@@ -47,7 +58,10 @@ import Glibc
         let socket = scratch.url.appendingPathComponent("run/org.lprojd.Localization").path
         let daemon = Process()
         daemon.executableURL = URL(fileURLWithPath: "\(prefix)/bin/lprojd")
-        daemon.arguments = ["--config", "\(sysconf)/lprojd/lprojd.conf", "--socket", socket, "--state-directory", scratch.url.appendingPathComponent("state").path]
+        daemon.arguments = [
+            "--config", "\(sysconf)/lprojd/lprojd.conf", "--socket", socket, "--state-directory",
+            scratch.url.appendingPathComponent("state").path,
+        ]
         daemon.standardError = FileHandle.nullDevice
         try daemon.run()
         let client = try await withTimeout(seconds: 30, "the installed lprojd did not start") {
@@ -67,7 +81,8 @@ import Glibc
         // Installing again keeps an edited configuration.
         let configuration = "\(sysconf)/lprojd/lprojd.conf"
         try Data("# mine\n".utf8).write(to: URL(fileURLWithPath: configuration))
-        let again = try await run("make", ["-s", "-C", DaemonProcess.packageRoot.path, "install-data", "PREFIX=\(prefix)", "SYSCONFDIR=\(sysconf)"])
+        let again = try await run(
+            "make", ["-s", "-C", DaemonProcess.packageRoot.path, "install-data", "PREFIX=\(prefix)", "SYSCONFDIR=\(sysconf)"])
         #expect(again.status == 0, "\(again.errors)")
         #expect(try String(contentsOfFile: configuration, encoding: .utf8) == "# mine\n")
         #expect(manager.fileExists(atPath: "\(configuration).sample"))
@@ -84,9 +99,10 @@ import Glibc
         let notify = try NotifyListener(directory: scratch.url)
         // As an unprivileged user, as under DynamicUser= (SQLite, for one,
         // only fchown()s its files when it runs as root).
-        let daemon = try await DaemonProcess(launch: Launch(
-            notify: notify, environment: ["WATCHDOG_USEC": "400000"],
-            wrapper: ["strace", "-f", "-qq", "-u", "nobody", "-o", trace], wrapperForks: true, writableBy: 65534))
+        let daemon = try await DaemonProcess(
+            launch: Launch(
+                notify: notify, environment: ["WATCHDOG_USEC": "400000"],
+                wrapper: ["strace", "-f", "-qq", "-u", "nobody", "-o", trace], wrapperForks: true, writableBy: 65534))
         try await workOut(daemon, notify: notify)
         #expect(try await daemon.stop() == 0)
 

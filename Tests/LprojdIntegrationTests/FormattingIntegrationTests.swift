@@ -41,7 +41,8 @@ import VarlinkProtocol
         let arabic = try await lprojd.format(.distance(meters: 1500), bundle: "demo", client: "app")
         #expect(arabic.unit == "meters" && arabic.value.contains("١٬٥٠٠٫٠"))
         // An explicit locale wins over the selection.
-        #expect(try await lprojd.format(.text("istanbul", style: .uppercase), bundle: "demo", client: "app", locale: "tr").value == "İSTANBUL")
+        #expect(
+            try await lprojd.format(.text("istanbul", style: .uppercase), bundle: "demo", client: "app", locale: "tr").value == "İSTANBUL")
     }
 
     @Test func theBundlesSeparatorsApplyToItsOwnLanguageOnly() async throws {
@@ -51,7 +52,9 @@ import VarlinkProtocol
         // The bundle's grouping for de-CH, and Swiss German's own decimal
         // point: English's "!" is the development locale's, not German's.
         #expect(try await lprojd.format(.number(1_234_567.5, style: .decimal), bundle: "demo", locale: "de-CH").value == "1'234'567.5")
-        #expect(try await lprojd.format(.number(1_234.5, style: .currency, currency: "CHF"), bundle: "demo", locale: "de-CH").value.contains("1'234.50"))
+        #expect(
+            try await lprojd.format(.number(1_234.5, style: .currency, currency: "CHF"), bundle: "demo", locale: "de-CH").value.contains(
+                "1'234.50"))
         #expect(try await lprojd.format(.distance(meters: 1_234_567), bundle: "demo", locale: "de-CH").value.hasPrefix("1'234'567.0"))
         #expect(try await lprojd.format(.number(1_234.5, style: .decimal), bundle: "demo", locale: "de").value == "1.234,5")
         // English sets its own decimal separator.
@@ -71,7 +74,8 @@ import VarlinkProtocol
         _ = try await other.next()
 
         let reply = try await lprojd.setPreferences(
-            Localization.Preferences(dateFormat: "yyyy.MM.dd", distanceUnit: "miles", currencySymbol: "US$", timeZone: "US/Pacific", calendar: "gregory"),
+            Localization.Preferences(
+                dateFormat: "yyyy.MM.dd", distanceUnit: "miles", currencySymbol: "US$", timeZone: "US/Pacific", calendar: "gregory"),
             client: "app", bundle: "demo")
         let (saved, changed) = (reply.preferences, reply.changed)
         #expect(changed == ["dateFormat", "distanceUnit", "currencySymbol", "timeZone", "calendar"])
@@ -80,12 +84,16 @@ import VarlinkProtocol
         let event = try await mine.next { $0.type == .preferencesChanged }
         #expect(event.client == "app" && event.bundle == "demo")
         #expect(event.changed == changed)
-        guard let announced = event.preferences else { Issue.record("no preferences in \(event)"); return }
+        guard let announced = event.preferences else {
+            Issue.record("no preferences in \(event)")
+            return
+        }
         #expect(announced.distanceUnit == "miles")
 
         // Unusable values change nothing, and say which and why.
         await expectError("org.lprojd.Localization.InvalidValue", ["parameter": "preferences.timeZone"]) {
-            _ = try await lprojd.setPreferences(Localization.Preferences(speedUnit: "knots", timeZone: "Mars/Base"), client: "app", bundle: "demo")
+            _ = try await lprojd.setPreferences(
+                Localization.Preferences(speedUnit: "knots", timeZone: "Mars/Base"), client: "app", bundle: "demo")
         }
         await expectError("org.lprojd.Localization.InvalidValue", ["parameter": "preferences.dateFormat"]) {
             _ = try await lprojd.setPreferences(Localization.Preferences(dateFormat: "yyyy-MM-dd Jj"), client: "app", bundle: "demo")
@@ -107,11 +115,13 @@ import VarlinkProtocol
         #expect(try await lprojd.format(.distance(meters: 1_609.344), bundle: "demo", client: "other.app").value == "5,280!0 ft")
 
         // Clearing a field is a change too.
-        let cleared = try await lprojd.setPreferences(Localization.Preferences(), clear: ["currencySymbol"], client: "app", bundle: "demo").changed
+        let cleared = try await lprojd.setPreferences(Localization.Preferences(), clear: ["currencySymbol"], client: "app", bundle: "demo")
+            .changed
         #expect(cleared == ["currencySymbol"])
         _ = try await mine.next { $0.type == .preferencesChanged && $0.changed == ["currencySymbol"] }
         // Setting what is already set changes nothing and says nothing.
-        #expect(try await lprojd.setPreferences(Localization.Preferences(distanceUnit: "miles"), client: "app", bundle: "demo").changed == [])
+        #expect(
+            try await lprojd.setPreferences(Localization.Preferences(distanceUnit: "miles"), client: "app", bundle: "demo").changed == [])
         #expect(!other.events.contains { $0.type == .preferencesChanged })
 
         // A restart keeps them.
@@ -122,7 +132,8 @@ import VarlinkProtocol
         var expected = saved
         expected.currencySymbol = nil
         #expect(try await lprojd.preferences(client: "app", bundle: "demo") == expected)
-        #expect(try await lprojd.format(.date(Self.instant, style: .savedDateTime), bundle: "demo", client: "app").value == "2023.11.14 14:13")
+        #expect(
+            try await lprojd.format(.date(Self.instant, style: .savedDateTime), bundle: "demo", client: "app").value == "2023.11.14 14:13")
         await lprojd.close()
     }
 
@@ -157,20 +168,38 @@ import VarlinkProtocol
         let server = try await lprojd.format(.date(Self.instant, style: .server), locale: "ar")
         #expect(server.value == "2023-11-14 22:13:20.123" && server.timeZone == "GMT")
         #expect(try await lprojd.parseDate(server.value) == Self.instant)
-        #expect(try await lprojd.parseDate("14.11.2023 23:13", pattern: "dd.MM.yyyy HH:mm", locale: "de", timeZone: "Europe/Berlin") == 1_699_999_980)
+        #expect(
+            try await lprojd.parseDate("14.11.2023 23:13", pattern: "dd.MM.yyyy HH:mm", locale: "de", timeZone: "Europe/Berlin")
+                == 1_699_999_980)
 
         await expectError("org.lprojd.Localization.InvalidValue", ["parameter": "text"]) { _ = try await lprojd.parseDate("yesterday") }
-        await expectError("org.varlink.service.InvalidParameter", ["parameter": "number"]) { _ = try await daemon.call("Format", ["style": "decimal", "locale": "de"]) }
-        await expectError("org.varlink.service.InvalidParameter", ["parameter": "style"]) { _ = try await daemon.call("Format", ["style": "roman", "number": 4, "locale": "de"]) }
-        await expectError("org.varlink.service.InvalidParameter", ["parameter": "bundle"]) { _ = try await lprojd.format(.number(1, style: .decimal), client: "app", locale: "de") }
-        await expectError("org.varlink.service.InvalidParameter", ["parameter": "locale"]) { _ = try await lprojd.format(.number(1, style: .decimal)) }
-        await expectError("org.lprojd.Localization.InvalidLocale") { _ = try await lprojd.format(.number(1, style: .decimal), locale: "xx-YY") }
-        await expectError("org.lprojd.Localization.BundleNotFound") { _ = try await lprojd.format(.number(1, style: .decimal), bundle: "nope") }
-        await expectError("org.lprojd.Localization.InvalidValue", ["parameter": "unit"]) { _ = try await lprojd.format(.distance(meters: 1, unit: "parsecs"), locale: "de") }
+        await expectError("org.varlink.service.InvalidParameter", ["parameter": "number"]) {
+            _ = try await daemon.call("Format", ["style": "decimal", "locale": "de"])
+        }
+        await expectError("org.varlink.service.InvalidParameter", ["parameter": "style"]) {
+            _ = try await daemon.call("Format", ["style": "roman", "number": 4, "locale": "de"])
+        }
+        await expectError("org.varlink.service.InvalidParameter", ["parameter": "bundle"]) {
+            _ = try await lprojd.format(.number(1, style: .decimal), client: "app", locale: "de")
+        }
+        await expectError("org.varlink.service.InvalidParameter", ["parameter": "locale"]) {
+            _ = try await lprojd.format(.number(1, style: .decimal))
+        }
+        await expectError("org.lprojd.Localization.InvalidLocale") {
+            _ = try await lprojd.format(.number(1, style: .decimal), locale: "xx-YY")
+        }
+        await expectError("org.lprojd.Localization.BundleNotFound") {
+            _ = try await lprojd.format(.number(1, style: .decimal), bundle: "nope")
+        }
+        await expectError("org.lprojd.Localization.InvalidValue", ["parameter": "unit"]) {
+            _ = try await lprojd.format(.distance(meters: 1, unit: "parsecs"), locale: "de")
+        }
         await expectError("org.lprojd.Localization.InvalidValue", ["parameter": "timeZone"]) {
             _ = try await lprojd.format(.date(0, style: .time24, timeZone: "Nowhere"), locale: "de")
         }
-        await expectError("org.lprojd.Localization.InvalidValue", ["parameter": "pattern"]) { _ = try await lprojd.format(.date(0, style: .pattern, pattern: "'open"), locale: "de") }
+        await expectError("org.lprojd.Localization.InvalidValue", ["parameter": "pattern"]) {
+            _ = try await lprojd.format(.date(0, style: .pattern, pattern: "'open"), locale: "de")
+        }
         await expectError("org.lprojd.Localization.InvalidValue", ["parameter": "fractionDigits"]) {
             _ = try await lprojd.format(.number(1, style: .decimal, fractionDigits: 40), locale: "de")
         }
@@ -188,12 +217,17 @@ import VarlinkProtocol
             try await run(ctl, arguments + ["--socket", daemon.socket])
         }
         #expect(try await lprojctl(["format", "currency", "1234.5", "--locale", "pt-BR"]).output == "R$\u{A0}1.234,50\n")
-        #expect(try await lprojctl(["format", "template", "2023-11-14T22:13:20Z", "--template", "yMMMMd", "--locale", "fr"]).output == "14 novembre 2023\n")
+        #expect(
+            try await lprojctl(["format", "template", "2023-11-14T22:13:20Z", "--template", "yMMMMd", "--locale", "fr"]).output
+                == "14 novembre 2023\n")
         #expect(try await lprojctl(["preferences", "app", "demo", "--set", "speedUnit=knots"]).output.contains("speedUnit: knots"))
         // The development locale, en, with the bundle's decimal separator.
         #expect(try await lprojctl(["format", "speed", "10", "--bundle", "demo", "--client", "app"]).output == "19!4 kn\n")
         let locales = try await lprojctl(["locales", "demo", "--locale", "fr"])
-        #expect(locales.output.contains("names in fr:") && locales.output.contains("pt-BR  Portugais (Brésil) — Português (Brasil) — bundle: Brazilian Portuguese"), "\(locales.output)")
+        #expect(
+            locales.output.contains("names in fr:")
+                && locales.output.contains("pt-BR  Portugais (Brésil) — Português (Brasil) — bundle: Brazilian Portuguese"),
+            "\(locales.output)")
         let bad = try await lprojctl(["format", "decimal", "many"])
         #expect(bad.status != 0 && bad.errors.contains("decimal takes a number"))
     }

@@ -4,7 +4,7 @@ import LprojInterface
 import LprojTestSupport
 import Testing
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The holes of the hardening issue, each tried as a hostile local user
@@ -30,7 +30,9 @@ struct HardeningTests {
     func expectTheOtherUserUnaffected(_ outcome: Hostile.Outcome, sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(outcome.probe.lookups > 100, "the probe was hardly answered: \(outcome.probe)", sourceLocation: sourceLocation)
         #expect(outcome.probe.errors == 0, sourceLocation: sourceLocation)
-        #expect(outcome.probe.maxMicroseconds < Self.worstStall, "the other uid waited \(outcome.probe.maxMicroseconds) µs", sourceLocation: sourceLocation)
+        #expect(
+            outcome.probe.maxMicroseconds < Self.worstStall, "the other uid waited \(outcome.probe.maxMicroseconds) µs",
+            sourceLocation: sourceLocation)
     }
 
     // MARK: (A) Memory and disk a client can pin
@@ -39,7 +41,8 @@ struct HardeningTests {
         let daemon = try await DaemonProcess()
         // 64 connections of the same uid, each sending 1 MiB that never ends.
         let outcome = try await Hostile(daemon: daemon).attack("unfinished-messages", seconds: 4)
-        #expect(outcome.report.limits["inputPerUID", default: 0] + outcome.report.limits["memoryPerUID", default: 0] > 0, "\(outcome.report)")
+        #expect(
+            outcome.report.limits["inputPerUID", default: 0] + outcome.report.limits["memoryPerUID", default: 0] > 0, "\(outcome.report)")
         #expect(outcome.residentGrowth < 96 * Self.mebibyte, "lprojd grew by \(outcome.residentGrowth >> 20) MiB")
         expectTheOtherUserUnaffected(outcome)
     }
@@ -48,17 +51,19 @@ struct HardeningTests {
         let daemon = try await DaemonProcess()
         let raw = try RawClient(path: daemon.socket, timeout: 10)
         // 70,000 values in 700 KB: under the message size, over its values.
-        try raw.send(#"{"method":"org.lprojd.Negotiate","parameters":{"available":[\#((0..<70_000).map { _ in "1" }.joined(separator: ","))]}}"#)
+        try raw.send(
+            #"{"method":"org.lprojd.Negotiate","parameters":{"available":[\#((0..<70_000).map { _ in "1" }.joined(separator: ","))]}}"#)
         let reply = try #require(try await raw.receiveJSON())
         #expect(reply["error"] as? String == "org.lprojd.Localization.LimitExceeded")
         #expect((reply["parameters"] as? [String: Any])?["limit"] as? String == "messageValues")
     }
 
     @Test func anUnfinishedMessageThatGoesQuietClosesItsConnection() async throws {
-        let daemon = try await DaemonProcess(configuration: """
-            bundles: [{name: demo, directory: $BUNDLE}]
-            limits: {incomplete-message-timeout: 1}
-            """)
+        let daemon = try await DaemonProcess(
+            configuration: """
+                bundles: [{name: demo, directory: $BUNDLE}]
+                limits: {incomplete-message-timeout: 1}
+                """)
         let raw = try RawClient(path: daemon.socket, timeout: 10)
         try raw.sendBytes(Array(#"{"method":"org.lprojd.Localization.Lookup","parameters":{"#.utf8))
         let reply = try #require(try await raw.receiveJSON())
@@ -100,10 +105,11 @@ struct HardeningTests {
 
     @Test func savedRowsAreBoundedPerUserAndSurviveARestart() async throws {
         // A small budget, so that it is reached in seconds despite each row's fsync.
-        let daemon = try await DaemonProcess(configuration: """
-            bundles: [{name: demo, directory: $BUNDLE}]
-            limits: {max-saved-state-bytes-per-uid: 64 KiB}
-            """)
+        let daemon = try await DaemonProcess(
+            configuration: """
+                bundles: [{name: demo, directory: $BUNDLE}]
+                limits: {max-saved-state-bytes-per-uid: 64 KiB}
+                """)
         let outcome = try await Hostile(daemon: daemon).attack("saved-rows", seconds: 3)
         #expect(outcome.report.limits["savedStatePerUID", default: 0] > 0, "\(outcome.report)")
         let state = daemon.directory.appendingPathComponent("state")
@@ -126,7 +132,9 @@ struct HardeningTests {
         let daemon = try await DaemonProcess()
         // 1 MB of whitespace around a locale, and around a currency code.
         let outcome = try await Hostile(daemon: daemon).attack("cache-keys", seconds: 3)
-        #expect(outcome.report.errors["InvalidLocale", default: 0] > 0 && outcome.report.errors["InvalidValue", default: 0] > 0, "\(outcome.report)")
+        #expect(
+            outcome.report.errors["InvalidLocale", default: 0] > 0 && outcome.report.errors["InvalidValue", default: 0] > 0,
+            "\(outcome.report)")
         #expect(outcome.residentGrowth < 96 * Self.mebibyte, "lprojd grew by \(outcome.residentGrowth >> 20) MiB")
         expectTheOtherUserUnaffected(outcome)
     }

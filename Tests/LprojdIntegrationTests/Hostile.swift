@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Attacks and probes from `lproj-soak`, run as unprivileged uids against a
@@ -85,7 +85,8 @@ struct Hostile {
             }
         }
         async let probing = runAs(Self.probeUID, ["probe", "--socket", daemon.socket, "--seconds", String(seconds + 1)])
-        let attacked = try await runAs(Self.attackerUID, ["attack", attack, "--socket", daemon.socket, "--seconds", String(seconds), "--scale", String(scale)])
+        let attacked = try await runAs(
+            Self.attackerUID, ["attack", attack, "--socket", daemon.socket, "--seconds", String(seconds), "--scale", String(scale)])
         let probed = try await probing
         sampling.cancel()
         guard attacked.status == 0 else { throw DaemonError(description: "the attack failed: \(attacked.errors)") }

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Two real unprivileged users of one system lprojd (run as root, as the
@@ -28,14 +28,18 @@ struct IsolationTests {
 
         /// Sends calls as `uid`; returns each reply.
         func call(_ uid: uid_t, _ calls: String...) async throws -> [String] {
-            let finished = try await run("setpriv", ["--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", tool, "call", "--socket", daemon.socket] + calls)
+            let finished = try await run(
+                "setpriv", ["--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", tool, "call", "--socket", daemon.socket] + calls)
             guard finished.status == 0 else { throw DaemonError(description: finished.errors) }
             return finished.output.split(separator: "\n").map(String.init)
         }
 
         /// Listens as `uid` in the background, once subscribed.
         func listen(_ uid: uid_t, seconds: Double) async throws -> Listener {
-            let listener = try Listener(["setpriv", "--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", tool, "listen", "--socket", daemon.socket, "--client", "shared.app", "--seconds", String(seconds)])
+            let listener = try Listener([
+                "setpriv", "--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", tool, "listen", "--socket", daemon.socket, "--client",
+                "shared.app", "--seconds", String(seconds),
+            ])
             try await listener.wait { $0.contains("\"ready\"") }
             return listener
         }
@@ -85,21 +89,29 @@ struct IsolationTests {
         // Each heard only of its own changes.
         let heardByBob = try await bobsEvents.finish(), heardByAlice = try await alicesEvents.finish()
         #expect(heardByBob.contains { $0.contains("localeChanged") && $0.contains(#""locale":"fr""#) }, "\(heardByBob)")
-        #expect(!heardByBob.contains { $0.contains(#""locale":"de""#) || $0.contains("preferencesChanged") || $0.contains("A$") }, "\(heardByBob)")
+        #expect(
+            !heardByBob.contains { $0.contains(#""locale":"de""#) || $0.contains("preferencesChanged") || $0.contains("A$") },
+            "\(heardByBob)")
         #expect(heardByAlice.contains { $0.contains("localeChanged") && $0.contains(#""locale":"de""#) }, "\(heardByAlice)")
         #expect(!heardByAlice.contains { $0.contains(#""locale":"fr""#) }, "\(heardByAlice)")
     }
 
     @Test func oneUserExhaustingItsBudgetsChangesNothingForAnother() async throws {
-        let daemon = try await DaemonProcess(configuration: """
-            bundles: [{name: demo, directory: $BUNDLE}]
-            limits: {max-saved-state-bytes-per-uid: 16 KiB, max-added-string-bytes-per-uid: 256 KiB}
-            """)
+        let daemon = try await DaemonProcess(
+            configuration: """
+                bundles: [{name: demo, directory: $BUNDLE}]
+                limits: {max-saved-state-bytes-per-uid: 16 KiB, max-added-string-bytes-per-uid: 256 KiB}
+                """)
         let users = try Users(daemon)
         // Alice spends every budget she has: saved rows, added strings,
         // unfinished input, connections.
         for attack in ["saved-rows", "added-strings", "unfinished-messages", "log-flood"] {
-            let finished = try await run("setpriv", ["--reuid=\(Self.alice)", "--regid=\(Self.alice)", "--clear-groups", users.tool, "attack", attack, "--socket", daemon.socket, "--seconds", "2", "--scale", "0.5"])
+            let finished = try await run(
+                "setpriv",
+                [
+                    "--reuid=\(Self.alice)", "--regid=\(Self.alice)", "--clear-groups", users.tool, "attack", attack, "--socket",
+                    daemon.socket, "--seconds", "2", "--scale", "0.5",
+                ])
             #expect(finished.status == 0, "\(attack): \(finished.errors)")
             #expect(finished.output.contains("PerUID"), "\(attack) reached no per-uid limit: \(finished.output)")
         }

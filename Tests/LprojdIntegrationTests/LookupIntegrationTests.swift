@@ -32,13 +32,24 @@ import VarlinkProtocol
         // Without arguments, values come back as written.
         #expect(try await lprojd.lookup(bundle: "demo", key: "files.selected", locale: "ru").value == "Выбрано: %#@files@")
         // With them, formatted, in the value's language.
-        #expect(try await lprojd.lookup(bundle: "demo", key: "files.selected", locale: "ru", arguments: [.int(22)]).value == "Выбрано: 22 файла")
-        #expect(try await lprojd.lookup(bundle: "demo", key: "files.selected", locale: "ru", arguments: [.int(25)]).value == "Выбрано: 25 файлов")
-        #expect(try await lprojd.lookup(bundle: "demo", key: "files.selected", locale: "en", arguments: [.int(0)]).value == "No files selected")
-        #expect(try await lprojd.lookup(bundle: "demo", key: "files.selected", locale: "ar", arguments: [.int(2)]).value == "تم تحديد ملفين")
-        #expect(try await lprojd.lookup(bundle: "demo", key: "trash.confirm", locale: "en", arguments: [.int(3), .int(1)]).value == "Move 3 items from one folder to the Trash?")
-        #expect(try await lprojd.lookup(bundle: "demo", key: "download.progress", locale: "de", arguments: [.float(45.5), .string("a.pdf")]).value == "a.pdf: 45,5 % geladen")
-        #expect(try await lprojd.lookup(bundle: "demo", key: "greeting", locale: "fr", placeholders: ["name": "Ada"]).value == "Bonjour, Ada !")
+        #expect(
+            try await lprojd.lookup(bundle: "demo", key: "files.selected", locale: "ru", arguments: [.int(22)]).value == "Выбрано: 22 файла"
+        )
+        #expect(
+            try await lprojd.lookup(bundle: "demo", key: "files.selected", locale: "ru", arguments: [.int(25)]).value
+                == "Выбрано: 25 файлов")
+        #expect(
+            try await lprojd.lookup(bundle: "demo", key: "files.selected", locale: "en", arguments: [.int(0)]).value == "No files selected")
+        #expect(
+            try await lprojd.lookup(bundle: "demo", key: "files.selected", locale: "ar", arguments: [.int(2)]).value == "تم تحديد ملفين")
+        #expect(
+            try await lprojd.lookup(bundle: "demo", key: "trash.confirm", locale: "en", arguments: [.int(3), .int(1)]).value
+                == "Move 3 items from one folder to the Trash?")
+        #expect(
+            try await lprojd.lookup(bundle: "demo", key: "download.progress", locale: "de", arguments: [.float(45.5), .string("a.pdf")])
+                .value == "a.pdf: 45,5 % geladen")
+        #expect(
+            try await lprojd.lookup(bundle: "demo", key: "greeting", locale: "fr", placeholders: ["name": "Ada"]).value == "Bonjour, Ada !")
     }
 
     @Test func errorsAreNamedAndSayWhat() async throws {
@@ -55,7 +66,10 @@ import VarlinkProtocol
         await expectError("org.lprojd.Localization.InvalidLocale", ["locale": "../../etc/passwd"]) {
             _ = try await lprojd.lookup(bundle: "demo", key: "x", locale: "../../etc/passwd")
         }
-        await expectError("org.lprojd.Localization.InvalidArguments", ["key": "inbox.unread", "position": 1, "specifier": "%d", "expected": "integer", "actual": "string"]) {
+        await expectError(
+            "org.lprojd.Localization.InvalidArguments",
+            ["key": "inbox.unread", "position": 1, "specifier": "%d", "expected": "integer", "actual": "string"]
+        ) {
             _ = try await lprojd.lookup(bundle: "demo", key: "inbox.unread", locale: "de", arguments: [.string("three")])
         }
         await expectError("org.lprojd.Localization.InvalidArguments", ["position": 2, "specifier": "%@"]) {
@@ -92,10 +106,16 @@ import VarlinkProtocol
         #expect(table.strings["welcome.title"] == "Willkommen bei Demo")
         #expect(table.sources["welcome.title"] == "de")
         #expect(table.strings["colour.label"] == "Farbe")
-        guard let plural = table.plurals["files.selected"] else { Issue.record("no plural entry"); return }
+        guard let plural = table.plurals["files.selected"] else {
+            Issue.record("no plural entry")
+            return
+        }
         #expect(plural.format == "%#@files@ ausgewählt")
         #expect(plural.locale == "de")
-        guard let files = plural.variables["files"] else { Issue.record(); return }
+        guard let files = plural.variables["files"] else {
+            Issue.record()
+            return
+        }
         #expect(files.one == "%d Datei" && files.other == "%d Dateien" && files.valueType == "d")
         // Keys only the development locale has are merged in.
         #expect(table.sources["greeting"] == "de")
@@ -107,9 +127,15 @@ import VarlinkProtocol
         let daemon = try await DaemonProcess()
         let lprojd = try await daemon.client()
         defer { Task { await lprojd.close() } }
-        #expect(try await lprojd.negotiate(available: ["en", "en-GB", "fr"], preferredLanguages: ["en-AU"]) == Localization.Negotiate.Reply(locale: "en", match: .language))
-        #expect(try await lprojd.negotiate(available: ["en", "fr"], preferredLanguages: ["en-GB"], specificity: .exact, defaultValue: "?") == Localization.Negotiate.Reply(value: "?", match: .default))
-        #expect(try await lprojd.negotiate(values: ["de": "Hallo", "fr": "Salut"], preferredLanguages: ["it", "fr-CA"]) == Localization.Negotiate.Reply(locale: "fr", value: "Salut", match: .language))
+        #expect(
+            try await lprojd.negotiate(available: ["en", "en-GB", "fr"], preferredLanguages: ["en-AU"])
+                == Localization.Negotiate.Reply(locale: "en", match: .language))
+        #expect(
+            try await lprojd.negotiate(available: ["en", "fr"], preferredLanguages: ["en-GB"], specificity: .exact, defaultValue: "?")
+                == Localization.Negotiate.Reply(value: "?", match: .default))
+        #expect(
+            try await lprojd.negotiate(values: ["de": "Hallo", "fr": "Salut"], preferredLanguages: ["it", "fr-CA"])
+                == Localization.Negotiate.Reply(locale: "fr", value: "Salut", match: .language))
         await expectError("org.lprojd.Localization.InvalidLocale", ["locale": "not a tag"]) {
             _ = try await lprojd.negotiate(available: ["not a tag"], preferredLanguages: ["en"])
         }
@@ -125,7 +151,9 @@ import VarlinkProtocol
 }
 
 /// Expects a Varlink error with these parameters (among others).
-func expectError(_ name: String, _ parameters: JSONObject = [:], sourceLocation: SourceLocation = #_sourceLocation, _ body: () async throws -> Void) async {
+func expectError(
+    _ name: String, _ parameters: JSONObject = [:], sourceLocation: SourceLocation = #_sourceLocation, _ body: () async throws -> Void
+) async {
     do {
         try await body()
         Issue.record("expected \(name), got a reply", sourceLocation: sourceLocation)

@@ -31,7 +31,9 @@ func runBlocking(_ program: String, _ arguments: [String], environment: [String:
     let outputData = output.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     while !errorData.isSet { usleep(1_000) }
-    return Finished(status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self), errors: String(decoding: errorData.value, as: UTF8.self))
+    return Finished(
+        status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
+        errors: String(decoding: errorData.value, as: UTF8.self))
 }
 
 /// A value set once by another thread.
@@ -40,8 +42,12 @@ final class Mutexed<Value: Sendable>: @unchecked Sendable {
     private var stored: Value
     private var wasSet = false
     init(_ value: Value) { stored = value }
-    func set(_ value: Value) { lock.withLock { stored = value; wasSet = true } }
+    func set(_ value: Value) {
+        lock.withLock {
+            stored = value
+            wasSet = true
+        }
+    }
     var value: Value { lock.withLock { stored } }
     var isSet: Bool { lock.withLock { wasSet } }
 }
-

@@ -4,7 +4,7 @@ import LprojInterface
 import LprojTestSupport
 import Testing
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What a misbehaving client can do, and that it never hurts the daemon or
@@ -13,7 +13,9 @@ import Glibc
     @Test func oversizedMessagesAreRefusedAndTheDaemonGoesOn() async throws {
         let daemon = try await DaemonProcess()
         let raw = try RawClient(path: daemon.socket, timeout: 20)
-        let huge = Array("{\"method\":\"org.lprojd.Localization.Lookup\",\"parameters\":{\"bundle\":\"demo\",\"key\":\"".utf8) + [UInt8](repeating: UInt8(ascii: "x"), count: (16 << 20) + 10)
+        let huge =
+            Array("{\"method\":\"org.lprojd.Localization.Lookup\",\"parameters\":{\"bundle\":\"demo\",\"key\":\"".utf8)
+            + [UInt8](repeating: UInt8(ascii: "x"), count: (16 << 20) + 10)
         try? raw.sendBytes(huge)  // the daemon may close before all of it is written
         let reply = try #require(try await raw.receiveJSON())
         #expect(reply["error"] as? String == "org.lprojd.Localization.LimitExceeded")
@@ -49,7 +51,9 @@ import Glibc
         var batch: [UInt8] = []
         for index in 0..<200 {
             let method = index == 50 ? "SelectLocale" : "Lookup"
-            let parameters = index == 50 ? #"{"client":"p","bundle":"demo","locale":"ja"}"# : #"{"bundle":"demo","key":"\#(keys[index % 4])","client":"p"}"#
+            let parameters =
+                index == 50
+                ? #"{"client":"p","bundle":"demo","locale":"ja"}"# : #"{"bundle":"demo","key":"\#(keys[index % 4])","client":"p"}"#
             batch += Array(#"{"method":"org.lprojd.Localization.\#(method)","parameters":\#(parameters)}"#.utf8) + [0]
         }
         try raw.sendBytes(batch)
@@ -70,14 +74,15 @@ import Glibc
     }
 
     @Test func aSubscriberThatStopsReadingIsDropped() async throws {
-        let daemon = try await DaemonProcess(configuration: """
-        bundles:
-          - name: demo
-            directory: $BUNDLE
-        limits:
-          max-subscriber-queue: 65536
-          max-added-strings: 100000
-        """)
+        let daemon = try await DaemonProcess(
+            configuration: """
+                bundles:
+                  - name: demo
+                    directory: $BUNDLE
+                limits:
+                  max-subscriber-queue: 65536
+                  max-added-strings: 100000
+                """)
         let stalled = try RawClient(path: daemon.socket, timeout: 20)
         try stalled.send(#"{"method":"org.lprojd.Localization.Subscribe","parameters":{"client":"flood"},"more":true}"#)
         // Read the ready reply, then never read again.
@@ -101,13 +106,14 @@ import Glibc
     }
 
     @Test func connectionsPerUserAreLimited() async throws {
-        let daemon = try await DaemonProcess(configuration: """
-        bundles:
-          - name: demo
-            directory: $BUNDLE
-        limits:
-          max-connections-per-uid: 3
-        """)
+        let daemon = try await DaemonProcess(
+            configuration: """
+                bundles:
+                  - name: demo
+                    directory: $BUNDLE
+                limits:
+                  max-connections-per-uid: 3
+                """)
         var clients: [RawClient] = []
         for _ in 0..<3 {
             let client = try RawClient(path: daemon.socket)
@@ -136,7 +142,10 @@ import Glibc
         let daemon = try await DaemonProcess()
         let process = Process()
         process.executableURL = DaemonProcess.binaries.appendingPathComponent("lprojd")
-        process.arguments = ["--socket", daemon.socket, "--state-directory", daemon.directory.appendingPathComponent("other").path, "--bundle", "demo=\(daemon.bundleDirectory.path)"]
+        process.arguments = [
+            "--socket", daemon.socket, "--state-directory", daemon.directory.appendingPathComponent("other").path, "--bundle",
+            "demo=\(daemon.bundleDirectory.path)",
+        ]
         let errors = Pipe()
         process.standardError = errors
         try process.run()
@@ -158,7 +167,9 @@ import Glibc
         try Data("bundles:\n  - name: x\n    directory: /x\n    devlopment-locale: en\n".utf8).write(to: config)
         let process = Process()
         process.executableURL = DaemonProcess.binaries.appendingPathComponent("lprojd")
-        process.arguments = ["--config", config.path, "--socket", directory.appendingPathComponent("s").path, "--state-directory", directory.path]
+        process.arguments = [
+            "--config", config.path, "--socket", directory.appendingPathComponent("s").path, "--state-directory", directory.path,
+        ]
         let errors = Pipe()
         process.standardError = errors
         try process.run()

@@ -13,15 +13,22 @@ import Testing
         let daemon = try await DaemonProcess()
         let help = try await python(["-m", "varlink.cli", "help", "unix:\(daemon.socket)/org.lprojd.Localization"])
         #expect(help.status == 0, "\(help.errors)")
-        let idl = try String(contentsOf: DaemonProcess.packageRoot.appendingPathComponent("Sources/LprojInterface/org.lprojd.Localization.varlink"), encoding: .utf8)
+        let idl = try String(
+            contentsOf: DaemonProcess.packageRoot.appendingPathComponent("Sources/LprojInterface/org.lprojd.Localization.varlink"),
+            encoding: .utf8)
         // Served verbatim.
         #expect(help.output.trimmingCharacters(in: .whitespacesAndNewlines) == idl.trimmingCharacters(in: .whitespacesAndNewlines))
         let info = try await python(["-m", "varlink.cli", "info", "unix:\(daemon.socket)"])
         #expect(info.output.contains("org.lprojd.Localization") && info.output.contains("org.varlink.service"))
-        let call = try await python(["-m", "varlink.cli", "call", "unix:\(daemon.socket)/org.lprojd.Localization.Lookup", #"{"bundle":"demo","key":"welcome.title","locale":"fr"}"#])
+        let call = try await python([
+            "-m", "varlink.cli", "call", "unix:\(daemon.socket)/org.lprojd.Localization.Lookup",
+            #"{"bundle":"demo","key":"welcome.title","locale":"fr"}"#,
+        ])
         #expect(call.output.contains("\"Bienvenue dans Demo\""))
         // The CLI prints errors on stderr (and exits 0).
-        let error = try await python(["-m", "varlink.cli", "call", "unix:\(daemon.socket)/org.lprojd.Localization.Lookup", #"{"bundle":"nope","key":"x"}"#])
+        let error = try await python([
+            "-m", "varlink.cli", "call", "unix:\(daemon.socket)/org.lprojd.Localization.Lookup", #"{"bundle":"nope","key":"x"}"#,
+        ])
         #expect(error.errors.contains("org.lprojd.Localization.BundleNotFound"))
     }
 

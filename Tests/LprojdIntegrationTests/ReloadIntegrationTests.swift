@@ -3,7 +3,7 @@ import LprojClient
 import LprojInterface
 import Testing
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Hot reload and notifications, through the real daemon and inotify.
@@ -37,7 +37,8 @@ import Glibc
         defer { Task { await lprojd.close() } }
         let events = EventRecorder(try await lprojd.events())
         _ = try await events.next()
-        try FileManager.default.createDirectory(at: daemon.bundleDirectory.appendingPathComponent("it.lproj"), withIntermediateDirectories: false)
+        try FileManager.default.createDirectory(
+            at: daemon.bundleDirectory.appendingPathComponent("it.lproj"), withIntermediateDirectories: false)
         let added = try await events.next { $0.type == .localesChanged }
         #expect(added.added == ["it"])
         try daemon.write("it.lproj/Localizable.strings", "\"welcome.title\" = \"Benvenuto\";\n")
@@ -97,7 +98,9 @@ import Glibc
         // And it is watched again. (Changes within one tick of each other
         // reach a subscriber merged: the event names ja, with a later generation.)
         try daemon.replace("ja.lproj/Localizable.strings", "\"welcome.title\" = \"ようこそ\";\n")
-        _ = try await events.next { $0.type == .tablesChanged && $0.locales?.contains("ja") == true && ($0.generation ?? 0) > backGeneration }
+        _ = try await events.next {
+            $0.type == .tablesChanged && $0.locales?.contains("ja") == true && ($0.generation ?? 0) > backGeneration
+        }
         #expect(try await lprojd.lookup(bundle: "demo", key: "welcome.title", locale: "ja").value == "ようこそ")
     }
 

@@ -3,7 +3,7 @@ import LprojClient
 import LprojInterface
 import Testing
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Selections: SDLocalizationManager's algorithm, persistence, isolation.
@@ -15,7 +15,9 @@ import Glibc
         let app = "org.example.App"
 
         // Nothing saved, nothing preferred: the development locale, not saved.
-        #expect(try await lprojd.selection(client: app, bundle: "demo") == .init(client: app, bundle: "demo", locale: "en", reason: .default, requested: nil))
+        #expect(
+            try await lprojd.selection(client: app, bundle: "demo")
+                == .init(client: app, bundle: "demo", locale: "en", reason: .default, requested: nil))
         // A preferred language the bundle has, by its language without region: chosen and saved.
         #expect(try await lprojd.selection(client: app, bundle: "demo", preferredLanguages: ["it", "fr-CA", "de"]).locale == "fr")
         #expect(try await lprojd.selection(client: app, bundle: "demo").reason == .saved)
@@ -32,9 +34,15 @@ import Glibc
         #expect(try await lprojd.reset(client: app, bundle: "demo").locale == "en")
         #expect(try await lprojd.selection(client: app, bundle: "demo").reason == .default)
 
-        await expectError("org.lprojd.Localization.InvalidLocale") { _ = try await lprojd.select(client: app, bundle: "demo", locale: "not a locale") }
-        await expectError("org.varlink.service.InvalidParameter", ["parameter": "client"]) { _ = try await lprojd.select(client: "has space", bundle: "demo", locale: "de") }
-        await expectError("org.lprojd.Localization.BundleNotFound") { _ = try await lprojd.select(client: app, bundle: "nope", locale: "de") }
+        await expectError("org.lprojd.Localization.InvalidLocale") {
+            _ = try await lprojd.select(client: app, bundle: "demo", locale: "not a locale")
+        }
+        await expectError("org.varlink.service.InvalidParameter", ["parameter": "client"]) {
+            _ = try await lprojd.select(client: "has space", bundle: "demo", locale: "de")
+        }
+        await expectError("org.lprojd.Localization.BundleNotFound") {
+            _ = try await lprojd.select(client: app, bundle: "nope", locale: "de")
+        }
     }
 
     /// An acknowledged selection survives `kill -9`.
@@ -67,7 +75,8 @@ import Glibc
             try FileManager.default.copyItem(at: DaemonProcess.binaries.appendingPathComponent("lprojctl"), to: copy)
             chmod(copy.path, 0o755)
         }
-        let finished = try await run("setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", copy.path] + arguments + ["--socket", daemon.socket])
+        let finished = try await run(
+            "setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", copy.path] + arguments + ["--socket", daemon.socket])
         return (finished.status, (finished.output + finished.errors).trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
@@ -83,7 +92,9 @@ import Glibc
 
         #expect(try await runAsNobody(daemon, ["selection", "shared.app", "demo"]).output == "en (default)")
         #expect(try await runAsNobody(daemon, ["select", "shared.app", "demo", "fr"]).output == "fr (saved)")
-        #expect(try await runAsNobody(daemon, ["lookup", "demo", "welcome.title", "--client", "shared.app", "--locale", "de"]).output == "Willkommen bei Demo")
+        #expect(
+            try await runAsNobody(daemon, ["lookup", "demo", "welcome.title", "--client", "shared.app", "--locale", "de"]).output
+                == "Willkommen bei Demo")
         let reload = try await runAsNobody(daemon, ["reload"])
         #expect(reload.status != 0 && reload.output.contains("permission denied"), "\(reload.output)")
 
@@ -98,8 +109,12 @@ import Glibc
         let daemon = try await DaemonProcess()
         let lprojd = try await daemon.client()
         defer { Task { await lprojd.close() } }
-        #expect(try await lprojd.addStrings(["welcome.title": "Hallöchen", "promo.banner": "Neu!"], client: "a", bundle: "demo", locale: "de") == 2)
-        #expect(try await lprojd.lookup(bundle: "demo", key: "welcome.title", locale: "de", client: "a") == .init(value: "Hallöchen", found: true, locale: "de"))
+        #expect(
+            try await lprojd.addStrings(["welcome.title": "Hallöchen", "promo.banner": "Neu!"], client: "a", bundle: "demo", locale: "de")
+                == 2)
+        #expect(
+            try await lprojd.lookup(bundle: "demo", key: "welcome.title", locale: "de", client: "a")
+                == .init(value: "Hallöchen", found: true, locale: "de"))
         // A more specific file still wins over strings added at its parent.
         #expect(try await lprojd.lookup(bundle: "demo", key: "promo.banner", locale: "de-AT", client: "a").value == "Neu!")
         // Other clients see the files.
@@ -118,14 +133,15 @@ import Glibc
     }
 
     @Test func addedStringsAreLimited() async throws {
-        let daemon = try await DaemonProcess(configuration: """
-        bundles:
-          - name: demo
-            directory: $BUNDLE
-        limits:
-          max-added-strings: 3
-          max-added-string-length: 10
-        """)
+        let daemon = try await DaemonProcess(
+            configuration: """
+                bundles:
+                  - name: demo
+                    directory: $BUNDLE
+                limits:
+                  max-added-strings: 3
+                  max-added-string-length: 10
+                """)
         let lprojd = try await daemon.client()
         defer { Task { await lprojd.close() } }
         _ = try await lprojd.addStrings(["a": "1", "b": "2"], client: "c", bundle: "demo", locale: "de")

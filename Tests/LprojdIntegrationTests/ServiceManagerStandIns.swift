@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A datagram socket bound to a path, read on a thread of its own, keeping
@@ -107,7 +107,8 @@ final class DatagramReceiver: @unchecked Sendable {
 
     /// Waits until `predicate` holds for what has arrived, looking again at
     /// each new datagram.
-    func wait<T: Sendable>(seconds: Double = 15, _ what: String, until predicate: @escaping @Sendable ([Datagram]) -> T?) async throws -> T {
+    func wait<T: Sendable>(seconds: Double = 15, _ what: String, until predicate: @escaping @Sendable ([Datagram]) -> T?) async throws -> T
+    {
         try await withTimeout(seconds: seconds, "waiting for \(what)") {
             while true {
                 let arrived = self.datagrams
@@ -151,8 +152,12 @@ final class NotifyListener: Sendable {
 
     /// The first message, from the `after`-th on, that has `key` (with
     /// `value` if given, and passing `where`); returns it and its index.
-    func next(_ key: String, _ value: String? = nil, after start: Int = 0, seconds: Double = 15, where predicate: @escaping @Sendable (Message) -> Bool = { _ in true }) async throws -> (Message, Int) {
-        try await receiver.wait(seconds: seconds, "\(key)\(value.map { "=\($0)" } ?? "") after message \(start); got \(messages)") { datagrams in
+    func next(
+        _ key: String, _ value: String? = nil, after start: Int = 0, seconds: Double = 15,
+        where predicate: @escaping @Sendable (Message) -> Bool = { _ in true }
+    ) async throws -> (Message, Int) {
+        try await receiver.wait(seconds: seconds, "\(key)\(value.map { "=\($0)" } ?? "") after message \(start); got \(messages)") {
+            datagrams in
             let messages = datagrams.map(Self.message)
             guard start < messages.count else { return nil }
             for index in start..<messages.count {

@@ -4,7 +4,7 @@ import LprojInterface
 import LprojTestSupport
 import Testing
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// lprojd as systemd runs it, without systemd as PID 1: a datagram socket
@@ -45,7 +45,9 @@ import Glibc
         // The status follows the connections and subscribers.
         let events = EventRecorder(try await lprojd.events())
         _ = try await events.next()
-        let (status, _) = try await notify.next("STATUS", after: readyIndex + 1) { $0["STATUS"]!.hasSuffix("; 2 connections, 1 subscriber") }
+        let (status, _) = try await notify.next("STATUS", after: readyIndex + 1) {
+            $0["STATUS"]!.hasSuffix("; 2 connections, 1 subscriber")
+        }
         #expect(status["READY"] == nil)
         // No watchdog was asked for, so none is sent.
         #expect(!notify.messages.contains { $0["WATCHDOG"] != nil })
@@ -158,7 +160,9 @@ import Glibc
         daemon.send(SIGHUP)
         _ = try await notify.next("READY", "1", after: mark) { $0["STATUS"]?.hasPrefix("1 bundle,") == true }
         // (After the events of the bundles read again under the new limit.)
-        let removed = try await events.next { $0.type == .bundleChanged && $0.bundle == "demo" && $0.message == "the bundle is no longer served" }
+        let removed = try await events.next {
+            $0.type == .bundleChanged && $0.bundle == "demo" && $0.message == "the bundle is no longer served"
+        }
         await expectError("org.lprojd.Localization.BundleNotFound") { _ = try await lprojd.lookup(bundle: "demo", key: "welcome.title") }
         #expect(try await lprojd.lookup(bundle: "extra", key: "hello").value == "Hello from extra")
         #expect(try await daemon.stop() == 0)
@@ -170,9 +174,12 @@ import Glibc
         // The socket path is taken by a regular file.
         let taken = scratch.url.appendingPathComponent("taken")
         try Data().write(to: taken)
-        let (status, _) = try await runLprojd(["--socket", taken.path, "--state-directory", scratch.url.appendingPathComponent("state").path,
-                                         "--bundle", "demo=\(DaemonProcess.packageRoot.appendingPathComponent("Examples/DemoApp").path)"],
-                                        environment: ["NOTIFY_SOCKET": notify.path])
+        let (status, _) = try await runLprojd(
+            [
+                "--socket", taken.path, "--state-directory", scratch.url.appendingPathComponent("state").path,
+                "--bundle", "demo=\(DaemonProcess.packageRoot.appendingPathComponent("Examples/DemoApp").path)",
+            ],
+            environment: ["NOTIFY_SOCKET": notify.path])
         #expect(status == 1)
         let (failure, _) = try await notify.next("ERRNO")
         #expect(failure["ERRNO"] == String(EEXIST))
@@ -183,8 +190,9 @@ import Glibc
         let config = scratch.url.appendingPathComponent("bad.conf")
         try Data("bundles: 3\n".utf8).write(to: config)
         let mark = notify.messages.count
-        let (configStatus, output) = try await runLprojd(["--config", config.path, "--socket", scratch.url.appendingPathComponent("s").path],
-                                                   environment: ["NOTIFY_SOCKET": notify.path])
+        let (configStatus, output) = try await runLprojd(
+            ["--config", config.path, "--socket", scratch.url.appendingPathComponent("s").path],
+            environment: ["NOTIFY_SOCKET": notify.path])
         #expect(configStatus == 2)
         let (configFailure, _) = try await notify.next("ERRNO", after: mark)
         #expect(configFailure["ERRNO"] == String(EINVAL))

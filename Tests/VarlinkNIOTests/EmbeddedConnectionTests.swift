@@ -44,10 +44,13 @@ import VarlinkProtocol
     /// A connection with a handler on the shared loop, and what it writes.
     final class Connection {
         let channel: EmbeddedChannel
-        init(uid: UInt32, loop: EmbeddedEventLoop, scheduler: LoopScheduler, shared: VarlinkConnectionHandler.Shared, book: BudgetBook) throws {
+        init(uid: UInt32, loop: EmbeddedEventLoop, scheduler: LoopScheduler, shared: VarlinkConnectionHandler.Shared, book: BudgetBook)
+            throws
+        {
             channel = EmbeddedChannel(loop: loop)
             let caller = VarlinkCaller(uid: uid, gid: uid, pid: 1, connectionID: UInt64(uid))
-            let handler = VarlinkConnectionHandler(shared: shared, caller: caller, account: ConnectionAccount(uid: uid, book: book), scheduler: scheduler)
+            let handler = VarlinkConnectionHandler(
+                shared: shared, caller: caller, account: ConnectionAccount(uid: uid, book: book), scheduler: scheduler)
             try channel.pipeline.syncOperations.addHandler(handler)
         }
 

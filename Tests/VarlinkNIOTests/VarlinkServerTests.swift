@@ -52,7 +52,8 @@ final class TestInterface: VarlinkInterface {
         let interface = TestInterface()
         let dispatcher = VarlinkDispatcher(info: .init(vendor: "t", product: "t", version: "1", url: "u"), interfaces: [interface])
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        let server = VarlinkServer(listener: .path(path), dispatcher: dispatcher, configuration: configuration, group: group, logger: Logger(label: "test"))
+        let server = VarlinkServer(
+            listener: .path(path), dispatcher: dispatcher, configuration: configuration, group: group, logger: Logger(label: "test"))
         try await server.listen()
         let running = Task { try await server.run() }
         do {
@@ -156,7 +157,10 @@ final class TestInterface: VarlinkInterface {
     /// New connections faster than a uid's rate are closed at accept,
     /// before anything is built for them, and without a word.
     @Test func aUidOpeningConnectionsTooFastHasThemClosed() async throws {
-        try await Self.withServer(configure: { $0.connectionBurstPerUID = 3; $0.connectionsPerSecondPerUID = 0.001 }) { path, _, _ in
+        try await Self.withServer(configure: {
+            $0.connectionBurstPerUID = 3
+            $0.connectionsPerSecondPerUID = 0.001
+        }) { path, _, _ in
             var open: [RawClient] = []
             for _ in 0..<3 {
                 let client = try RawClient(path: path)
@@ -231,7 +235,8 @@ final class TestInterface: VarlinkInterface {
         let interface = TestInterface()
         let dispatcher = VarlinkDispatcher(info: .init(vendor: "t", product: "t", version: "1", url: "u"), interfaces: [interface])
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        let server = VarlinkServer(listener: .path(path), dispatcher: dispatcher, configuration: configuration, group: group, logger: Logger(label: "test"))
+        let server = VarlinkServer(
+            listener: .path(path), dispatcher: dispatcher, configuration: configuration, group: group, logger: Logger(label: "test"))
         try await server.listen()
         let running = Task { try await server.run() }
         let watcher = try RawClient(path: path)
@@ -254,7 +259,8 @@ final class TestInterface: VarlinkInterface {
         try await Self.withServer { path, _, _ in
             let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
             let second = VarlinkServer(
-                listener: .path(path), dispatcher: VarlinkDispatcher(info: .init(vendor: "", product: "", version: "", url: ""), interfaces: []),
+                listener: .path(path),
+                dispatcher: VarlinkDispatcher(info: .init(vendor: "", product: "", version: "", url: ""), interfaces: []),
                 configuration: VarlinkServerConfiguration(), group: group, logger: Logger(label: "test"))
             await #expect(throws: (any Error).self) { try await second.listen() }
             try await group.shutdownGracefully()
@@ -267,7 +273,9 @@ final class TestInterface: VarlinkInterface {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &address.sun_path) { raw in for (index, byte) in path.utf8.enumerated() { raw[index] = byte } }
-        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+        _ = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
         close(descriptor)
         #expect(FileManager.default.fileExists(atPath: path))
         try SocketPath.prepare(path)

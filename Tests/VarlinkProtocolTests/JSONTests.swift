@@ -10,21 +10,39 @@ import Testing
         let value = try parse(text)
         let again = try JSONParser.parse(JSONWriter.encode(value))
         #expect(value == again)
-        guard case .object(let object) = value else { Issue.record("not an object"); return }
+        guard case .object(let object) = value else {
+            Issue.record("not an object")
+            return
+        }
         #expect(object["a"] == [1, -2.5, true, false, nil, .string("x\ny\"\\\u{1}é😀")])
         #expect(object["d"] == .number(JSONNumber(1500, fractionDigits: 0)))
     }
 
     @Test func numbersKeepTheirWrittenFractionDigits() throws {
-        guard case .number(let a) = try parse("1.50") else { Issue.record(); return }
+        guard case .number(let a) = try parse("1.50") else {
+            Issue.record()
+            return
+        }
         #expect(a.fractionDigits == 2 && a.integer == nil && a.double == 1.5)
-        guard case .number(let b) = try parse("42") else { Issue.record(); return }
+        guard case .number(let b) = try parse("42") else {
+            Issue.record()
+            return
+        }
         #expect(b.integer == 42)
-        guard case .number(let c) = try parse("1e-3") else { Issue.record(); return }
+        guard case .number(let c) = try parse("1e-3") else {
+            Issue.record()
+            return
+        }
         #expect(c.fractionDigits == 3)
-        guard case .number(let d) = try parse("-0") else { Issue.record(); return }
+        guard case .number(let d) = try parse("-0") else {
+            Issue.record()
+            return
+        }
         #expect(d.integer == 0)
-        guard case .number(let e) = try parse("9223372036854775808") else { Issue.record(); return }
+        guard case .number(let e) = try parse("9223372036854775808") else {
+            Issue.record()
+            return
+        }
         #expect(e.integer == nil && e.double == 9223372036854775808)
     }
 
@@ -59,7 +77,10 @@ import Testing
     /// The parser agrees with Foundation on random documents.
     @Test func agreesWithFoundation() throws {
         var seed: UInt64 = 7
-        func next() -> UInt64 { seed = seed &* 6364136223846793005 &+ 1442695040888963407; return seed >> 33 }
+        func next() -> UInt64 {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return seed >> 33
+        }
         func randomValue(_ depth: Int) -> Any {
             switch next() % (depth > 3 ? 4 : 6) {
             case 0: return Int(next() % 2000) - 1000

@@ -18,7 +18,8 @@ import Testing
     @Test(arguments: [
         (#"not json"#, "message"), (#"[1]"#, "message"), (#"{}"#, "method"), (#"{"method":1}"#, "method"),
         (#"{"method":"nodot"}"#, "method"), (#"{"method":"a.lower"}"#, "method"), (#"{"method":"a.B","parameters":[]}"#, "parameters"),
-        (#"{"method":"a.B","upgrade":true}"#, "upgrade"), (#"{"method":"a.B","extra":1}"#, "extra"), (#"{"method":"a.B","more":"yes"}"#, "more"),
+        (#"{"method":"a.B","upgrade":true}"#, "upgrade"), (#"{"method":"a.B","extra":1}"#, "extra"),
+        (#"{"method":"a.B","more":"yes"}"#, "more"),
         (#"{"method":"a.B","oneway":true,"more":true}"#, "more"),
     ])
     func badCallsNameTheFieldAtFault(_ text: String, _ field: String) {
@@ -27,8 +28,12 @@ import Testing
 
     @Test func repliesEncodeAsVarlinkExpects() {
         #expect(String(decoding: VarlinkReply(parameters: ["x": 1]).encoded(), as: UTF8.self) == "{\"parameters\":{\"x\":1}}\u{0}")
-        #expect(String(decoding: VarlinkReply(parameters: [:], continues: true).encoded(), as: UTF8.self) == "{\"parameters\":{},\"continues\":true}\u{0}")
-        #expect(String(decoding: VarlinkReply(error: .methodNotFound("a.B")).encoded(), as: UTF8.self) == "{\"error\":\"org.varlink.service.MethodNotFound\",\"parameters\":{\"method\":\"a.B\"}}\u{0}")
+        #expect(
+            String(decoding: VarlinkReply(parameters: [:], continues: true).encoded(), as: UTF8.self)
+                == "{\"parameters\":{},\"continues\":true}\u{0}")
+        #expect(
+            String(decoding: VarlinkReply(error: .methodNotFound("a.B")).encoded(), as: UTF8.self)
+                == "{\"error\":\"org.varlink.service.MethodNotFound\",\"parameters\":{\"method\":\"a.B\"}}\u{0}")
     }
 }
 
@@ -69,8 +74,12 @@ import Testing
     @Test func serviceInterface() {
         let info = reply(VarlinkCall(method: "org.varlink.service.GetInfo"))
         #expect(info?["interfaces"] == ["org.varlink.service", "org.example.Echo"])
-        #expect(reply(VarlinkCall(method: "org.varlink.service.GetInterfaceDescription", parameters: ["interface": "org.example.Echo"]))?["description"] == .string(Echo().description))
-        #expect(error(VarlinkCall(method: "org.varlink.service.GetInterfaceDescription", parameters: ["interface": "org.nope"])) == .interfaceNotFound("org.nope"))
+        #expect(
+            reply(VarlinkCall(method: "org.varlink.service.GetInterfaceDescription", parameters: ["interface": "org.example.Echo"]))?[
+                "description"] == .string(Echo().description))
+        #expect(
+            error(VarlinkCall(method: "org.varlink.service.GetInterfaceDescription", parameters: ["interface": "org.nope"]))
+                == .interfaceNotFound("org.nope"))
         #expect(error(VarlinkCall(method: "org.varlink.service.GetInterfaceDescription")) == .invalidParameter("interface"))
     }
 
@@ -81,6 +90,9 @@ import Testing
         #expect(error(VarlinkCall(method: "org.example.Echo.Say", parameters: ["text": 3])) == .invalidParameter("text"))
         #expect(error(VarlinkCall(method: "org.example.Echo.Say", parameters: ["txt": "x"])) == .invalidParameter("txt"))
         #expect(error(VarlinkCall(method: "org.example.Echo.Watch")) == .expectedMore)
-        if case .stream = dispatcher.dispatch(VarlinkCall(method: "org.example.Echo.Watch", more: true), caller: caller) {} else { Issue.record("expected a stream") }
+        if case .stream = dispatcher.dispatch(VarlinkCall(method: "org.example.Echo.Watch", more: true), caller: caller) {
+        } else {
+            Issue.record("expected a stream")
+        }
     }
 }

@@ -29,8 +29,13 @@ struct Sample: VarlinkStruct, Equatable {
         var varlinkObject: JSONObject { ["flag": flag.varlinkValue] }
     }
 
-    init(name: String, count: Int? = nil, ratio: JSONNumber? = nil, mode: Mode? = nil, inner: Inner? = nil, items: [Inner]? = nil, labels: [String: String]? = nil) {
-        (self.name, self.count, self.ratio, self.mode, self.inner, self.items, self.labels) = (name, count, ratio, mode, inner, items, labels)
+    init(
+        name: String, count: Int? = nil, ratio: JSONNumber? = nil, mode: Mode? = nil, inner: Inner? = nil, items: [Inner]? = nil,
+        labels: [String: String]? = nil
+    ) {
+        (self.name, self.count, self.ratio, self.mode, self.inner, self.items, self.labels) = (
+            name, count, ratio, mode, inner, items, labels
+        )
     }
 
     init(varlink object: JSONObject, unknownFields: UnknownFields) throws(SchemaError) {
@@ -47,7 +52,9 @@ struct Sample: VarlinkStruct, Equatable {
             default: try varlinkUnknownField(name, unknownFields)
             }
         }
-        self.init(name: try varlinkRequired("name", _name), count: _count, ratio: _ratio, mode: _mode, inner: _inner, items: _items, labels: _labels)
+        self.init(
+            name: try varlinkRequired("name", _name), count: _count, ratio: _ratio, mode: _mode, inner: _inner, items: _items,
+            labels: _labels)
     }
 
     var varlinkObject: JSONObject {
@@ -83,8 +90,14 @@ struct Sample: VarlinkStruct, Equatable {
     }
 
     @Test func readsEveryKindOfField() throws {
-        let sample = try decode(#"{"name":"a","count":3,"ratio":1.50,"mode":"default","inner":{"flag":true},"items":[{"flag":false}],"labels":{"b":"2","a":"1"}}"#)
-        #expect(sample == Sample(name: "a", count: 3, ratio: JSONNumber(1.5), mode: .default, inner: .init(flag: true), items: [.init(flag: false)], labels: ["a": "1", "b": "2"]))
+        let sample = try decode(
+            #"{"name":"a","count":3,"ratio":1.50,"mode":"default","inner":{"flag":true},"items":[{"flag":false}],"labels":{"b":"2","a":"1"}}"#
+        )
+        #expect(
+            sample
+                == Sample(
+                    name: "a", count: 3, ratio: JSONNumber(1.5), mode: .default, inner: .init(flag: true), items: [.init(flag: false)],
+                    labels: ["a": "1", "b": "2"]))
         #expect(sample.ratio?.fractionDigits == 2)
     }
 
@@ -110,14 +123,17 @@ struct Sample: VarlinkStruct, Equatable {
 
     @Test func unknownFieldsAreRejectedInCallsAndIgnoredInReplies() throws {
         #expect(try failure(#"{"name":"a","colour":"red"}"#) == SchemaError(field: "colour", .unknown))
-        #expect(try decode(#"{"name":"a","colour":"red","inner":{"flag":true,"more":[]}}"#, .ignore) == Sample(name: "a", inner: .init(flag: true)))
+        #expect(
+            try decode(#"{"name":"a","colour":"red","inner":{"flag":true,"more":[]}}"#, .ignore)
+                == Sample(name: "a", inner: .init(flag: true)))
         // Ignoring unknown fields never excuses a known one.
         #expect(try failure(#"{"colour":"red"}"#, .ignore) == SchemaError(field: "name", .missing))
     }
 
     @Test func writesSetFieldsInOrderAndMapsSorted() throws {
         let sample = Sample(name: "a", count: 2, labels: ["é": "3", "b": "2", "a": "1"])
-        #expect(JSONWriter.encode(.object(sample.varlinkObject)) == Array(#"{"name":"a","count":2,"labels":{"a":"1","b":"2","é":"3"}}"#.utf8))
+        #expect(
+            JSONWriter.encode(.object(sample.varlinkObject)) == Array(#"{"name":"a","count":2,"labels":{"a":"1","b":"2","é":"3"}}"#.utf8))
         #expect(try Sample(varlink: sample.varlinkObject, unknownFields: .reject) == sample)
     }
 

@@ -3,37 +3,41 @@ import Testing
 
 @Suite struct VarlinkIDLTests {
     @Test func parsesDeclarationsWithTheirDocumentation() throws {
-        let idl = try VarlinkIDL(parsing: """
-        # An example.
-        # Two lines.
-        interface org.example.Test
+        let idl = try VarlinkIDL(
+            parsing: """
+                # An example.
+                # Two lines.
+                interface org.example.Test
 
-        # A point.
-        type Point (x: float, y: float)
+                # A point.
+                type Point (x: float, y: float)
 
-        # Unattached: a blank line follows.
+                # Unattached: a blank line follows.
 
-        type Shape (
-          # Its kind.
-          kind: (circle, square),
-          points: []Point,
-          tags: [string]string,
-          flags: [string](),
-          extra: ?object,
-          nested: ?(depth: int, name: ?string)
-        )
+                type Shape (
+                  # Its kind.
+                  kind: (circle, square),
+                  points: []Point,
+                  tags: [string]string,
+                  flags: [string](),
+                  extra: ?object,
+                  nested: ?(depth: int, name: ?string)
+                )
 
-        method Draw(shape: Shape, scale: ?float) -> (id: int, ok: bool)
-        method Clear() -> ()
-        error NotDrawable (reason: string)
-        error Busy ()
-        """)
+                method Draw(shape: Shape, scale: ?float) -> (id: int, ok: bool)
+                method Clear() -> ()
+                error NotDrawable (reason: string)
+                error Busy ()
+                """)
         #expect(idl.name == "org.example.Test")
         #expect(idl.documentation == ["An example.", "Two lines."])
         #expect(idl.types.map(\.name) == ["Point", "Shape"])
         #expect(idl.types[0].documentation == ["A point."])
         #expect(idl.types[1].documentation == [])
-        guard case .structure(let fields) = idl.types[1].type else { Issue.record("Shape is not a struct"); return }
+        guard case .structure(let fields) = idl.types[1].type else {
+            Issue.record("Shape is not a struct")
+            return
+        }
         #expect(fields.map(\.name) == ["kind", "points", "tags", "flags", "extra", "nested"])
         #expect(fields[0].documentation == ["Its kind."])
         #expect(fields[0].type == .enumeration(["circle", "square"]))
@@ -41,9 +45,13 @@ import Testing
         #expect(fields[2].type == .map(.string))
         #expect(fields[3].type == .set)
         #expect(fields[4].type == .optional(.object))
-        #expect(fields[5].type == .optional(.structure([
-            .init(name: "depth", type: .int, documentation: []), .init(name: "name", type: .optional(.string), documentation: []),
-        ])))
+        #expect(
+            fields[5].type
+                == .optional(
+                    .structure([
+                        .init(name: "depth", type: .int, documentation: []),
+                        .init(name: "name", type: .optional(.string), documentation: []),
+                    ])))
         #expect(idl.methods.map(\.name) == ["Draw", "Clear"])
         #expect(idl.methods[0].input.map(\.type) == [.named("Shape"), .optional(.float)])
         #expect(idl.methods[0].output.map(\.name) == ["id", "ok"])

@@ -1,7 +1,7 @@
 import CBenchSupport
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A process the benchmark starts (lprojd, or its own echo server), waited
@@ -50,7 +50,8 @@ final class ChildProcess {
     /// Resident memory, from /proc.
     var residentBytes: Int {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }) else { return 0 }
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
+        else { return 0 }
         return (Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0) * 1024
     }
 
@@ -67,8 +68,16 @@ final class ChildProcess {
 final class LockedText: @unchecked Sendable {
     private let lock = NSLock()
     private var value = ""
-    func append(_ text: String) { lock.lock(); value += text; lock.unlock() }
-    var text: String { lock.lock(); defer { lock.unlock() }; return value }
+    func append(_ text: String) {
+        lock.lock()
+        value += text
+        lock.unlock()
+    }
+    var text: String {
+        lock.lock()
+        defer { lock.unlock() }
+        return value
+    }
 }
 
 /// The binaries built next to this one (`swift build -c release`).

@@ -1,7 +1,7 @@
 import Foundation
 import LprojLocales
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The daemon's benchmarks: the real lprojd (release build) as a separate
@@ -42,7 +42,9 @@ enum DaemonBenchmarks {
         return keys
     }
 
-    static func startDaemon(directory: URL, bundles: [String], cpu: Int? = nil, configuration: String? = nil) throws -> (ChildProcess, String) {
+    static func startDaemon(directory: URL, bundles: [String], cpu: Int? = nil, configuration: String? = nil) throws -> (
+        ChildProcess, String
+    ) {
         let socket = directory.appendingPathComponent("lprojd-\(UUID().uuidString.prefix(6)).sock").path
         var arguments = ["--socket", socket, "--state-directory", directory.appendingPathComponent("state").path]
         for bundle in bundles { arguments += ["--bundle", bundle] }
@@ -85,22 +87,28 @@ enum DaemonBenchmarks {
                 let lookupMedian = Measure.medianOf(daemonSamples)
                 for (style, extra) in [("currency", #""number":1234.5"#), ("simpleDate", #""date":1700000000"#)] {
                     let format = (0..<64).map { index in
-                        Array(#"{"method":"org.lprojd.Localization.Format","parameters":{"style":"\#(style)","locale":"\#(["de", "fr", "ja", "ar"][index % 4])",\#(extra)}}"#.utf8) + [0]
+                        Array(
+                            #"{"method":"org.lprojd.Localization.Format","parameters":{"style":"\#(style)","locale":"\#(["de", "fr", "ja", "ar"][index % 4])",\#(extra)}}"#
+                                .utf8) + [0]
                     }
                     let samples = try roundTrips(path: socket, messages: format, calls: calls / 4)
                     let median = Measure.medianOf(samples)
-                    formatRows.append(BenchmarkRow(
-                        name: "socket Format (\(style); de, fr, ja, ar), one at a time, one core (median; p99 \(microseconds(Measure.percentile(samples, 0.99))))",
-                        measured: microseconds(median), baseline: "socket lookup \(microseconds(lookupMedian))",
-                        ratio: String(format: "%.2f× lookup", median / lookupMedian), target: "", passed: nil))
+                    formatRows.append(
+                        BenchmarkRow(
+                            name:
+                                "socket Format (\(style); de, fr, ja, ar), one at a time, one core (median; p99 \(microseconds(Measure.percentile(samples, 0.99))))",
+                            measured: microseconds(median), baseline: "socket lookup \(microseconds(lookupMedian))",
+                            ratio: String(format: "%.2f× lookup", median / lookupMedian), target: "", passed: nil))
                 }
             }
             daemon.stop()
             let ours = Measure.medianOf(daemonSamples), floor = Measure.medianOf(echoSamples)
-            rows.append(BenchmarkRow(
-                name: "socket lookup, one at a time, \(pinned ? "both on one core" : "unpinned") (median; p99 \(microseconds(Measure.percentile(daemonSamples, 0.99))))",
-                measured: microseconds(ours), baseline: "Unix-socket echo \(microseconds(floor))",
-                ratio: String(format: "%.2f× echo", ours / floor), target: "≤ 2× echo", passed: ours <= 2 * floor))
+            rows.append(
+                BenchmarkRow(
+                    name:
+                        "socket lookup, one at a time, \(pinned ? "both on one core" : "unpinned") (median; p99 \(microseconds(Measure.percentile(daemonSamples, 0.99))))",
+                    measured: microseconds(ours), baseline: "Unix-socket echo \(microseconds(floor))",
+                    ratio: String(format: "%.2f× echo", ours / floor), target: "≤ 2× echo", passed: ours <= 2 * floor))
             rows += formatRows
         }
         return rows
@@ -138,7 +146,10 @@ enum DaemonBenchmarks {
             var sent = 0, received = 0
             let start = DispatchTime.now().uptimeNanoseconds
             var batch: [UInt8] = []
-            for _ in 0..<window { batch += messages[sent % messages.count]; sent += 1 }
+            for _ in 0..<window {
+                batch += messages[sent % messages.count]
+                sent += 1
+            }
             client.send(batch)
             while received < total {
                 guard client.receive() >= 0 else { throw BenchmarkFailure("the server closed the connection") }
@@ -146,7 +157,10 @@ enum DaemonBenchmarks {
                 // Refill the window in batches, as a pipelining client does.
                 if sent < total && sent - received <= window / 2 {
                     batch.removeAll(keepingCapacity: true)
-                    while sent < total && sent - received < window { batch += messages[sent % messages.count]; sent += 1 }
+                    while sent < total && sent - received < window {
+                        batch += messages[sent % messages.count]
+                        sent += 1
+                    }
                     client.send(batch)
                 }
             }
@@ -157,10 +171,12 @@ enum DaemonBenchmarks {
         let echo = try ChildProcess(Binaries.bench, ["--echo-server", echoPath], readyWhen: "listening")
         let floor = try measure(echoPath)
         echo.stop()
-        return [BenchmarkRow(
-            name: "socket lookups, 64 outstanding on one connection", measured: String(format: "%.0fk/s", rate / 1000),
-            baseline: String(format: "echo %.0fk/s", floor / 1000), ratio: String(format: "%.2f× echo", rate / floor),
-            target: "≥ 150k/s", passed: rate >= 150_000)]
+        return [
+            BenchmarkRow(
+                name: "socket lookups, 64 outstanding on one connection", measured: String(format: "%.0fk/s", rate / 1000),
+                baseline: String(format: "echo %.0fk/s", floor / 1000), ratio: String(format: "%.2f× echo", rate / floor),
+                target: "≥ 150k/s", passed: rate >= 150_000)
+        ]
     }
 
     // MARK: Reload
@@ -203,13 +219,17 @@ enum DaemonBenchmarks {
             rename(temporary.path, table.path)
             _ = buffer.withUnsafeMutableBytes { read(watch, $0.baseAddress, $0.count) }
             floors.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
-            while subscriber.hasBufferedMessage || poll1(subscriber.descriptor, timeoutMilliseconds: 50) { if subscriber.receiveText() == nil { break } }
+            while subscriber.hasBufferedMessage || poll1(subscriber.descriptor, timeoutMilliseconds: 50) {
+                if subscriber.receiveText() == nil { break }
+            }
         }
         let p50 = Measure.medianOf(samples), p99 = Measure.percentile(samples, 0.99)
-        return [BenchmarkRow(
-            name: "reload: rename() of a 1k-key table to tablesChanged (p50; p99 \(microseconds(p99)))",
-            measured: microseconds(p50), baseline: "inotify event alone \(microseconds(Measure.medianOf(floors)))",
-            ratio: "", target: "p50 ≤ 2 ms, p99 ≤ 10 ms", passed: p50 <= 0.002 && p99 <= 0.010)]
+        return [
+            BenchmarkRow(
+                name: "reload: rename() of a 1k-key table to tablesChanged (p50; p99 \(microseconds(p99)))",
+                measured: microseconds(p50), baseline: "inotify event alone \(microseconds(Measure.medianOf(floors)))",
+                ratio: "", target: "p50 ≤ 2 ms, p99 ≤ 10 ms", passed: p50 <= 0.002 && p99 <= 0.010)
+        ]
     }
 
     static func poll1(_ descriptor: Int32, timeoutMilliseconds: Int32) -> Bool {
@@ -236,7 +256,10 @@ enum DaemonBenchmarks {
         var samples: [Double] = []
         for round in 0..<rounds {
             let start = DispatchTime.now().uptimeNanoseconds
-            trigger.send(Array(#"{"method":"org.lprojd.Localization.AddStrings","parameters":{"client":"bench","bundle":"bench","locale":"de","strings":{"k\#(round)":"v"}}}"#.utf8) + [0])
+            trigger.send(
+                Array(
+                    #"{"method":"org.lprojd.Localization.AddStrings","parameters":{"client":"bench","bundle":"bench","locale":"de","strings":{"k\#(round)":"v"}}}"#
+                        .utf8) + [0])
             samples += waitForAll(subscribers, since: start)
             _ = trigger.receive()
         }
@@ -256,10 +279,13 @@ enum DaemonBenchmarks {
             floors += waitForAll(pairs.map(\.1), since: start)
         }
         let p99 = Measure.percentile(samples, 0.99)
-        return [BenchmarkRow(
-            name: "fan-out: \(count) subscribers each get an event (p99; p50 \(microseconds(Measure.medianOf(samples))))",
-            measured: String(format: "%.1f ms", p99 * 1000), baseline: String(format: "writing \(count) socket pairs %.1f ms", Measure.percentile(floors, 0.99) * 1000),
-            ratio: "", target: "p99 ≤ 50 ms", passed: p99 <= 0.050)]
+        return [
+            BenchmarkRow(
+                name: "fan-out: \(count) subscribers each get an event (p99; p50 \(microseconds(Measure.medianOf(samples))))",
+                measured: String(format: "%.1f ms", p99 * 1000),
+                baseline: String(format: "writing \(count) socket pairs %.1f ms", Measure.percentile(floors, 0.99) * 1000),
+                ratio: "", target: "p99 ≤ 50 ms", passed: p99 <= 0.050)
+        ]
     }
 
     /// When each socket has its next message, in seconds since `start`.
@@ -292,7 +318,8 @@ enum DaemonBenchmarks {
     static func startup(directory: URL, smoke: Bool) throws -> [BenchmarkRow] {
         let (localeCount, tableCount, keyCount) = smoke ? (10, 5, 200) : (100, 20, 1000)
         let big = directory.appendingPathComponent("big")
-        let locales = KnownLocales.available.map(\.tag).filter { !$0.contains("-") || $0.split(separator: "-").count == 2 }.prefix(localeCount)
+        let locales = KnownLocales.available.map(\.tag).filter { !$0.contains("-") || $0.split(separator: "-").count == 2 }.prefix(
+            localeCount)
         var fileBytes = 0
         var files: [URL] = []
         for locale in locales {
@@ -317,16 +344,21 @@ enum DaemonBenchmarks {
         let status = client.receiveText() ?? ""
         let rss = daemon.residentBytes
         daemon.stop()
-        guard status.contains("\"entries\":\(entries)") else { throw BenchmarkFailure("lprojd loaded a different number of entries: \(status)") }
+        guard status.contains("\"entries\":\(entries)") else {
+            throw BenchmarkFailure("lprojd loaded a different number of entries: \(status)")
+        }
         // Baseline: Foundation reading the same files, one after another, in this process.
         let foundation = try Measure.median(rounds: 1) {
             for file in files {
                 _ = try PropertyListSerialization.propertyList(from: Data(contentsOf: file), options: [], format: nil)
             }
         }
-        return [BenchmarkRow(
-            name: "startup: \(entries / 1000)k entries (\(locales.count) locales × \(tableCount) tables × \(keyCount) keys, \(fileBytes / 1_000_000) MB) to listening; RSS \(rss / 1_000_000) MB",
-            measured: String(format: "%.2f s", seconds), baseline: String(format: "Foundation parsing the files %.2f s", foundation),
-            ratio: String(format: "%.1f× faster", foundation / seconds), target: "≤ 3 s", passed: seconds <= 3)]
+        return [
+            BenchmarkRow(
+                name:
+                    "startup: \(entries / 1000)k entries (\(locales.count) locales × \(tableCount) tables × \(keyCount) keys, \(fileBytes / 1_000_000) MB) to listening; RSS \(rss / 1_000_000) MB",
+                measured: String(format: "%.2f s", seconds), baseline: String(format: "Foundation parsing the files %.2f s", foundation),
+                ratio: String(format: "%.1f× faster", foundation / seconds), target: "≤ 3 s", passed: seconds <= 3)
+        ]
     }
 }

@@ -7,7 +7,11 @@ import LprojConfiguration
 public func fuzz(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
     fuzzInput(start, count) { bytes in
         do {
-            let configuration = try timed(bytes.count) { Result { try ConfigurationFile.parse(String(decoding: bytes, as: UTF8.self), name: "fuzz.conf", baseDirectory: "/etc/lprojd") } }.get()
+            let configuration = try timed(bytes.count) {
+                Result {
+                    try ConfigurationFile.parse(String(decoding: bytes, as: UTF8.self), name: "fuzz.conf", baseDirectory: "/etc/lprojd")
+                }
+            }.get()
             let limits = configuration.limits
             precondition(limits.maximumMessageSize > 0 && limits.maximumConnections > 0 && limits.maximumConnectionsPerUID > 0)
         } catch {

@@ -14,7 +14,9 @@ public func fuzz(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
         for _ in 0..<choices.below(8) {
             switch choices.below(3) {
             case 0: arguments.append(.integer(Int64(bitPattern: UInt64(choices.byte()) << 56 | UInt64(choices.below(65536)))))
-            case 1: arguments.append(.float(Double(choices.below(100_000)) / Double(1 + choices.below(1000)) - 50, fractionDigits: choices.below(4)))
+            case 1:
+                arguments.append(
+                    .float(Double(choices.below(100_000)) / Double(1 + choices.below(1000)) - 50, fractionDigits: choices.below(4)))
             default: arguments.append(.string(choices.text(maximum: 64)))
             }
         }
@@ -23,7 +25,14 @@ public func fuzz(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
         let format = FormatString(String(decoding: choices.rest(), as: UTF8.self))
         let numbers: any NumberRendering = count % 2 == 0 ? POSIXNumberRenderer() : ICUNumberRenderer(locale: try! LocaleIdentifier("de"))
         let renderer = FormatRenderer(numbers: numbers, plurals: PluralRules.forLocale(try! LocaleIdentifier("ru")) ?? RootPluralRules())
-        if let text = timed(count, { try? renderer.render(format, arguments: arguments, variables: other.map { ["v": $0] } ?? [:], placeholders: placeholders, maximumBytes: limit) }) {
+        if let text = timed(
+            count,
+            {
+                try? renderer.render(
+                    format, arguments: arguments, variables: other.map { ["v": $0] } ?? [:], placeholders: placeholders, maximumBytes: limit
+                )
+            })
+        {
             precondition(text.utf8.count <= limit, "rendered \(text.utf8.count) bytes past the limit of \(limit)")
         }
         if let filled = timed(count, { Placeholders.substitute(in: format.text, values: placeholders, maximumBytes: limit) }) {
@@ -36,7 +45,9 @@ extension PluralVariable {
     /// A variable `v` whose forms may refer to it again (`%#@v@`).
     static func fuzzed(_ choices: inout Choices) -> PluralVariable? {
         guard choices.below(2) == 1 else { return nil }
-        let forms: [PluralCategory: String] = [.one: choices.text(maximum: 24), .few: choices.text(maximum: 24), .other: choices.text(maximum: 24) + "%#@v@"]
+        let forms: [PluralCategory: String] = [
+            .one: choices.text(maximum: 24), .few: choices.text(maximum: 24), .other: choices.text(maximum: 24) + "%#@v@",
+        ]
         return PluralVariable(valueTypeText: "d", forms: forms)
     }
 }

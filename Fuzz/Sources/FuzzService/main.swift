@@ -11,7 +11,7 @@ import NIOPosix
 import VarlinkNIO
 import VarlinkProtocol
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Random call sequences to the real service, in process, over a real
@@ -36,14 +36,21 @@ final class Harness {
         for (folder, text) in [("en.lproj", "Welcome %@"), ("de.lproj", "Willkommen %@"), ("fr.lproj", "Bienvenue {name}")] {
             let path = directory.appendingPathComponent(folder)
             try FileManager.default.createDirectory(at: path, withIntermediateDirectories: true)
-            try Data("\"welcome\" = \"\(text)\";\n\"count\" = \"%d items\";\n".utf8).write(to: path.appendingPathComponent("Localizable.strings"))
+            try Data("\"welcome\" = \"\(text)\";\n\"count\" = \"%d items\";\n".utf8).write(
+                to: path.appendingPathComponent("Localizable.strings"))
         }
         socket = directory.appendingPathComponent("fuzz.sock").path
-        book = BudgetBook(limits: BudgetLimits(
-            perUID: [.input: 256 << 10, .output: 256 << 10, .addedStrings: 64 << 10, .savedState: 16 << 10, .caches: 16 << 10, .connections: 1 << 20],
-            memoryPerUID: 2 << 20))
+        book = BudgetBook(
+            limits: BudgetLimits(
+                perUID: [
+                    .input: 256 << 10, .output: 256 << 10, .addedStrings: 64 << 10, .savedState: 16 << 10, .caches: 16 << 10,
+                    .connections: 1 << 20,
+                ],
+                memoryPerUID: 2 << 20))
         let logger = Logger(label: "fuzz", factory: { _ in SwiftLogNoOpLogHandler() })
-        let catalog = Catalog(configurations: [BundleConfiguration(name: "demo", directory: directory.path, developmentLocale: try! LocaleIdentifier("en"))])
+        let catalog = Catalog(configurations: [
+            BundleConfiguration(name: "demo", directory: directory.path, developmentLocale: try! LocaleIdentifier("en"))
+        ])
         store = try ClientStore.inMemory(budget: book)
         added = AddedStringsRegistry(maximumStrings: 100, maximumLength: 4096, budget: book)
         var limits = ServiceLimits()
@@ -57,7 +64,8 @@ final class Harness {
         configuration.maximumMessageSize = 128 << 10
         configuration.incompleteMessageTimeout = .seconds(5)
         server = VarlinkServer(
-            listener: .path(socket), dispatcher: VarlinkDispatcher(info: .init(vendor: "f", product: "f", version: "0", url: "u"), interfaces: [interface]),
+            listener: .path(socket),
+            dispatcher: VarlinkDispatcher(info: .init(vendor: "f", product: "f", version: "0", url: "u"), interfaces: [interface]),
             configuration: configuration, group: MultiThreadedEventLoopGroup(numberOfThreads: 2), budget: book, logger: logger)
         let server = self.server
         let ready = DispatchSemaphore(value: 0)
@@ -71,17 +79,26 @@ final class Harness {
 
     static let methods = [
         "Lookup", "GetTable", "GetSelection", "SelectLocale", "ResetSelection", "ListBundles", "Negotiate", "AddStrings",
-        "RemoveAddedStrings", "Subscribe", "Format", "ParseDate", "GetPreferences", "SetPreferences", "SupportedLocales", "GetStatus", "Nope",
+        "RemoveAddedStrings", "Subscribe", "Format", "ParseDate", "GetPreferences", "SetPreferences", "SupportedLocales", "GetStatus",
+        "Nope",
     ]
-    static let names = ["bundle", "key", "table", "locale", "client", "arguments", "placeholders", "strings", "preferences", "style", "number", "available", "preferredLanguages", "x"]
-    static let values = [#""demo""#, #""de""#, #""fr-CA""#, #""welcome""#, #""app""#, #""app2""#, #"[{"int":3}]"#, #"[{"string":"s"}]"#, #"{"name":"Ada"}"#,
-                         #"{"k":"%1$@%1$@"}"#, #"{"currencySymbol":"€"}"#, #""decimal""#, "1.5", "null", "true", #"["de","en"]"#, "{}", "[]"]
+    static let names = [
+        "bundle", "key", "table", "locale", "client", "arguments", "placeholders", "strings", "preferences", "style", "number", "available",
+        "preferredLanguages", "x",
+    ]
+    static let values = [
+        #""demo""#, #""de""#, #""fr-CA""#, #""welcome""#, #""app""#, #""app2""#, #"[{"int":3}]"#, #"[{"string":"s"}]"#, #"{"name":"Ada"}"#,
+        #"{"k":"%1$@%1$@"}"#, #"{"currencySymbol":"€"}"#, #""decimal""#, "1.5", "null", "true", #"["de","en"]"#, "{}", "[]",
+    ]
 
     /// One call's text, chosen by the input.
     static func call(_ choices: inout Choices) -> [UInt8] {
         var parameters = "{"
         for index in 0..<choices.below(6) {
-            let value = choices.below(4) == 0 ? "\"\(choices.text(maximum: 40).replacingOccurrences(of: "\\", with: "").replacingOccurrences(of: "\"", with: ""))\"" : values[choices.below(values.count)]
+            let value =
+                choices.below(4) == 0
+                ? "\"\(choices.text(maximum: 40).replacingOccurrences(of: "\\", with: "").replacingOccurrences(of: "\"", with: ""))\""
+                : values[choices.below(values.count)]
             parameters += "\(index == 0 ? "" : ",")\"\(names[choices.below(names.count)])\":\(value)"
         }
         parameters += "}"
@@ -94,7 +111,7 @@ final class Harness {
         text += "}"
         switch choices.below(10) {
         case 0: return Array(text.utf8.dropLast(choices.below(text.utf8.count)))  // cut short
-        case 1: return Array(choices.text(maximum: 64).utf8) + [0]                 // not JSON
+        case 1: return Array(choices.text(maximum: 64).utf8) + [0]  // not JSON
         default: return Array(text.utf8) + [0]
         }
     }
@@ -105,8 +122,11 @@ final class Harness {
             let descriptor = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
             var address = sockaddr_un()
             address.sun_family = sa_family_t(AF_UNIX)
-            withUnsafeMutableBytes(of: &address.sun_path) { raw in for (index, byte) in self.socket.utf8.enumerated() { raw[index] = byte } }
-            _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+            withUnsafeMutableBytes(of: &address.sun_path) { raw in for (index, byte) in self.socket.utf8.enumerated() { raw[index] = byte }
+            }
+            _ = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            }
             return descriptor
         }
         var timeout = timeval(tv_sec: 0, tv_usec: 2_000)
@@ -128,9 +148,14 @@ final class Harness {
             usleep(50)
         }
         let usage = book.usage(of: uid)
-        precondition(usage[.input] == 0 && usage[.output] == 0, "a closed connection still holds \(usage[.input]) input and \(usage[.output]) output bytes")
-        precondition(usage[.addedStrings] == added.heldBytes(uid: uid), "added strings charged \(usage[.addedStrings]), held \(added.heldBytes(uid: uid))")
-        precondition(usage[.savedState] == store.heldBytes(uid: uid), "saved state charged \(usage[.savedState]), held \(store.heldBytes(uid: uid))")
+        precondition(
+            usage[.input] == 0 && usage[.output] == 0,
+            "a closed connection still holds \(usage[.input]) input and \(usage[.output]) output bytes")
+        precondition(
+            usage[.addedStrings] == added.heldBytes(uid: uid),
+            "added strings charged \(usage[.addedStrings]), held \(added.heldBytes(uid: uid))")
+        precondition(
+            usage[.savedState] == store.heldBytes(uid: uid), "saved state charged \(usage[.savedState]), held \(store.heldBytes(uid: uid))")
         precondition(usage[.caches] <= 16 << 10, "caches over their budget: \(usage[.caches])")
     }
 }
@@ -143,7 +168,9 @@ public func fuzz(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
 /// The server starts before the first input, so that what it allocates
 /// once is not taken for what an input leaked.
 @_cdecl("LLVMFuzzerInitialize")
-public func initialize(_ argc: UnsafeMutablePointer<CInt>?, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?) -> CInt {
+public func initialize(
+    _ argc: UnsafeMutablePointer<CInt>?, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?
+) -> CInt {
     _ = Harness.shared
     return 0
 }

@@ -19,7 +19,10 @@ public func fuzz(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
             }
             for value in [0, 1, 2, 5, 21] {
                 let arguments = Array(repeating: FormatArgument.integer(Int64(value)), count: 4)
-                if let text = timed(bytes.count, { try? renderer.render(entry.format, arguments: arguments, variables: entry.variables, maximumBytes: 4096) }) {
+                if let text = timed(
+                    bytes.count,
+                    { try? renderer.render(entry.format, arguments: arguments, variables: entry.variables, maximumBytes: 4096) })
+                {
                     precondition(text.utf8.count <= 4096, "\(key): rendered past the limit")
                 }
             }

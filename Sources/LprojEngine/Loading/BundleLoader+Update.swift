@@ -43,17 +43,23 @@ extension BundleLoader {
                 }
             }
         }
-        let bundle = LoadedBundle(configuration: configuration, localizations: Array(localizations.values), fileReports: Array(reports.values), problems: problems)
+        let bundle = LoadedBundle(
+            configuration: configuration, localizations: Array(localizations.values), fileReports: Array(reports.values), problems: problems
+        )
         return (bundle, Self.difference(from: previous, to: bundle, touched: changes))
     }
 
     /// Reads some files of a folder again.
-    private func reloadFiles(_ files: Set<String>, of localization: LprojFolder, configuration: BundleConfiguration) -> (LprojFolder, [FileReport]) {
+    private func reloadFiles(_ files: Set<String>, of localization: LprojFolder, configuration: BundleConfiguration) -> (
+        LprojFolder, [FileReport]
+    ) {
         let folder = TreePath.join(configuration.directory, localization.folderName)
         var tables = localization.tables
         var reports: [FileReport] = []
         for file in files {
-            guard let kind = TableFileKind(fileName: file), let name = TableFileKind.tableName(of: file), TableName.isValid(name) else { continue }
+            guard let kind = TableFileKind(fileName: file), let name = TableFileKind.tableName(of: file), TableName.isValid(name) else {
+                continue
+            }
             let path = TreePath.join(folder, file)
             let current = tables[name] ?? LocalizedTable()
             guard self.files.entry(at: path) != nil else {
@@ -70,7 +76,11 @@ extension BundleLoader {
             case nil: break  // keep the last good version
             }
         }
-        return (LprojFolder(name: localization.name, folderName: localization.folderName, standardLocale: localization.standardLocale, tables: tables), reports)
+        return (
+            LprojFolder(
+                name: localization.name, folderName: localization.folderName, standardLocale: localization.standardLocale, tables: tables),
+            reports
+        )
     }
 
     private func exists(_ folder: String, _ table: String, other kind: TableFileKind) -> Bool {
@@ -94,7 +104,8 @@ extension BundleLoader {
             guard previous !== folder else { continue }
             for table in Set(folder.tables.keys).union(previous.tables.keys) {
                 let before = previous.tables[table], after = folder.tables[table]
-                let sameStrings = before.map { before in after.map { before.strings.isIdentical(to: $0.strings) } ?? false } ?? (after == nil)
+                let sameStrings =
+                    before.map { before in after.map { before.strings.isIdentical(to: $0.strings) } ?? false } ?? (after == nil)
                 if !sameStrings || before?.plurals != after?.plurals {
                     summary.tables.insert(table)
                     summary.locales.insert(folder.name.description)

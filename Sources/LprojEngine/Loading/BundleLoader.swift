@@ -27,8 +27,9 @@ public struct BundleLoader: Sendable {
         do {
             folders = try files.lprojFolders(in: configuration.directory)
         } catch {
-            let problem = Diagnostic(severity: .error, location: nil, code: "bundle-missing",
-                                     message: "the bundle directory \(configuration.directory) cannot be read: \(error)")
+            let problem = Diagnostic(
+                severity: .error, location: nil, code: "bundle-missing",
+                message: "the bundle directory \(configuration.directory) cannot be read: \(error)")
             return LoadedBundle(configuration: configuration, localizations: [], fileReports: [], problems: [problem])
         }
         let previousFolders = Dictionary((previous?.localizations ?? []).map { ($0.folderName, $0) }, uniquingKeysWith: { $1 })
@@ -54,13 +55,16 @@ public struct BundleLoader: Sendable {
     }
 
     /// What a folder's name means for this bundle, or why it is not loaded.
-    public func folderMeaning(_ folderName: String, configuration: BundleConfiguration) -> Result<(LprojName, LocaleIdentifier), Diagnostic> {
+    public func folderMeaning(_ folderName: String, configuration: BundleConfiguration) -> Result<(LprojName, LocaleIdentifier), Diagnostic>
+    {
         let name: LprojName
         do {
             name = try LprojName(folderName: folderName)
         } catch {
-            return .failure(Diagnostic(severity: .error, location: nil, code: "unknown-locale",
-                                       message: "\(folderName): the folder name is not a locale (\(error)); the folder is not loaded"))
+            return .failure(
+                Diagnostic(
+                    severity: .error, location: nil, code: "unknown-locale",
+                    message: "\(folderName): the folder name is not a locale (\(error)); the folder is not loaded"))
         }
         switch name {
         case .base:
@@ -68,13 +72,19 @@ public struct BundleLoader: Sendable {
         case .locale(let locale):
             if KnownLocales.isKnown(locale) { return .success((name, locale)) }
             if let standard = configuration.customLocales[locale.tag] { return .success((name, standard)) }
-            return .failure(Diagnostic(severity: .error, location: nil, code: "unknown-locale",
-                                       message: "\(folderName): '\(locale.tag)' is not a locale this system knows; map it to a standard locale in the bundle's configuration to load it"))
+            return .failure(
+                Diagnostic(
+                    severity: .error, location: nil, code: "unknown-locale",
+                    message:
+                        "\(folderName): '\(locale.tag)' is not a locale this system knows; map it to a standard locale in the bundle's configuration to load it"
+                ))
         }
     }
 
     /// Loads one `.lproj` folder.
-    public func loadFolder(_ folderName: String, configuration: BundleConfiguration, previous: LprojFolder?) -> Result<(LprojFolder, [FileReport]), Diagnostic> {
+    public func loadFolder(_ folderName: String, configuration: BundleConfiguration, previous: LprojFolder?) -> Result<
+        (LprojFolder, [FileReport]), Diagnostic
+    > {
         let meaning: (LprojName, LocaleIdentifier)
         switch folderMeaning(folderName, configuration: configuration) {
         case .success(let value): meaning = value
@@ -86,7 +96,8 @@ public struct BundleLoader: Sendable {
         var plurals: [String: [String: PluralFormat]] = [:]
         var reports: [FileReport] = []
         for fileName in fileNames {
-            guard let kind = TableFileKind(fileName: fileName), let table = TableFileKind.tableName(of: fileName), TableName.isValid(table) else { continue }
+            guard let kind = TableFileKind(fileName: fileName), let table = TableFileKind.tableName(of: fileName), TableName.isValid(table)
+            else { continue }
             let path = "\(folderName)/\(fileName)"
             let loaded = loadFile(TreePath.join(folder, fileName), kind: kind, path: path, maximumSize: configuration.maximumFileSize)
             if let report = loaded.report { reports.append(report) }
@@ -114,24 +125,46 @@ public struct BundleLoader: Sendable {
 
     /// Reads and parses one table file. `content` is `nil` when the file
     /// could not be read or parsed; the report says why.
-    public func loadFile(_ file: String, kind: TableFileKind, path: String, maximumSize: Int) -> (content: FileContent?, report: FileReport?) {
+    public func loadFile(_ file: String, kind: TableFileKind, path: String, maximumSize: Int) -> (
+        content: FileContent?, report: FileReport?
+    ) {
         let bytes: [UInt8]
         do {
             bytes = try files.read(file, maximumSize: maximumSize)
         } catch .tooLarge(let size, let limit) {
-            return (nil, FileReport(path: path, diagnostics: [Diagnostic(severity: .error, location: nil, code: "too-large",
-                message: "the file has \(size) bytes, more than the limit of \(limit)")], failed: true))
+            return (
+                nil,
+                FileReport(
+                    path: path,
+                    diagnostics: [
+                        Diagnostic(
+                            severity: .error, location: nil, code: "too-large",
+                            message: "the file has \(size) bytes, more than the limit of \(limit)")
+                    ], failed: true)
+            )
         } catch {
-            return (nil, FileReport(path: path, diagnostics: [Diagnostic(severity: .error, location: nil, code: "unreadable", message: "cannot be read: \(error)")], failed: true))
+            return (
+                nil,
+                FileReport(
+                    path: path,
+                    diagnostics: [Diagnostic(severity: .error, location: nil, code: "unreadable", message: "cannot be read: \(error)")],
+                    failed: true)
+            )
         }
         do throws(TableParseError) {
             switch kind {
             case .strings:
                 let file = try StringsParser().parse(bytes)
-                return (.strings(file.table), file.diagnostics.isEmpty ? nil : FileReport(path: path, diagnostics: file.diagnostics, failed: false))
+                return (
+                    .strings(file.table),
+                    file.diagnostics.isEmpty ? nil : FileReport(path: path, diagnostics: file.diagnostics, failed: false)
+                )
             case .stringsdict:
                 let file = try StringsdictParser().parse(bytes)
-                return (.plurals(file.entries), file.diagnostics.isEmpty ? nil : FileReport(path: path, diagnostics: file.diagnostics, failed: false))
+                return (
+                    .plurals(file.entries),
+                    file.diagnostics.isEmpty ? nil : FileReport(path: path, diagnostics: file.diagnostics, failed: false)
+                )
             }
         } catch {
             return (nil, FileReport(path: path, diagnostics: [error.diagnostic], failed: true))

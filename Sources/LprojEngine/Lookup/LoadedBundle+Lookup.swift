@@ -9,7 +9,10 @@ extension LoadedBundle {
     /// Without arguments the value comes back as written, as
     /// `NSLocalizedString` returns it (a stringsdict entry gives its format
     /// key); see ``localizedString(_:table:locale:defaultValue:arguments:placeholders:overlay:)``.
-    public func lookup(_ key: String, table: String = TableName.defaultTable, locale: ResolvedLocale, defaultValue: String? = nil, overlay: (any StringOverlay)? = nil) -> LookupResult {
+    public func lookup(
+        _ key: String, table: String = TableName.defaultTable, locale: ResolvedLocale, defaultValue: String? = nil,
+        overlay: (any StringOverlay)? = nil
+    ) -> LookupResult {
         firstAnswer(CollectionOfOne(key), table: table, steps: locale.steps, overlay: overlay)
             ?? LookupResult(value: defaultValue ?? key, localization: nil, plural: nil)
     }
@@ -19,14 +22,18 @@ extension LoadedBundle {
     /// translator makes for a language, such as the separators
     /// (`LM_decimal_separator`), which must not leak from English into
     /// German. Nil when none of those folders has the key.
-    public func lookupInOwnLanguage(_ key: String, table: String = TableName.defaultTable, locale: ResolvedLocale, overlay: (any StringOverlay)? = nil) -> LookupResult? {
+    public func lookupInOwnLanguage(
+        _ key: String, table: String = TableName.defaultTable, locale: ResolvedLocale, overlay: (any StringOverlay)? = nil
+    ) -> LookupResult? {
         firstAnswer(CollectionOfOne(key), table: table, steps: locale.ownLanguageSteps, overlay: overlay)
     }
 
     /// Looks up whichever of several spellings of a key comes first in the
     /// locale's chain: each folder is asked for every spelling before the
     /// next folder is. Nil when no folder (nor added string) has any.
-    public func lookup(anyOf keys: [String], table: String = TableName.defaultTable, locale: ResolvedLocale, overlay: (any StringOverlay)? = nil) -> LookupResult? {
+    public func lookup(
+        anyOf keys: [String], table: String = TableName.defaultTable, locale: ResolvedLocale, overlay: (any StringOverlay)? = nil
+    ) -> LookupResult? {
         firstAnswer(keys, table: table, steps: locale.steps, overlay: overlay)
     }
 
@@ -53,7 +60,8 @@ extension LoadedBundle {
             }
             return result.replacingValue(filled)
         }
-        let renderer = FormatRenderer(numbers: ICUNumberRenderer(locale: locale.standardLocale), plurals: pluralRules(for: result, locale: locale))
+        let renderer = FormatRenderer(
+            numbers: ICUNumberRenderer(locale: locale.standardLocale), plurals: pluralRules(for: result, locale: locale))
         do {
             let formatted = try renderer.render(
                 result.plural?.format ?? FormatString(result.value), arguments: arguments,

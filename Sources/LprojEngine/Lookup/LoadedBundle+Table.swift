@@ -27,7 +27,9 @@ extension LoadedBundle {
     /// Resolves a whole table for a locale, merging the chain so that each
     /// key has the value ``lookup(_:table:locale:defaultValue:overlay:)``
     /// would return.
-    public func resolvedTable(_ table: String = TableName.defaultTable, locale: ResolvedLocale, overlay: (any StringOverlay)? = nil) -> ResolvedTable {
+    public func resolvedTable(_ table: String = TableName.defaultTable, locale: ResolvedLocale, overlay: (any StringOverlay)? = nil)
+        -> ResolvedTable
+    {
         var entries: [String: ResolvedTable.Entry] = [:]
         // The first source that has a key wins, as in a lookup.
         walkPrecedence(table: table, steps: locale.steps, overlay: overlay) { source in
@@ -39,7 +41,8 @@ extension LoadedBundle {
                 }
             case .plurals(let folder, let plurals):
                 for (key, plural) in plurals where entries[key] == nil {
-                    entries[key] = .init(value: plural.formatKey, source: folder.name.description, plural: plural, pluralLocale: folder.standardLocale)
+                    entries[key] = .init(
+                        value: plural.formatKey, source: folder.name.description, plural: plural, pluralLocale: folder.standardLocale)
                 }
             case .strings(let folder, let strings):
                 let source = folder.name.description

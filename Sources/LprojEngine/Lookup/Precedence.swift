@@ -54,7 +54,9 @@ extension LoadedBundle {
     /// The first answer for any of `keys` along `steps`: each source is
     /// asked for every key before the next source is.
     @inline(__always)
-    func firstAnswer(_ keys: some Collection<String>, table: String, steps: [ResolvedLocale.Step], overlay: (any StringOverlay)?) -> LookupResult? {
+    func firstAnswer(_ keys: some Collection<String>, table: String, steps: [ResolvedLocale.Step], overlay: (any StringOverlay)?)
+        -> LookupResult?
+    {
         var found: LookupResult?
         walkPrecedence(table: table, steps: steps, overlay: overlay) { source in
             for key in keys {

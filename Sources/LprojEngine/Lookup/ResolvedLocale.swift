@@ -52,9 +52,13 @@ extension LoadedBundle {
     /// the new entry (the caller's charge for it, released when the entry
     /// goes); nil leaves the answer uncached. By default every answer is
     /// cached, for in-process use where no one else shares the cache.
-    public func resolve(locale text: String, admit: () -> (any AnyObject & Sendable)? = { FreeAdmission.shared }) throws(LookupError) -> ResolvedLocale {
+    public func resolve(locale text: String, admit: () -> (any AnyObject & Sendable)? = { FreeAdmission.shared }) throws(LookupError)
+        -> ResolvedLocale
+    {
         // Checked before the text is hashed for the cache.
-        guard text.utf8.count <= LocaleIdentifier.maximumLength else { throw .invalidLocale(.malformed(text.clipped(toUTF8Bytes: LocaleIdentifier.maximumLength))) }
+        guard text.utf8.count <= LocaleIdentifier.maximumLength else {
+            throw .invalidLocale(.malformed(text.clipped(toUTF8Bytes: LocaleIdentifier.maximumLength)))
+        }
         if let cached = chains.withLock({ $0[text]?.resolved }) { return cached }
         let locale: LocaleIdentifier
         do {
@@ -120,7 +124,8 @@ extension LoadedBundle {
     public var developmentLocale: ResolvedLocale {
         // The configured development locale is always allowed.
         (try? resolve(locale: configuration.developmentLocale.tag))
-            ?? ResolvedLocale(locale: configuration.developmentLocale, standardLocale: configuration.developmentLocale,
-                              steps: [ResolvedLocale.Step(key: nil, folders: baseIndex.map { [$0] } ?? [])], ownStepCount: 0)
+            ?? ResolvedLocale(
+                locale: configuration.developmentLocale, standardLocale: configuration.developmentLocale,
+                steps: [ResolvedLocale.Step(key: nil, folders: baseIndex.map { [$0] } ?? [])], ownStepCount: 0)
     }
 }

@@ -23,7 +23,13 @@ public enum TableFileKind: String, Sendable, Hashable, CaseIterable {
     /// (including editors' temporary and swap files).
     public init?(fileName: String) {
         guard !FileNames.isEditorTemporary(fileName) else { return nil }
-        if fileName.hasSuffix(".strings") { self = .strings } else if fileName.hasSuffix(".stringsdict") { self = .stringsdict } else { return nil }
+        if fileName.hasSuffix(".strings") {
+            self = .strings
+        } else if fileName.hasSuffix(".stringsdict") {
+            self = .stringsdict
+        } else {
+            return nil
+        }
     }
 
     /// The table a file belongs to: its name without the extension.

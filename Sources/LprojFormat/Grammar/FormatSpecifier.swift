@@ -13,7 +13,8 @@ public struct FormatSpecifier: Sendable, Hashable {
     /// the C argument is; lprojd's typed arguments make it irrelevant except
     /// for checking.
     public enum Length: String, Sendable, Hashable {
-        case none = "", char = "hh", short = "h", long = "l", longLong = "ll", quad = "q", longDouble = "L", size = "z", pointerDifference = "t", maximum = "j"
+        case none = "", char = "hh", short = "h", long = "l", longLong = "ll", quad = "q", longDouble = "L", size = "z", pointerDifference =
+            "t", maximum = "j"
     }
 
     /// The conversion character.

@@ -225,9 +225,11 @@ private struct FormatStringParser {
         var name = String.UnicodeScalarView()
         name.append(contentsOf: scalars[nameStart..<index])
         index += 1
-        segments.append(.variable(VariableReference(
-            name: String(name), position: position, text: text(from: start),
-            hasPositionWithoutDollar: digitsWithoutDollar)))
+        segments.append(
+            .variable(
+                VariableReference(
+                    name: String(name), position: position, text: text(from: start),
+                    hasPositionWithoutDollar: digitsWithoutDollar)))
     }
 
     private func asciiDigit(_ scalar: Unicode.Scalar) -> Int? {

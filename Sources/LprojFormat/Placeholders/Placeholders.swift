@@ -28,7 +28,7 @@ public enum Placeholders {
         var index = 0
         while index < bytes.count {
             guard bytes[index] == UInt8(ascii: "{"), let end = nameEnd(in: bytes, from: index + 1),
-                  let value = values[String(decoding: bytes[(index + 1)..<end], as: UTF8.self)]
+                let value = values[String(decoding: bytes[(index + 1)..<end], as: UTF8.self)]
             else {
                 index += 1
                 continue

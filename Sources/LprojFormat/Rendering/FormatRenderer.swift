@@ -70,7 +70,9 @@ public struct FormatRenderer: Sendable {
         func room(after output: String) -> Int { maximumBytes - output.utf8.count }
     }
 
-    private func append(_ format: FormatString, to output: inout String, startingAt firstArgument: Int, depth: Int, context: inout Context) throws(FormatError) {
+    private func append(_ format: FormatString, to output: inout String, startingAt firstArgument: Int, depth: Int, context: inout Context)
+        throws(FormatError)
+    {
         var next = firstArgument
         for segment in format.segments {
             context.steps += 1
@@ -80,7 +82,10 @@ public struct FormatRenderer: Sendable {
                 if context.placeholders.isEmpty {
                     try context.add(text, to: &output)
                 } else {
-                    guard let filled = Placeholders.substitute(in: text, values: context.placeholders, maximumBytes: context.room(after: output)) else {
+                    guard
+                        let filled = Placeholders.substitute(
+                            in: text, values: context.placeholders, maximumBytes: context.room(after: output))
+                    else {
                         throw .tooLong(maximumBytes: context.maximumBytes)
                     }
                     output += filled
@@ -99,7 +104,9 @@ public struct FormatRenderer: Sendable {
                 guard depth < Self.maximumDepth else { throw .nestingTooDeep(variable: reference.name) }
                 let argument = try argument(at: index, for: reference.text, kind: .pluralNumber, in: context.arguments)
                 if let valueType = variable.valueType, !argument.fits(valueType.conversion.argumentKind) {
-                    throw .argumentMismatch(position: index + 1, specifier: reference.text, expected: valueType.conversion.argumentKind, actual: argument.typeName)
+                    throw .argumentMismatch(
+                        position: index + 1, specifier: reference.text, expected: valueType.conversion.argumentKind,
+                        actual: argument.typeName)
                 }
                 let form = variable.form(for: operand(argument, valueType: variable.valueType), rules: plurals).format
                 try append(form, to: &output, startingAt: index, depth: depth + 1, context: &context)
@@ -112,7 +119,9 @@ public struct FormatRenderer: Sendable {
         return next
     }
 
-    private func argument(at index: Int, for specifier: String, kind: ArgumentKind, in arguments: [FormatArgument]) throws(FormatError) -> FormatArgument {
+    private func argument(at index: Int, for specifier: String, kind: ArgumentKind, in arguments: [FormatArgument]) throws(FormatError)
+        -> FormatArgument
+    {
         guard index >= 0, index < arguments.count else {
             throw .missingArgument(position: index + 1, specifier: specifier, given: arguments.count)
         }
@@ -155,7 +164,9 @@ public struct FormatRenderer: Sendable {
 
     // MARK: - Conversions
 
-    private func render(_ specifier: FormatSpecifier, next: inout Int, arguments: [FormatArgument], into output: inout String, context: Context) throws(FormatError) {
+    private func render(
+        _ specifier: FormatSpecifier, next: inout Int, arguments: [FormatArgument], into output: inout String, context: Context
+    ) throws(FormatError) {
         var width: Int?
         var leftJustified = specifier.leftJustified
         if case .argument(let position)? = specifier.width {
@@ -189,7 +200,9 @@ public struct FormatRenderer: Sendable {
         try context.add(pad(body, to: width, leftJustified: leftJustified), to: &output)
     }
 
-    private func renderBody(_ specifier: FormatSpecifier, value: FormatArgument, width: Int?, precision: Int?, leftJustified: Bool) throws(FormatError) -> String {
+    private func renderBody(_ specifier: FormatSpecifier, value: FormatArgument, width: Int?, precision: Int?, leftJustified: Bool)
+        throws(FormatError) -> String
+    {
         let zeroPadWidth = specifier.zeroPadded && !leftJustified ? width : nil
         switch specifier.conversion {
         case .signedDecimal, .integer, .unsignedDecimal, .longDecimal, .longUnsigned:
@@ -197,7 +210,9 @@ public struct FormatRenderer: Sendable {
             // Foundation pads to the precision with zeros, or to the width
             // when the 0 flag is given; the zeros are the locale's digits.
             let minimumDigits = precision ?? zeroPadWidth ?? 1
-            return numbers.format(integer, style: NumberStyle(notation: .integer, alwaysSign: specifier.alwaysSign, minimumIntegerDigits: max(1, minimumDigits)))
+            return numbers.format(
+                integer,
+                style: NumberStyle(notation: .integer, alwaysSign: specifier.alwaysSign, minimumIntegerDigits: max(1, minimumDigits)))
         case .octal, .hex, .upperHex, .longOctal:
             guard case .integer(let integer) = value else { return "" }
             return cInteger(integer, specifier, precision: precision, zeroPadWidth: zeroPadWidth)
@@ -212,7 +227,10 @@ public struct FormatRenderer: Sendable {
             return numbers.format(double, style: style)
         case .exponent, .upperExponent:
             let digits = (precision ?? 6) + 1
-            return numbers.format(doubleValue(value), style: NumberStyle(notation: .significant(minimum: digits, maximum: digits, scientific: true), alwaysSign: specifier.alwaysSign))
+            return numbers.format(
+                doubleValue(value),
+                style: NumberStyle(
+                    notation: .significant(minimum: digits, maximum: digits, scientific: true), alwaysSign: specifier.alwaysSign))
         case .general, .upperGeneral:
             let double = doubleValue(value)
             let digits = max(1, precision ?? 6)
@@ -221,9 +239,14 @@ public struct FormatRenderer: Sendable {
             // so 999999.5 rounds to 1e+06 and is written in scientific notation.
             let exponent = Self.decimalExponent(double, significantDigits: digits)
             let scientific = double.isFinite && double != 0 && !(exponent >= -4 && exponent < digits)
-            return numbers.format(double, style: NumberStyle(notation: .significant(minimum: 1, maximum: digits, scientific: scientific), alwaysSign: specifier.alwaysSign))
+            return numbers.format(
+                double,
+                style: NumberStyle(
+                    notation: .significant(minimum: 1, maximum: digits, scientific: scientific), alwaysSign: specifier.alwaysSign))
         case .hexFloat, .upperHexFloat:
-            return String(format: "%\(specifier.alwaysSign ? "+" : "")\(precision.map { ".\($0)" } ?? "")\(specifier.conversion.rawValue)", doubleValue(value))
+            return String(
+                format: "%\(specifier.alwaysSign ? "+" : "")\(precision.map { ".\($0)" } ?? "")\(specifier.conversion.rawValue)",
+                doubleValue(value))
         case .character, .unicharacter:
             switch value {
             case .integer(let code):

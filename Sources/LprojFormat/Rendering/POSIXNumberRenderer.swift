@@ -21,7 +21,10 @@ public struct POSIXNumberRenderer: NumberRendering {
         case .integer:
             return format(Int64(exactly: value.rounded(.toNearestOrEven)) ?? 0, style: style)
         case .fraction(let digits):
-            return String(format: "%\(style.alwaysSign ? "+" : "")0\(style.minimumIntegerDigits + (digits > 0 ? digits + 1 : 0) + (value < 0 || style.alwaysSign ? 1 : 0)).\(digits)f", value)
+            return String(
+                format:
+                    "%\(style.alwaysSign ? "+" : "")0\(style.minimumIntegerDigits + (digits > 0 ? digits + 1 : 0) + (value < 0 || style.alwaysSign ? 1 : 0)).\(digits)f",
+                value)
         case .significant(let minimum, let maximum, let scientific):
             if scientific {
                 return String(format: "%\(style.alwaysSign ? "+" : "").\(max(0, minimum - 1))E", value)

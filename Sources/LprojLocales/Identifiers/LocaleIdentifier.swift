@@ -43,7 +43,7 @@ public struct LocaleIdentifier: Sendable, Hashable, Comparable, CustomStringConv
         // "und" names no language; "und-x-pirate" (private use only) is
         // well-formed and may be allowed by a bundle's configuration.
         guard let canonical = ICU.canonicalTag(hyphenated),
-              canonical != "und", !canonical.hasPrefix("und-") || canonical.hasPrefix("und-x-")
+            canonical != "und", !canonical.hasPrefix("und-") || canonical.hasPrefix("und-x-")
         else { throw .malformed(original) }
         self.init(canonicalTag: canonical)
     }
@@ -51,7 +51,8 @@ public struct LocaleIdentifier: Sendable, Hashable, Comparable, CustomStringConv
     /// ASCII letters, digits, '-' and '_'.
     private static func isTagByte(_ byte: UInt8) -> Bool {
         switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+            UInt8(ascii: "-"), UInt8(ascii: "_"):
             true
         default:
             false
@@ -71,7 +72,10 @@ public struct LocaleIdentifier: Sendable, Hashable, Comparable, CustomStringConv
             script = parts[index]
             index += 1
         }
-        if index < parts.count, (parts[index].count == 2 && parts[index].allSatisfy(\.isLetter)) || (parts[index].count == 3 && parts[index].allSatisfy(\.isNumber)) {
+        if index < parts.count,
+            (parts[index].count == 2 && parts[index].allSatisfy(\.isLetter))
+                || (parts[index].count == 3 && parts[index].allSatisfy(\.isNumber))
+        {
             region = parts[index]
             index += 1
         }

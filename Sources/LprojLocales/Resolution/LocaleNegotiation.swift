@@ -74,7 +74,9 @@ public enum LocaleNegotiation {
         }
     }
 
-    private static func languageMatch(for wanted: Candidate, in available: [Candidate], firstByKey: [LocaleKey: LocaleIdentifier], preferred: [Candidate]) -> Match? {
+    private static func languageMatch(
+        for wanted: Candidate, in available: [Candidate], firstByKey: [LocaleKey: LocaleIdentifier], preferred: [Candidate]
+    ) -> Match? {
         if let exact = firstByKey[wanted.key] { return Match(locale: exact, preferred: wanted.locale, kind: .exact) }
         let sameLanguage = available.filter { $0.locale.language == wanted.locale.language && $0.script == wanted.script }
         guard !sameLanguage.isEmpty else { return nil }

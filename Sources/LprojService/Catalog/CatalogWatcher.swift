@@ -32,13 +32,18 @@ public actor CatalogWatcher: Service {
     private var configurations: [String: BundleConfiguration]
 
     private static let bundleMask: InotifyMask = [.create, .delete, .movedFrom, .movedTo, .deleteSelf, .moveSelf, .onlyDirectory]
-    private static let folderMask: InotifyMask = [.closeWrite, .movedTo, .movedFrom, .delete, .create, .deleteSelf, .moveSelf, .onlyDirectory]
+    private static let folderMask: InotifyMask = [
+        .closeWrite, .movedTo, .movedFrom, .delete, .create, .deleteSelf, .moveSelf, .onlyDirectory,
+    ]
     private static let parentMask: InotifyMask = [.create, .movedTo, .onlyDirectory]
 
     /// Creates the watcher and puts its watches in place at once: create it
     /// before loading the catalog, so that a change made while the bundles
     /// are read waits in inotify's queue instead of being missed.
-    public init(catalog: Catalog, events hub: any EventSink, configurations: [BundleConfiguration], loader: BundleLoader = BundleLoader(), logger: Logger) throws {
+    public init(
+        catalog: Catalog, events hub: any EventSink, configurations: [BundleConfiguration], loader: BundleLoader = BundleLoader(),
+        logger: Logger
+    ) throws {
         self.catalog = catalog
         self.hub = hub
         self.loader = loader
@@ -123,10 +128,14 @@ public actor CatalogWatcher: Service {
 
         mutating func watch(_ configuration: BundleConfiguration) {
             let directory = URL(fileURLWithPath: configuration.directory, isDirectory: true)
-            add(.parent(bundle: configuration.name, child: directory.lastPathComponent), path: directory.deletingLastPathComponent().path, mask: CatalogWatcher.parentMask)
+            add(
+                .parent(bundle: configuration.name, child: directory.lastPathComponent), path: directory.deletingLastPathComponent().path,
+                mask: CatalogWatcher.parentMask)
             add(.bundle(configuration.name), path: directory.path, mask: CatalogWatcher.bundleMask)
             for folder in (try? DiskFileTree().lprojFolders(in: directory.path)) ?? [] {
-                add(.folder(bundle: configuration.name, folder: folder), path: directory.appendingPathComponent(folder).path, mask: CatalogWatcher.folderMask)
+                add(
+                    .folder(bundle: configuration.name, folder: folder), path: directory.appendingPathComponent(folder).path,
+                    mask: CatalogWatcher.folderMask)
             }
         }
     }
@@ -167,7 +176,9 @@ public actor CatalogWatcher: Service {
                 let folderTarget = Target.folder(bundle: name, folder: event.name)
                 if event.mask.contains(.create) || event.mask.contains(.movedTo), let configuration = configurations[name] {
                     remove(folderTarget)
-                    add(folderTarget, path: URL(fileURLWithPath: configuration.directory).appendingPathComponent(event.name).path, mask: Self.folderMask)
+                    add(
+                        folderTarget, path: URL(fileURLWithPath: configuration.directory).appendingPathComponent(event.name).path,
+                        mask: Self.folderMask)
                 } else if event.mask.contains(.delete) || event.mask.contains(.movedFrom) {
                     remove(folderTarget)
                 }
@@ -181,7 +192,9 @@ public actor CatalogWatcher: Service {
                 changes[name, default: BundleChanges()].file(event.name, in: folder)
             }
         case .parent(let name, let child):
-            guard event.name == child, event.mask.contains(.create) || event.mask.contains(.movedTo), let configuration = configurations[name] else { return }
+            guard event.name == child, event.mask.contains(.create) || event.mask.contains(.movedTo),
+                let configuration = configurations[name]
+            else { return }
             logger.info("the bundle directory is back", metadata: ["bundle.name": "\(name)"])
             unwatch(bundle: name, keepingParent: true)
             watch(configuration)
@@ -213,7 +226,10 @@ public actor CatalogWatcher: Service {
 
     private func announce(_ summary: ReloadSummary, bundle name: String, generation: Int, wasMissing: Bool, isMissing: Bool) {
         if isMissing != wasMissing {
-            hub.publish(.bundleChanged(bundle: name, generation: generation, message: isMissing ? "the bundle directory is gone" : "the bundle directory is back"))
+            hub.publish(
+                .bundleChanged(
+                    bundle: name, generation: generation,
+                    message: isMissing ? "the bundle directory is gone" : "the bundle directory is back"))
         }
         if !summary.addedLocales.isEmpty || !summary.removedLocales.isEmpty {
             hub.publish(.localesChanged(bundle: name, added: summary.addedLocales, removed: summary.removedLocales, generation: generation))
@@ -221,15 +237,19 @@ public actor CatalogWatcher: Service {
         if !summary.tables.isEmpty {
             let tables = summary.tables.sorted(), locales = summary.locales.sorted()
             hub.publish(.tablesChanged(bundle: name, tables: tables, locales: locales, generation: generation))
-            logger.info("reloaded \(tables.joined(separator: ", ")) (\(locales.joined(separator: ", ")))", metadata: ["bundle.name": "\(name)", "generation": "\(generation)"])
+            logger.info(
+                "reloaded \(tables.joined(separator: ", ")) (\(locales.joined(separator: ", ")))",
+                metadata: ["bundle.name": "\(name)", "generation": "\(generation)"])
         }
         for report in summary.reports {
             for diagnostic in report.errors {
-                hub.publish(.tableError(
-                    bundle: name, file: report.path, line: diagnostic.location?.line, column: diagnostic.location?.column,
-                    message: diagnostic.message, generation: generation))
-                logger.error("\(report.path)\(diagnostic.location.map { ":\($0)" } ?? ""): \(diagnostic.message)\(report.failed ? "; keeping its last good version" : "")",
-                             metadata: ["bundle.name": "\(name)"])
+                hub.publish(
+                    .tableError(
+                        bundle: name, file: report.path, line: diagnostic.location?.line, column: diagnostic.location?.column,
+                        message: diagnostic.message, generation: generation))
+                logger.error(
+                    "\(report.path)\(diagnostic.location.map { ":\($0)" } ?? ""): \(diagnostic.message)\(report.failed ? "; keeping its last good version" : "")",
+                    metadata: ["bundle.name": "\(name)"])
             }
         }
     }
@@ -277,7 +297,9 @@ public actor CatalogWatcher: Service {
             hub.publish(.bundleChanged(bundle: name, generation: generation, message: "the bundle is no longer served"))
         }
         for bundle in loaded {
-            hub.publish(.bundleChanged(bundle: bundle.name, generation: generation, message: "the bundle is served from \(bundle.configuration.directory)"))
+            hub.publish(
+                .bundleChanged(
+                    bundle: bundle.name, generation: generation, message: "the bundle is served from \(bundle.configuration.directory)"))
         }
         logger.info("configuration applied: \(incoming.count) bundles", metadata: ["generation": "\(generation)"])
     }

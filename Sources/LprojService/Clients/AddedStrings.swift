@@ -100,7 +100,9 @@ public final class AddedStringsRegistry: Sendable {
     }
 
     /// Adds (or replaces) strings; returns how many the client now has in the bundle.
-    public func add(_ strings: [String: String], uid: UInt32, client: String, bundle: String, table: String, locale: LocaleIdentifier) throws(Refusal) -> Int {
+    public func add(_ strings: [String: String], uid: UInt32, client: String, bundle: String, table: String, locale: LocaleIdentifier)
+        throws(Refusal) -> Int
+    {
         if let longest = strings.lazy.map({ max($0.key.utf8.count, $0.value.utf8.count) }).max(), longest > maximumLength {
             throw .tooLong(maximum: maximumLength)
         }

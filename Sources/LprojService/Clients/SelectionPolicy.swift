@@ -40,7 +40,9 @@ public enum SelectionPolicy {
     public static func current(in bundle: LoadedBundle, saved: String?, preferred: [LocaleIdentifier]) -> Choice {
         var forgetSaved = false
         if let saved {
-            if let locale = try? LocaleIdentifier(saved), let supported = supportedLocale(matching: locale, in: bundle), supported.matchKey == locale.matchKey {
+            if let locale = try? LocaleIdentifier(saved), let supported = supportedLocale(matching: locale, in: bundle),
+                supported.matchKey == locale.matchKey
+            {
                 return Choice(locale: supported, reason: .saved, save: false, forgetSaved: false)
             }
             forgetSaved = true

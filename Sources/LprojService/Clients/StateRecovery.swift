@@ -18,7 +18,9 @@ public struct StateRecovery: Service {
 
     public func run() async throws {
         var reported = store.unavailableReason
-        if let reported { logger.error("selections and preferences cannot be saved: \(reported); lookups go on, and lprojd tries again every \(interval)") }
+        if let reported {
+            logger.error("selections and preferences cannot be saved: \(reported); lookups go on, and lprojd tries again every \(interval)")
+        }
         while !Task.isShuttingDownGracefully {
             do {
                 try await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }

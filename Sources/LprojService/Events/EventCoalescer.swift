@@ -62,9 +62,12 @@ package struct EventCoalescer {
 
     private static func subject(of event: ServiceEvent, others: inout Int) -> Subject {
         switch event {
-        case .localeChanged(let owner, let bundle, _, _): return .locale(owner: ClientKeySubject(uid: owner.uid, client: owner.client), bundle: bundle)
-        case .preferencesChanged(let owner, let bundle, _, _): return .preferences(owner: ClientKeySubject(uid: owner.uid, client: owner.client), bundle: bundle)
-        case .addedStringsChanged(let owner, let bundle, _, _): return .added(owner: ClientKeySubject(uid: owner.uid, client: owner.client), bundle: bundle)
+        case .localeChanged(let owner, let bundle, _, _):
+            return .locale(owner: ClientKeySubject(uid: owner.uid, client: owner.client), bundle: bundle)
+        case .preferencesChanged(let owner, let bundle, _, _):
+            return .preferences(owner: ClientKeySubject(uid: owner.uid, client: owner.client), bundle: bundle)
+        case .addedStringsChanged(let owner, let bundle, _, _):
+            return .added(owner: ClientKeySubject(uid: owner.uid, client: owner.client), bundle: bundle)
         case .tablesChanged(let bundle, _, _, _): return .tables(bundle: bundle)
         case .localesChanged(let bundle, _, _, _): return .locales(bundle: bundle)
         case .tableError(let bundle, let file, _, _, _, _): return .error(bundle: bundle, file: file)
@@ -84,9 +87,12 @@ package struct EventCoalescer {
             let changed = FormattingFieldOrder.sorted(Set(oldChanged).union(newChanged))
             return .preferencesChanged(owner: owner, bundle: bundle, preferences: preferences, changed: changed)
         case let (.addedStringsChanged(owner, bundle, oldTables, oldLocales), .addedStringsChanged(_, _, newTables, newLocales)):
-            return .addedStringsChanged(owner: owner, bundle: bundle, tables: union(oldTables, newTables), locales: union(oldLocales, newLocales))
+            return .addedStringsChanged(
+                owner: owner, bundle: bundle, tables: union(oldTables, newTables), locales: union(oldLocales, newLocales))
         case let (.tablesChanged(bundle, oldTables, oldLocales, _), .tablesChanged(_, newTables, newLocales, generation)):
-            return .tablesChanged(bundle: bundle, tables: Set(oldTables).union(newTables).sorted(), locales: Set(oldLocales).union(newLocales).sorted(), generation: generation)
+            return .tablesChanged(
+                bundle: bundle, tables: Set(oldTables).union(newTables).sorted(), locales: Set(oldLocales).union(newLocales).sorted(),
+                generation: generation)
         case let (.localesChanged(bundle, oldAdded, oldRemoved, _), .localesChanged(_, newAdded, newRemoved, generation)):
             // Net of the burst: a folder added then removed is neither.
             var added = Set(oldAdded), removed = Set(oldRemoved)

@@ -52,8 +52,8 @@ public enum ServiceEvent: Sendable, Equatable {
         switch self {
         case .ready(_, _, let bundle): bundle
         case .localeChanged(_, let bundle, _, _), .preferencesChanged(_, let bundle, _, _), .addedStringsChanged(_, let bundle, _, _),
-             .tablesChanged(let bundle, _, _, _), .localesChanged(let bundle, _, _, _), .tableError(let bundle, _, _, _, _, _),
-             .bundleChanged(let bundle, _, _):
+            .tablesChanged(let bundle, _, _, _), .localesChanged(let bundle, _, _, _), .tableError(let bundle, _, _, _, _, _),
+            .bundleChanged(let bundle, _, _):
             bundle
         case .shutdown: nil
         }
@@ -72,7 +72,8 @@ extension ServiceEvent {
             return .init(type: .localeChanged, client: owner.client, bundle: bundle, locale: locale, previousLocale: previous)
         case .preferencesChanged(let owner, let bundle, let preferences, let changed):
             let interfacePreferences = try? Localization.Preferences(fields: preferences.setFields.map { ($0.rawValue, $1) })
-            return .init(type: .preferencesChanged, client: owner.client, bundle: bundle, preferences: interfacePreferences, changed: changed)
+            return .init(
+                type: .preferencesChanged, client: owner.client, bundle: bundle, preferences: interfacePreferences, changed: changed)
         case .addedStringsChanged(let owner, let bundle, let tables, let locales):
             return .init(type: .tablesChanged, client: owner.client, bundle: bundle, tables: tables, locales: locales)
         case .tablesChanged(let bundle, let tables, let locales, let generation):
@@ -80,7 +81,8 @@ extension ServiceEvent {
         case .localesChanged(let bundle, let added, let removed, let generation):
             return .init(type: .localesChanged, bundle: bundle, added: added, removed: removed, generation: generation)
         case .tableError(let bundle, let file, let line, let column, let message, let generation):
-            return .init(type: .tableError, bundle: bundle, generation: generation, file: file, line: line, column: column, message: message)
+            return .init(
+                type: .tableError, bundle: bundle, generation: generation, file: file, line: line, column: column, message: message)
         case .bundleChanged(let bundle, let generation, let message):
             return .init(type: .bundleChanged, bundle: bundle, generation: generation, message: message)
         case .shutdown:

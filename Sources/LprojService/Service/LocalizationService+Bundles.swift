@@ -8,9 +8,10 @@ internal import LprojTables
 extension LocalizationService {
     public func listBundles(_ call: Localization.ListBundles.Parameters) -> Localization.ListBundles.Reply {
         let snapshot = catalog.snapshot
-        return .init(bundles: snapshot.names.compactMap { name in
-            snapshot.bundles[name].map { Self.bundle($0, generation: snapshot.bundleGenerations[name] ?? snapshot.generation) }
-        })
+        return .init(
+            bundles: snapshot.names.compactMap { name in
+                snapshot.bundles[name].map { Self.bundle($0, generation: snapshot.bundleGenerations[name] ?? snapshot.generation) }
+            })
     }
 
     static func bundle(_ bundle: LoadedBundle, generation: Int) -> Localization.Bundle {
@@ -26,13 +27,15 @@ extension LocalizationService {
             for value in map.values { _ = try limited(value, "valueLength", maximum: limits.maximumValueLength) }
             return map
         }
-        let availableTexts = try limited(call.available ?? values.map { Array($0.keys).sorted() } ?? [], "locales", maximum: limits.maximumLocales)
+        let availableTexts = try limited(
+            call.available ?? values.map { Array($0.keys).sorted() } ?? [], "locales", maximum: limits.maximumLocales)
         let preferredTexts = try limited(call.preferredLanguages ?? [], "preferredLanguages", maximum: limits.maximumPreferredLanguages)
-        let specificity: LocaleNegotiation.Specificity = switch call.specificity {
-        case .exact: .exact
-        case .language: .language
-        case .any, nil: .any
-        }
+        let specificity: LocaleNegotiation.Specificity =
+            switch call.specificity {
+            case .exact: .exact
+            case .language: .language
+            case .any, nil: .any
+            }
         let defaultValue = try call.defaultValue.map { text throws(ServiceError) in
             try limited(text, "valueLength", maximum: limits.maximumValueLength)
         }
@@ -50,10 +53,11 @@ extension LocalizationService {
                 return .init(value: defaultValue, match: defaultValue == nil ? .none : .default)
             }
             let text = textOf[match.locale] ?? match.locale.tag
-            let kind: Localization.Negotiate.Reply.Match = switch match.kind {
-            case .exact: .exact
-            case .language: .language
-            }
+            let kind: Localization.Negotiate.Reply.Match =
+                switch match.kind {
+                case .exact: .exact
+                case .language: .language
+                }
             return .init(locale: text, value: values?[text], match: kind)
         }
         // Matching costs ICU a lookup per distinct locale: a long list is
@@ -88,7 +92,8 @@ extension LocalizationService {
         let usage = everyone ? budget.usageByUID : [caller.uid: budget.usage(of: caller.uid)]
         return .init(
             version: Self.version, generation: snapshot.generation, bundles: snapshot.bundles.count, tables: snapshot.tableCount,
-            entries: snapshot.entryCount, connections: connectionCount(), subscribers: events.subscriberCount, selections: store.selectionCount,
+            entries: snapshot.entryCount, connections: connectionCount(), subscribers: events.subscriberCount,
+            selections: store.selectionCount,
             uptime: .init(Date().timeIntervalSince(startTime)), errors: errors, state: store.unavailableReason,
             usage: usage.keys.sorted().map { uid in
                 let held = usage[uid] ?? BudgetUsage()

@@ -5,7 +5,8 @@ internal import LprojLocales
 internal import LprojStore
 
 extension LocalizationService {
-    public func addStrings(_ call: Localization.AddStrings.Parameters, caller: Caller) throws(ServiceError) -> Localization.AddStrings.Reply {
+    public func addStrings(_ call: Localization.AddStrings.Parameters, caller: Caller) throws(ServiceError) -> Localization.AddStrings.Reply
+    {
         let client = try clientID(call.client)
         let bundle = try bundle(call.bundle)
         let table = try tableName(call.table)
@@ -27,19 +28,25 @@ extension LocalizationService {
             case .overBudget(let refusal): throw .limitExceeded(refusal)
             }
         }
-        events.publish(.addedStringsChanged(owner: ClientKey(uid: caller.uid, client: client), bundle: bundle.name, tables: [table], locales: [resolved.locale.tag]))
+        events.publish(
+            .addedStringsChanged(
+                owner: ClientKey(uid: caller.uid, client: client), bundle: bundle.name, tables: [table], locales: [resolved.locale.tag]))
         return .init(count: count)
     }
 
-    public func removeAddedStrings(_ call: Localization.RemoveAddedStrings.Parameters, caller: Caller) throws(ServiceError) -> Localization.RemoveAddedStrings.Reply {
+    public func removeAddedStrings(_ call: Localization.RemoveAddedStrings.Parameters, caller: Caller) throws(ServiceError)
+        -> Localization.RemoveAddedStrings.Reply
+    {
         let client = try clientID(call.client)
         let bundle = try bundle(call.bundle)
         let table = try call.table.map { text throws(ServiceError) in try tableName(text) }
         let locale = try call.locale.map { text throws(ServiceError) in try self.locale(text) }
         let removed = added.remove(uid: caller.uid, client: client, bundle: bundle.name, table: table, locale: locale?.matchKey)
         if removed > 0 {
-            events.publish(.addedStringsChanged(
-                owner: ClientKey(uid: caller.uid, client: client), bundle: bundle.name, tables: table.map { [$0] }, locales: locale.map { [$0.tag] }))
+            events.publish(
+                .addedStringsChanged(
+                    owner: ClientKey(uid: caller.uid, client: client), bundle: bundle.name, tables: table.map { [$0] },
+                    locales: locale.map { [$0.tag] }))
         }
         return .init(removed: removed)
     }

@@ -19,7 +19,9 @@ extension LocalizationService {
     /// The longest text `uppercase`/`lowercase` takes.
     static let maximumCaseMappingText = 65_536
 
-    func formattingContext(bundle bundleName: String?, client: String?, locale localeText: String?, caller: Caller) throws(ServiceError) -> FormattingContext {
+    func formattingContext(bundle bundleName: String?, client: String?, locale localeText: String?, caller: Caller) throws(ServiceError)
+        -> FormattingContext
+    {
         let client = try clientID(client)
         guard let bundleName else {
             // Without a bundle there is no selection and no preferences.
@@ -35,8 +37,10 @@ extension LocalizationService {
         let preferences = client.map { store.preferences(for: ClientKey(uid: caller.uid, client: $0), bundle: bundle.name) }
         // SDLocalizationManager's separator keys, as the locale's own
         // language (or Base) sets them; a separator is a few bytes.
-        let decimal = try Self.separator("LM_decimal_separator", bundle.lookupInOwnLanguage("LM_decimal_separator", locale: resolved, overlay: overlay)?.value)
-        let grouping = try Self.separator("LM_grouping_separator", bundle.lookupInOwnLanguage("LM_grouping_separator", locale: resolved, overlay: overlay)?.value)
+        let decimal = try Self.separator(
+            "LM_decimal_separator", bundle.lookupInOwnLanguage("LM_decimal_separator", locale: resolved, overlay: overlay)?.value)
+        let grouping = try Self.separator(
+            "LM_grouping_separator", bundle.lookupInOwnLanguage("LM_grouping_separator", locale: resolved, overlay: overlay)?.value)
         return FormattingContext(
             locale: resolved.locale,
             formatter: LocaleFormatter(
@@ -157,14 +161,18 @@ extension LocalizationService {
 
     // MARK: Preferences
 
-    public func getPreferences(_ call: Localization.GetPreferences.Parameters, caller: Caller) throws(ServiceError) -> Localization.GetPreferences.Reply {
+    public func getPreferences(_ call: Localization.GetPreferences.Parameters, caller: Caller) throws(ServiceError)
+        -> Localization.GetPreferences.Reply
+    {
         let client = try clientID(call.client)
         let bundle = try bundle(call.bundle)
         let saved = FormattingPreferences(saved: store.preferences(for: ClientKey(uid: caller.uid, client: client), bundle: bundle.name))
         return .init(preferences: try Self.interfacePreferences(saved))
     }
 
-    public func setPreferences(_ call: Localization.SetPreferences.Parameters, caller: Caller) throws(ServiceError) -> Answer<Localization.SetPreferences.Reply> {
+    public func setPreferences(_ call: Localization.SetPreferences.Parameters, caller: Caller) throws(ServiceError) -> Answer<
+        Localization.SetPreferences.Reply
+    > {
         let client = try clientID(call.client)
         let bundle = try bundle(call.bundle)
         // Check and canonicalize every value before anything is saved: the
@@ -181,7 +189,9 @@ extension LocalizationService {
             fields.append(field)
         }
         for name in try limited(call.clear ?? [], "clear", maximum: FormattingPreferences.Field.allCases.count) {
-            guard let field = FormattingPreferences.Field(rawValue: name) else { throw .invalidValue("clear", "'\(name)' is not a preference") }
+            guard let field = FormattingPreferences.Field(rawValue: name) else {
+                throw .invalidValue("clear", "'\(name)' is not a preference")
+            }
             requested.clear(field)
             fields.append(field)
         }
@@ -196,8 +206,9 @@ extension LocalizationService {
             let changed = now.changedFields(from: FormattingPreferences(saved: previous)).map(\.rawValue)
             if !changed.isEmpty {
                 self.events.publish(.preferencesChanged(owner: key, bundle: bundle.name, preferences: now, changed: changed))
-                self.log(.info, "\(client) changed its preferences: \(changed.joined(separator: ", "))", uid: caller.uid,
-                         metadata: ["bundle.name": "\(bundle.name)", "client.id": "\(client)"])
+                self.log(
+                    .info, "\(client) changed its preferences: \(changed.joined(separator: ", "))", uid: caller.uid,
+                    metadata: ["bundle.name": "\(bundle.name)", "client.id": "\(client)"])
             }
             return .init(preferences: try Self.interfacePreferences(now), changed: changed)
         }
@@ -216,7 +227,9 @@ extension LocalizationService {
     // MARK: Locale names
 
     /// Each supported locale's names: two ICU calls per locale, made later.
-    public func supportedLocales(_ call: Localization.SupportedLocales.Parameters, caller: Caller) throws(ServiceError) -> Answer<Localization.SupportedLocales.Reply> {
+    public func supportedLocales(_ call: Localization.SupportedLocales.Parameters, caller: Caller) throws(ServiceError) -> Answer<
+        Localization.SupportedLocales.Reply
+    > {
         let bundle = try bundle(call.bundle)
         let client = try clientID(call.client)
         let display = try resolvedLocale(call.locale, client: client, bundle: bundle, caller: caller)
@@ -227,7 +240,9 @@ extension LocalizationService {
                 // SDLocalizationManager's LM_locale_name_<id>; its ids were
                 // written with '_' (it_IT), ours with '-'.
                 let underscored = locale.tag.replacing("-", with: "_")
-                let keys = underscored == locale.tag ? ["LM_locale_name_\(locale.tag)"] : ["LM_locale_name_\(locale.tag)", "LM_locale_name_\(underscored)"]
+                let keys =
+                    underscored == locale.tag
+                    ? ["LM_locale_name_\(locale.tag)"] : ["LM_locale_name_\(locale.tag)", "LM_locale_name_\(underscored)"]
                 return Localization.LocaleName(
                     locale: locale.tag, name: names.name(of: locale), nativeName: LocaleFormatter.nativeName(of: locale),
                     bundleName: bundle.lookup(anyOf: keys, locale: display, overlay: overlay)?.value)

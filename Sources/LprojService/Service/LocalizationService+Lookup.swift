@@ -40,7 +40,9 @@ extension LocalizationService {
         guard given.count <= limits.maximumPlaceholders else { throw .limitExceeded("placeholders", maximum: limits.maximumPlaceholders) }
         for (name, value) in given {
             guard name.utf8.count <= Placeholders.maximumNameLength else { throw .invalidParameter("placeholders") }
-            guard value.utf8.count <= limits.maximumValueLength else { throw .limitExceeded("valueLength", maximum: limits.maximumValueLength) }
+            guard value.utf8.count <= limits.maximumValueLength else {
+                throw .limitExceeded("valueLength", maximum: limits.maximumValueLength)
+            }
         }
         return given
     }
@@ -54,7 +56,9 @@ extension LocalizationService {
             let value: FormatArgument
             switch (argument.string, argument.int, argument.float) {
             case (let string?, nil, nil):
-                guard string.utf8.count <= limits.maximumValueLength else { throw .limitExceeded("valueLength", maximum: limits.maximumValueLength) }
+                guard string.utf8.count <= limits.maximumValueLength else {
+                    throw .limitExceeded("valueLength", maximum: limits.maximumValueLength)
+                }
                 value = .string(string)
             case (nil, let integer?, nil):
                 value = .integer(Int64(integer))
@@ -75,7 +79,9 @@ extension LocalizationService {
 
     /// A whole table: checked now, built later (its cost follows the
     /// table's size), in O(n) of its entries.
-    public func getTable(_ call: Localization.GetTable.Parameters, caller: Caller) throws(ServiceError) -> Answer<Localization.GetTable.Reply> {
+    public func getTable(_ call: Localization.GetTable.Parameters, caller: Caller) throws(ServiceError) -> Answer<
+        Localization.GetTable.Reply
+    > {
         let snapshot = catalog.snapshot
         guard call.bundle.utf8.count <= 128, let bundle = snapshot.bundles[call.bundle] else { throw .bundleNotFound(call.bundle) }
         let table = try tableName(call.table)

@@ -4,7 +4,9 @@ internal import LprojLocales
 internal import LprojStore
 
 extension LocalizationService {
-    public func getSelection(_ call: Localization.GetSelection.Parameters, caller: Caller) throws(ServiceError) -> Answer<Localization.GetSelection.Reply> {
+    public func getSelection(_ call: Localization.GetSelection.Parameters, caller: Caller) throws(ServiceError) -> Answer<
+        Localization.GetSelection.Reply
+    > {
         let client = try clientID(call.client)
         let bundle = try bundle(call.bundle)
         var preferred: [LocaleIdentifier] = []
@@ -16,7 +18,8 @@ extension LocalizationService {
         let key = ClientKey(uid: caller.uid, client: client)
         let saved = store.selection(for: key, bundle: bundle.name)
         let choice = SelectionPolicy.current(in: bundle, saved: saved?.locale, preferred: preferred)
-        let reply = Localization.GetSelection.Reply(selection: Self.selection(client: client, bundle: bundle.name, choice: choice, requested: nil))
+        let reply = Localization.GetSelection.Reply(
+            selection: Self.selection(client: client, bundle: bundle.name, choice: choice, requested: nil))
         guard choice.save || choice.forgetSaved else { return .now(reply) }
         let previous = saved?.locale ?? bundle.configuration.developmentLocale.tag
         // A choice made from the preferred languages is an answer first; if
@@ -25,7 +28,9 @@ extension LocalizationService {
         return commit(choice, key: key, bundle: bundle.name, previous: previous, reply: reply, saveIfRoom: choice.reason == .preferred)
     }
 
-    public func selectLocale(_ call: Localization.SelectLocale.Parameters, caller: Caller) throws(ServiceError) -> Answer<Localization.SelectLocale.Reply> {
+    public func selectLocale(_ call: Localization.SelectLocale.Parameters, caller: Caller) throws(ServiceError) -> Answer<
+        Localization.SelectLocale.Reply
+    > {
         let client = try clientID(call.client)
         let bundle = try bundle(call.bundle)
         let requested = try locale(call.locale)
@@ -33,17 +38,21 @@ extension LocalizationService {
         let previous = store.selection(for: key, bundle: bundle.name)?.locale ?? bundle.configuration.developmentLocale.tag
         let choice = SelectionPolicy.select(requested, in: bundle)
         let selection = Self.selection(
-            client: client, bundle: bundle.name, choice: choice, requested: choice.locale.matchKey == requested.matchKey ? nil : requested.tag)
+            client: client, bundle: bundle.name, choice: choice,
+            requested: choice.locale.matchKey == requested.matchKey ? nil : requested.tag)
         return commit(choice, key: key, bundle: bundle.name, previous: previous, reply: .init(selection: selection))
     }
 
-    public func resetSelection(_ call: Localization.ResetSelection.Parameters, caller: Caller) throws(ServiceError) -> Answer<Localization.ResetSelection.Reply> {
+    public func resetSelection(_ call: Localization.ResetSelection.Parameters, caller: Caller) throws(ServiceError) -> Answer<
+        Localization.ResetSelection.Reply
+    > {
         let client = try clientID(call.client)
         let bundle = try bundle(call.bundle)
         let key = ClientKey(uid: caller.uid, client: client)
         let previous = store.selection(for: key, bundle: bundle.name)?.locale ?? bundle.configuration.developmentLocale.tag
         let choice = SelectionPolicy.current(in: bundle, saved: nil, preferred: [])
-        let reply = Localization.ResetSelection.Reply(selection: Self.selection(client: client, bundle: bundle.name, choice: choice, requested: nil))
+        let reply = Localization.ResetSelection.Reply(
+            selection: Self.selection(client: client, bundle: bundle.name, choice: choice, requested: nil))
         return committing { [store] in
             try await store.removeSelection(for: key, bundle: bundle.name)
             self.announceLocaleChange(key: key, bundle: bundle.name, locale: choice.locale.tag, previous: previous)
@@ -59,7 +68,7 @@ extension LocalizationService {
             if choice.save {
                 do {
                     try await store.saveSelection(choice.locale.tag, for: key, bundle: bundle)
-                } catch where saveIfRoom && (error is ClientStore.OverBudget || error is ClientStore.Unavailable) {
+                } catch  where saveIfRoom && (error is ClientStore.OverBudget || error is ClientStore.Unavailable) {
                     return reply
                 }
             } else {
@@ -71,11 +80,12 @@ extension LocalizationService {
     }
 
     static func selection(client: String, bundle: String, choice: SelectionPolicy.Choice, requested: String?) -> Localization.Selection {
-        let reason: Localization.Selection.Reason = switch choice.reason {
-        case .saved: .saved
-        case .preferred: .preferred
-        case .default: .default
-        }
+        let reason: Localization.Selection.Reason =
+            switch choice.reason {
+            case .saved: .saved
+            case .preferred: .preferred
+            case .default: .default
+            }
         return .init(client: client, bundle: bundle, locale: choice.locale.tag, reason: reason, requested: requested)
     }
 
@@ -83,6 +93,8 @@ extension LocalizationService {
     func announceLocaleChange(key: ClientKey, bundle: String, locale: String, previous: String) {
         guard locale != previous else { return }
         events.publish(.localeChanged(owner: key, bundle: bundle, locale: locale, previous: previous))
-        log(.info, "\(key.client) now uses \(locale) (was \(previous))", uid: key.uid, metadata: ["bundle.name": "\(bundle)", "client.id": "\(key.client)"])
+        log(
+            .info, "\(key.client) now uses \(locale) (was \(previous))", uid: key.uid,
+            metadata: ["bundle.name": "\(bundle)", "client.id": "\(key.client)"])
     }
 }

@@ -114,7 +114,8 @@ public final class LocalizationService: Sendable {
     func resolvedLocale(_ locale: String?, client: String?, bundle: LoadedBundle, caller: Caller) throws(ServiceError) -> ResolvedLocale {
         if let locale { return try resolveNamed(locale, in: bundle, for: caller) }
         if let client, let saved = store.selection(for: ClientKey(uid: caller.uid, client: client), bundle: bundle.name),
-           let resolved = try? resolve(saved.locale, in: bundle, for: caller) {
+            let resolved = try? resolve(saved.locale, in: bundle, for: caller)
+        {
             return resolved
         }
         return bundle.developmentLocale

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 public import Logging
 import Synchronization
@@ -35,7 +35,9 @@ public struct PlainLogHandler: LogHandler {
     private var ownLevel: Logger.Level?
     private let write: @Sendable (String) -> Void
 
-    public init(label: String, threshold: LogLevelControl, write: @escaping @Sendable (String) -> Void = PlainLogHandler.writeToStandardError) {
+    public init(
+        label: String, threshold: LogLevelControl, write: @escaping @Sendable (String) -> Void = PlainLogHandler.writeToStandardError
+    ) {
         self.label = label
         self.threshold = threshold
         self.write = write
@@ -80,6 +82,7 @@ public struct PlainLogHandler: LogHandler {
         func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
         let milliseconds = Int(now.tv_nsec / 1_000_000)
         let fraction = milliseconds < 10 ? "00\(milliseconds)" : milliseconds < 100 ? "0\(milliseconds)" : "\(milliseconds)"
-        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)).\(fraction)Z"
+        return
+            "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)).\(fraction)Z"
     }
 }

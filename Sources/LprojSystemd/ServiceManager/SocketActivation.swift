@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import CSystemd
 
@@ -40,7 +40,8 @@ public enum SocketActivation {
         var names: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
         let count = lprojd_listen_fds_with_names(&names)
         guard count >= 0 else {
-            throw Problem(description: "cannot read the sockets passed by the service manager: \(String(cString: strerror(-count)))", code: -count)
+            throw Problem(
+                description: "cannot read the sockets passed by the service manager: \(String(cString: strerror(-count)))", code: -count)
         }
         defer { lprojd_free_names(names, count) }
         return (0..<count).map { index in
@@ -58,7 +59,8 @@ public enum SocketActivation {
         guard sockets.isEmpty else {
             let names = sockets.map(\.name).joined(separator: ", ")
             throw Problem(
-                description: "the service manager passed \(sockets.count) sockets (\(names)) and none is named '\(name)'; set FileDescriptorName=\(name) in the socket unit",
+                description:
+                    "the service manager passed \(sockets.count) sockets (\(names)) and none is named '\(name)'; set FileDescriptorName=\(name) in the socket unit",
                 code: EINVAL)
         }
         return nil

@@ -23,7 +23,10 @@ public struct Watchdog<C: Clock>: Service where C.Duration == Duration {
     private let clock: C
 
     /// Checks every `interval / 2` on `clock`, the first at once.
-    public init(interval: Duration, group: any EventLoopGroup, clock: C, probe: (@Sendable () async -> Void)? = nil, ping: @escaping @Sendable () -> Void) {
+    public init(
+        interval: Duration, group: any EventLoopGroup, clock: C, probe: (@Sendable () async -> Void)? = nil,
+        ping: @escaping @Sendable () -> Void
+    ) {
         self.period = max(.milliseconds(1), interval / 2)
         self.group = group
         self.clock = clock
@@ -63,7 +66,9 @@ public struct Watchdog<C: Clock>: Service where C.Duration == Duration {
 
 extension Watchdog where C == ContinuousClock {
     /// Checks every `interval / 2` of real time.
-    public init(interval: Duration, group: any EventLoopGroup, probe: (@Sendable () async -> Void)? = nil, ping: @escaping @Sendable () -> Void) {
+    public init(
+        interval: Duration, group: any EventLoopGroup, probe: (@Sendable () async -> Void)? = nil, ping: @escaping @Sendable () -> Void
+    ) {
         self.init(interval: interval, group: group, clock: ContinuousClock(), probe: probe, ping: ping)
     }
 }

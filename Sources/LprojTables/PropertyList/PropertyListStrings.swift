@@ -7,7 +7,8 @@ enum PropertyListStrings {
         let object = try PropertyListReader.read(Data(bytes))
         guard let dictionary = object as? [String: Any] else {
             let kind = PropertyListValue(foundation: object)?.typeName ?? "value"
-            throw TableParseError(location: nil, message: "the property list holds \(kind == "array" ? "an" : "a") \(kind); expected a dictionary of strings")
+            throw TableParseError(
+                location: nil, message: "the property list holds \(kind == "array" ? "an" : "a") \(kind); expected a dictionary of strings")
         }
         var builder = StringTableBuilder(estimatedBytes: bytes.count)
         var others: [(key: String, value: PropertyListValue)] = []
@@ -18,9 +19,10 @@ enum PropertyListStrings {
                 builder.append(key: key, value: string)
             } else if let other = PropertyListValue(foundation: value) {
                 others.append((key, other))
-                diagnostics.append(Diagnostic(
-                    severity: .error, location: nil, code: "not-a-string",
-                    message: "the value of the key \"\(key)\" is a \(other.typeName), not a string; lookups ignore it", keyPath: key))
+                diagnostics.append(
+                    Diagnostic(
+                        severity: .error, location: nil, code: "not-a-string",
+                        message: "the value of the key \"\(key)\" is a \(other.typeName), not a string; lookups ignore it", keyPath: key))
             }
         }
         return StringsFile(
@@ -37,7 +39,9 @@ enum PropertyListReader {
         } catch {
             let nsError = error as NSError
             let detail = (nsError.userInfo["NSDebugDescription"] as? String) ?? nsError.localizedDescription
-            throw TableParseError(location: lineNumber(in: detail).map { SourceLocation(line: $0, column: 1) }, message: "not a valid property list: \(detail)")
+            throw TableParseError(
+                location: lineNumber(in: detail).map { SourceLocation(line: $0, column: 1) },
+                message: "not a valid property list: \(detail)")
         }
     }
 

@@ -63,9 +63,10 @@ struct StringTableBuilder {
         let records = self.records
         var slots = Self.index(records: records, bytes: bytes, count: appended) { replaced, winner in
             alive[replaced] = false
-            duplicates.append(Duplicate(
-                replaced: replaced, winner: winner,
-                keyStart: Int(records[winner * 4]), keyLength: Int(records[winner * 4 + 1])))
+            duplicates.append(
+                Duplicate(
+                    replaced: replaced, winner: winner,
+                    keyStart: Int(records[winner * 4]), keyLength: Int(records[winner * 4 + 1])))
         }
         var droppedWinners: Set<Int> = []
         for ordinal in droppingWinners where alive[ordinal] {
@@ -113,7 +114,8 @@ struct StringTableBuilder {
                             }
                             let other = Int(entry - 1)
                             if Int(records[other &* 4 &+ 1]) == length,
-                               length == 0 || memoryEqual(arena.baseAddress! + Int(records[other &* 4]), key.baseAddress!, length) {
+                                length == 0 || memoryEqual(arena.baseAddress! + Int(records[other &* 4]), key.baseAddress!, length)
+                            {
                                 replaced(other, index)
                                 slots[slot] = UInt32(index + 1)
                                 break

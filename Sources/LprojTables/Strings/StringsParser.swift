@@ -39,7 +39,9 @@ public struct StringsParser: Sendable {
         // mark) as an empty table; Foundation's parser alone would reject it.
         let (encoding, skip) = TextEncoding.detect(bytes)
         if bytes.count == skip {
-            return StringsFile(table: .empty, otherValues: [], diagnostics: [], keyLocations: recordsKeyLocations ? [:] : nil, encoding: encoding, isPropertyList: false)
+            return StringsFile(
+                table: .empty, otherValues: [], diagnostics: [], keyLocations: recordsKeyLocations ? [:] : nil, encoding: encoding,
+                isPropertyList: false)
         }
         if bytes.starts(with: Self.binaryPropertyListMagic) {
             return try PropertyListStrings.read(bytes, encoding: encoding)
@@ -62,7 +64,9 @@ public struct StringsParser: Sendable {
 
     private static let binaryPropertyListMagic: [UInt8] = Array("bplist".utf8)
 
-    private func parseUTF8(_ text: UnsafeRawBufferPointer, original: UnsafeRawBufferPointer, encoding: TextEncoding) throws(TableParseError) -> StringsFile {
+    private func parseUTF8(_ text: UnsafeRawBufferPointer, original: UnsafeRawBufferPointer, encoding: TextEncoding) throws(TableParseError)
+        -> StringsFile
+    {
         var scanner = StringsScanner(text: text, recordsKeyLocations: recordsKeyLocations)
         switch try scanner.parseFile() {
         case .table:

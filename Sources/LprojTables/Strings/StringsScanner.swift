@@ -108,7 +108,9 @@ struct StringsScanner {
             }
             let keyLength = builder.bytes.count - keyStart
             guard skipSpace() else {
-                throw error(at: count, "expected '=' or ';' after the key \(quotedKey(start: keyStart, length: keyLength)), found the end of the file")
+                throw error(
+                    at: count,
+                    "expected '=' or ';' after the key \(quotedKey(start: keyStart, length: keyLength)), found the end of the file")
             }
             let ordinal = builder.appendedCount
             switch text[position] {
@@ -120,18 +122,24 @@ struct StringsScanner {
                 let valueStart = builder.bytes.count
                 switch try parseValue(depth: 1, key: (keyStart, keyLength)) {
                 case .inArena:
-                    builder.append(keyStart: keyStart, keyLength: keyLength, valueStart: valueStart, valueLength: builder.bytes.count - valueStart)
+                    builder.append(
+                        keyStart: keyStart, keyLength: keyLength, valueStart: valueStart, valueLength: builder.bytes.count - valueStart)
                 case .value(let value):
                     let key = arenaString(start: keyStart, length: keyLength)
                     otherValues[ordinal] = (key, value)
                     builder.append(keyStart: keyStart, keyLength: keyLength, valueStart: valueStart, valueLength: 0)
                 }
             default:
-                throw error(at: position, "expected '=' or ';' after the key \(quotedKey(start: keyStart, length: keyLength)), found \(describe(at: position))")
+                throw error(
+                    at: position,
+                    "expected '=' or ';' after the key \(quotedKey(start: keyStart, length: keyLength)), found \(describe(at: position))")
             }
             keyOffsets.append(UInt32(truncatingIfNeeded: keyOffset))
             guard skipSpace(), text[position] == Byte.semicolon else {
-                throw error(at: min(position, count), "expected ';' after the value of the key \(quotedKey(start: keyStart, length: keyLength)), found \(describe(at: position))")
+                throw error(
+                    at: min(position, count),
+                    "expected ';' after the value of the key \(quotedKey(start: keyStart, length: keyLength)), found \(describe(at: position))"
+                )
             }
             position += 1
             guard builder.bytes.count < Int(UInt32.max) else {
@@ -204,7 +212,9 @@ struct StringsScanner {
     /// A value where one is required (`parsePlistObject` with `requireObject`).
     private mutating func parseValue(depth: Int, key: (start: Int, length: Int)) throws(TableParseError) -> ParsedValue {
         guard skipSpace() else {
-            throw error(at: count, "expected a value after '=' for the key \(quotedKey(start: key.start, length: key.length)), found the end of the file")
+            throw error(
+                at: count,
+                "expected a value after '=' for the key \(quotedKey(start: key.start, length: key.length)), found the end of the file")
         }
         let byte = text[position]
         if byte == Byte.quote || byte == Byte.apostrophe {
@@ -223,7 +233,11 @@ struct StringsScanner {
         if let value = parseNestedObject(depth: depth, required: true, failure: &failure) {
             return .value(value)
         }
-        throw failure ?? error(at: position, "expected a value (a quoted string) after '=' for the key \(quotedKey(start: key.start, length: key.length)), found \(describe(at: position))")
+        throw failure
+            ?? error(
+                at: position,
+                "expected a value (a quoted string) after '=' for the key \(quotedKey(start: key.start, length: key.length)), found \(describe(at: position))"
+            )
     }
 
     /// Any object, as a ``PropertyListValue``. Like Core Foundation, a failure
@@ -244,7 +258,9 @@ struct StringsScanner {
             position += 1
             guard let dictionary = parseNestedDictionaryContent(depth: depth, failure: &failure) else { return nil }
             guard skipSpace(), text[position] == Byte.closeBrace else {
-                failure = error(at: position, "expected '}' to close the dictionary opened at \(location(of: opening)), found \(describe(at: position))")
+                failure = error(
+                    at: position, "expected '}' to close the dictionary opened at \(location(of: opening)), found \(describe(at: position))"
+                )
                 return nil
             }
             position += 1
@@ -260,7 +276,9 @@ struct StringsScanner {
             return takeString { scanner in scanner.parseQuotedString(quote: byte) }.flatMap { result in
                 switch result {
                 case .success(let string): return .string(string)
-                case .failure(let error): failure = error; return nil
+                case .failure(let error):
+                    failure = error
+                    return nil
                 }
             }
         default:
@@ -298,7 +316,8 @@ struct StringsScanner {
                 return nil
             }
             guard skipSpace(), text[position] == Byte.semicolon else {
-                failure = error(at: min(position, count), "expected ';' after the value of the key \(quoted(key)), found \(describe(at: position))")
+                failure = error(
+                    at: min(position, count), "expected ';' after the value of the key \(quoted(key)), found \(describe(at: position))")
                 return nil
             }
             position += 1
@@ -624,19 +643,23 @@ struct StringsScanner {
         }
         for duplicate in result.duplicates {
             let key = result.table.storage.string(start: UInt32(duplicate.keyStart), length: UInt32(duplicate.keyLength))
-            diagnostics.append(Diagnostic(
-                severity: .warning, location: keyLocation(duplicate.winner), code: "duplicate-key",
-                message: "the key \(quoted(key)) is defined again (first at \(keyLocation(duplicate.replaced))); the last definition wins",
-                keyPath: key))
+            diagnostics.append(
+                Diagnostic(
+                    severity: .warning, location: keyLocation(duplicate.winner), code: "duplicate-key",
+                    message:
+                        "the key \(quoted(key)) is defined again (first at \(keyLocation(duplicate.replaced))); the last definition wins",
+                    keyPath: key))
         }
         var others: [(key: String, value: PropertyListValue)] = []
         for ordinal in result.droppedWinners.sorted() {
             guard let other = otherValues[ordinal] else { continue }
             others.append(other)
-            diagnostics.append(Diagnostic(
-                severity: .error, location: keyLocation(ordinal), code: "not-a-string",
-                message: "the value of the key \(quoted(other.key)) is \(article(other.value.typeName)), not a string; lookups ignore it",
-                keyPath: other.key))
+            diagnostics.append(
+                Diagnostic(
+                    severity: .error, location: keyLocation(ordinal), code: "not-a-string",
+                    message:
+                        "the value of the key \(quoted(other.key)) is \(article(other.value.typeName)), not a string; lookups ignore it",
+                    keyPath: other.key))
         }
         var keyLocations: [String: SourceLocation]?
         if recordsKeyLocations {

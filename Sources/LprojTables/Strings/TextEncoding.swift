@@ -61,7 +61,9 @@ enum TextDecoding {
             case .invalid(let offset):
                 throw TableParseError(
                     location: UTF8Lines.location(of: offset, in: body),
-                    message: "invalid UTF-8 (byte 0x\(hexDigits(UInt32(body[offset]), minimumWidth: 2))); save the file as UTF-8, or as UTF-16 with a byte order mark")
+                    message:
+                        "invalid UTF-8 (byte 0x\(hexDigits(UInt32(body[offset]), minimumWidth: 2))); save the file as UTF-8, or as UTF-16 with a byte order mark"
+                )
             }
         case .utf16LittleEndian, .utf16WithoutBOM:
             return .transcoded(utf16ToUTF8(body, bigEndian: false))
@@ -121,9 +123,18 @@ enum TextDecoding {
         let minimum: UInt32
         var scalar: UInt32
         switch lead {
-        case 0xC2...0xDF: length = 2; minimum = 0x80; scalar = UInt32(lead & 0x1F)
-        case 0xE0...0xEF: length = 3; minimum = 0x800; scalar = UInt32(lead & 0x0F)
-        case 0xF0...0xF4: length = 4; minimum = 0x10000; scalar = UInt32(lead & 0x07)
+        case 0xC2...0xDF:
+            length = 2
+            minimum = 0x80
+            scalar = UInt32(lead & 0x1F)
+        case 0xE0...0xEF:
+            length = 3
+            minimum = 0x800
+            scalar = UInt32(lead & 0x0F)
+        case 0xF0...0xF4:
+            length = 4
+            minimum = 0x10000
+            scalar = UInt32(lead & 0x07)
         default: return nil
         }
         guard index + length <= count else { return nil }
@@ -193,7 +204,9 @@ enum TextDecoding {
             let b = (UInt32(bytes[index]), UInt32(bytes[index + 1]), UInt32(bytes[index + 2]), UInt32(bytes[index + 3]))
             let scalar = bigEndian ? b.0 << 24 | b.1 << 16 | b.2 << 8 | b.3 : b.3 << 24 | b.2 << 16 | b.1 << 8 | b.0
             guard scalar <= 0x10FFFF, !(0xD800...0xDFFF).contains(scalar) else {
-                throw TableParseError(location: UTF8Lines.location(of: output.count, in: output), message: "invalid UTF-32 code point 0x\(hexDigits(scalar, minimumWidth: 1))")
+                throw TableParseError(
+                    location: UTF8Lines.location(of: output.count, in: output),
+                    message: "invalid UTF-32 code point 0x\(hexDigits(scalar, minimumWidth: 1))")
             }
             appendUTF8(scalar: scalar, to: &output)
             index += 4

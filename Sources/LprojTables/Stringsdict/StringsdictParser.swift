@@ -22,7 +22,11 @@ public struct StringsdictParser: Sendable {
     public func parse(_ bytes: [UInt8]) throws(TableParseError) -> StringsdictFile {
         let object = try PropertyListReader.read(Data(bytes))
         guard let root = object as? [String: Any] else {
-            throw TableParseError(location: nil, message: "the property list holds a \(PropertyListValue(foundation: object)?.typeName ?? "value"); expected a dictionary of entries")
+            throw TableParseError(
+                location: nil,
+                message:
+                    "the property list holds a \(PropertyListValue(foundation: object)?.typeName ?? "value"); expected a dictionary of entries"
+            )
         }
         let locator = PlistKeyLocator(bytes: bytes)
         var entries: [String: PluralFormat] = [:]
@@ -35,14 +39,16 @@ public struct StringsdictParser: Sendable {
             case .success(let (format, warnings)):
                 entries[key] = format
                 diagnostics += warnings.map { warning in
-                    Diagnostic(severity: .warning, location: locator.location(of: key + "/" + warning.path), code: "stringsdict-entry",
-                               message: "\(key)/\(warning.path): \(warning.message)", keyPath: "\(key)/\(warning.path)")
+                    Diagnostic(
+                        severity: .warning, location: locator.location(of: key + "/" + warning.path), code: "stringsdict-entry",
+                        message: "\(key)/\(warning.path): \(warning.message)", keyPath: "\(key)/\(warning.path)")
                 }
             case .failure(let problem):
                 let path = problem.path.isEmpty ? key : "\(key)/\(problem.path)"
-                diagnostics.append(Diagnostic(
-                    severity: .error, location: locator.location(of: path), code: "stringsdict-entry",
-                    message: "\(path): \(problem.message); the entry is left out", keyPath: path))
+                diagnostics.append(
+                    Diagnostic(
+                        severity: .error, location: locator.location(of: path), code: "stringsdict-entry",
+                        message: "\(path): \(problem.message); the entry is left out", keyPath: path))
             }
         }
         var keyLocations: [String: SourceLocation] = [:]
@@ -52,7 +58,11 @@ public struct StringsdictParser: Sendable {
 
     private static func entry(key: String, value: Any) -> Result<(PluralFormat, [PluralFormat.Problem]), PluralFormat.Problem> {
         guard let dictionary = value as? [String: Any] else {
-            return .failure(.init(path: "", message: "expected a dictionary with \(formatKey), found a \(PropertyListValue(foundation: value)?.typeName ?? "value")"))
+            return .failure(
+                .init(
+                    path: "",
+                    message: "expected a dictionary with \(formatKey), found a \(PropertyListValue(foundation: value)?.typeName ?? "value")"
+                ))
         }
         guard let formatValue = dictionary[formatKey] else {
             return .failure(.init(path: "", message: "\(formatKey) is missing"))
@@ -85,19 +95,24 @@ public struct StringsdictParser: Sendable {
 
     private static func variable(name: String, value: Any) -> Result<(PluralVariable, [PluralFormat.Problem]), PluralFormat.Problem> {
         guard let dictionary = value as? [String: Any] else {
-            return .failure(.init(path: name, message: "expected a variable dictionary, found a \(PropertyListValue(foundation: value)?.typeName ?? "value")"))
+            return .failure(
+                .init(
+                    path: name,
+                    message: "expected a variable dictionary, found a \(PropertyListValue(foundation: value)?.typeName ?? "value")"))
         }
         guard let specType = dictionary[specTypeKey] as? String else {
             return .failure(.init(path: name, message: "\(specTypeKey) is missing"))
         }
         guard specType == pluralRuleType else {
-            return .failure(.init(path: "\(name)/\(specTypeKey)", message: "'\(specType)' is not supported; lprojd reads \(pluralRuleType)"))
+            return .failure(
+                .init(path: "\(name)/\(specTypeKey)", message: "'\(specType)' is not supported; lprojd reads \(pluralRuleType)"))
         }
         var notes: [PluralFormat.Problem] = []
         var valueType: String?
         if let given = dictionary[valueTypeKey] {
             guard let text = given as? String, PluralVariable.parseValueType(text) != nil else {
-                return .failure(.init(path: "\(name)/\(valueTypeKey)", message: "'\(given)' is not a format specifier such as d, ld or %ld"))
+                return .failure(
+                    .init(path: "\(name)/\(valueTypeKey)", message: "'\(given)' is not a format specifier such as d, ld or %ld"))
             }
             valueType = text
         } else {
@@ -106,7 +121,10 @@ public struct StringsdictParser: Sendable {
         var forms: [PluralCategory: String] = [:]
         for (key, form) in dictionary where key != specTypeKey && key != valueTypeKey {
             guard let category = PluralCategory(rawValue: key) else {
-                notes.append(.init(path: "\(name)/\(key)", message: "'\(key)' is not a plural category (zero, one, two, few, many, other) and is ignored"))
+                notes.append(
+                    .init(
+                        path: "\(name)/\(key)",
+                        message: "'\(key)' is not a plural category (zero, one, two, few, many, other) and is ignored"))
                 continue
             }
             guard let text = form as? String else {

@@ -51,7 +51,11 @@ final class ConnectionAccount {
     /// Like ``holdInput(_:)`` whatever the budget says: the bytes are held
     /// already (complete calls waiting); the uid is over until they go.
     func forceHoldInput(_ bytes: Int) {
-        if bytes > input { book.forceCharge(bytes - input, of: .input, to: uid) } else { book.release(input - bytes, of: .input, from: uid) }
+        if bytes > input {
+            book.forceCharge(bytes - input, of: .input, to: uid)
+        } else {
+            book.release(input - bytes, of: .input, from: uid)
+        }
         input = bytes
     }
 

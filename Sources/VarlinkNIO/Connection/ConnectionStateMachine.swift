@@ -171,7 +171,8 @@ struct ConnectionStateMachine {
     /// Reading and turns as the state now calls for.
     private mutating func settle() -> Action {
         var action = Action()
-        let shouldPause = activity == .closing || !writable || outputBlocked || inputBlocked
+        let shouldPause =
+            activity == .closing || !writable || outputBlocked || inputBlocked
             || queuedCalls >= limits.maximumQueuedCalls || queuedBytes >= limits.maximumQueuedBytes
         if shouldPause != readingPaused {
             readingPaused = shouldPause

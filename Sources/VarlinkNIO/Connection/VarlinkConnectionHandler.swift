@@ -54,8 +54,10 @@ final class VarlinkConnectionHandler: ChannelInboundHandler, TurnTaker {
         self.caller = caller
         self.account = account
         self.scheduler = scheduler
-        self.state = ConnectionStateMachine(limits: .init(
-            maximumQueuedCalls: shared.configuration.maximumPendingCalls, maximumQueuedBytes: shared.configuration.maximumPendingCallBytes))
+        self.state = ConnectionStateMachine(
+            limits: .init(
+                maximumQueuedCalls: shared.configuration.maximumPendingCalls,
+                maximumQueuedBytes: shared.configuration.maximumPendingCallBytes))
         self.frames = FrameBuffer(maximumMessageSize: shared.configuration.maximumMessageSize)
     }
 
@@ -176,7 +178,8 @@ final class VarlinkConnectionHandler: ChannelInboundHandler, TurnTaker {
             offload { [shared, caller] in
                 switch Self.decode(frame, shared.configuration) {
                 case .failure(let error): return .reply(Self.encode(VarlinkReply(error: error), shared.configuration))
-                case .success(let call): return await Self.resolve(shared.dispatcher.dispatch(call, caller: caller), for: call, shared.configuration)
+                case .success(let call):
+                    return await Self.resolve(shared.dispatcher.dispatch(call, caller: caller), for: call, shared.configuration)
                 }
             }
             return
@@ -236,7 +239,9 @@ final class VarlinkConnectionHandler: ChannelInboundHandler, TurnTaker {
     }
 
     /// Works out an outcome to the end, off the loop, and encodes it there.
-    private static func resolve(_ outcome: VarlinkOutcome, for call: VarlinkCall, _ configuration: VarlinkServerConfiguration) async -> Answer {
+    private static func resolve(_ outcome: VarlinkOutcome, for call: VarlinkCall, _ configuration: VarlinkServerConfiguration) async
+        -> Answer
+    {
         var outcome = outcome
         if case .deferred(let work) = outcome { outcome = await work() }
         switch outcome {
@@ -270,7 +275,10 @@ final class VarlinkConnectionHandler: ChannelInboundHandler, TurnTaker {
 
     private func openStream(_ start: @Sendable (any VarlinkStream) -> Void, context: ChannelHandlerContext) {
         guard shared.streams.open(uid: caller.uid, maximum: configuration.maximumStreamsPerUID) else {
-            write(Self.encode(VarlinkReply(error: configuration.limitError(.streamsPerUID(configuration.maximumStreamsPerUID))), configuration), context: context)
+            write(
+                Self.encode(
+                    VarlinkReply(error: configuration.limitError(.streamsPerUID(configuration.maximumStreamsPerUID))), configuration),
+                context: context)
             return
         }
         state.began(.streaming)

@@ -1,6 +1,6 @@
 import NIOCore
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What a connection has read and not yet answered: whole messages and the

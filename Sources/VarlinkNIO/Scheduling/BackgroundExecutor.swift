@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import Dispatch
 import Synchronization
@@ -47,10 +47,12 @@ final class BackgroundExecutor: TaskExecutor, Sendable {
         }
         let argument = Unmanaged.passRetained(Body(body)).toOpaque()
         var thread = pthread_t()
-        let result = pthread_create(&thread, nil, { argument in
-            Unmanaged<Body>.fromOpaque(argument!).takeRetainedValue().run()
-            return nil
-        }, argument)
+        let result = pthread_create(
+            &thread, nil,
+            { argument in
+                Unmanaged<Body>.fromOpaque(argument!).takeRetainedValue().run()
+                return nil
+            }, argument)
         precondition(result == 0, "pthread_create failed: \(result)")
         pthread_detach(thread)
     }

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Why a socket path cannot be used.
@@ -17,7 +17,9 @@ enum SocketPath {
     /// by a crashed run; refuses a live one (another server answering) and
     /// anything that is not a socket.
     static func prepare(_ path: String) throws {
-        guard path.utf8.count < 108 else { throw SocketPathError(description: "the socket path \(path) is longer than 107 bytes", code: ENAMETOOLONG) }
+        guard path.utf8.count < 108 else {
+            throw SocketPathError(description: "the socket path \(path) is longer than 107 bytes", code: ENAMETOOLONG)
+        }
         let parent = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
         if !parent.isEmpty { try makeDirectories(parent) }
         var info = stat()

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 public import ClientBudget
 public import Logging
@@ -59,8 +59,10 @@ public final class VarlinkServer: Service, Sendable {
         self.logger = logger
         self.book = budget
         self.schedulers = LoopSchedulers(budgets: configuration.turns)
-        self.connectionRate = PerUIDRateLimit(burst: configuration.connectionBurstPerUID, perSecond: configuration.connectionsPerSecondPerUID)
-        self.limiter = ConnectionLimiter(maximumTotal: configuration.maximumConnections, maximumPerUID: configuration.maximumConnectionsPerUID)
+        self.connectionRate = PerUIDRateLimit(
+            burst: configuration.connectionBurstPerUID, perSecond: configuration.connectionsPerSecondPerUID)
+        self.limiter = ConnectionLimiter(
+            maximumTotal: configuration.maximumConnections, maximumPerUID: configuration.maximumConnectionsPerUID)
     }
 
     /// Open connections.
@@ -84,14 +86,18 @@ public final class VarlinkServer: Service, Sendable {
             // A few accepts per readiness event, so that a flood of new
             // connections shares the loop with what else waits on it.
             .serverChannelOption(ChannelOptions.maxMessagesPerRead, value: 8)
-            .childChannelOption(ChannelOptions.writeBufferWaterMark, value: ChannelOptions.Types.WriteBufferWaterMark(low: 32 << 10, high: 256 << 10))
+            .childChannelOption(
+                ChannelOptions.writeBufferWaterMark, value: ChannelOptions.Types.WriteBufferWaterMark(low: 32 << 10, high: 256 << 10)
+            )
             // One read (at most 16 KiB) per readiness event: a poll of the
             // loop's sockets handles up to 64 ready connections before any
             // call is answered, so what each may read at once bounds how long
             // that takes (copying clients' bytes, faulting pages in), however
             // much one uid sends on many connections.
             .childChannelOption(ChannelOptions.maxMessagesPerRead, value: 1)
-            .childChannelOption(ChannelOptions.recvAllocator, value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 2048, maximum: 16 << 10))
+            .childChannelOption(
+                ChannelOptions.recvAllocator, value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 2048, maximum: 16 << 10)
+            )
             .childChannelInitializer { [self] channel in initialize(channel) }
         let bound: any Channel
         switch listener {
@@ -140,7 +146,9 @@ public final class VarlinkServer: Service, Sendable {
             let caller = VarlinkCaller(uid: credentials.uid, gid: credentials.gid, pid: credentials.pid, connectionID: id)
             if let limit = admit(credentials.uid) {
                 if logLimit.allow(credentials.uid).allowed {
-                    logger.notice("refusing a connection: \(limit)", metadata: ["client.uid": "\(credentials.uid)", "client.pid": "\(credentials.pid)"])
+                    logger.notice(
+                        "refusing a connection: \(limit)",
+                        metadata: ["client.uid": "\(credentials.uid)", "client.pid": "\(credentials.pid)"])
                 }
                 try channel.pipeline.syncOperations.addHandler(RefusingHandler(reply: VarlinkReply(error: configuration.limitError(limit))))
                 return
@@ -154,8 +162,9 @@ public final class VarlinkServer: Service, Sendable {
             let shared = VarlinkConnectionHandler.Shared(
                 dispatcher: dispatcher, configuration: configuration, connections: connections, work: work, streams: streams,
                 logLimit: logLimit, logger: logger)
-            try channel.pipeline.syncOperations.addHandler(VarlinkConnectionHandler(
-                shared: shared, caller: caller, account: account, scheduler: schedulers.scheduler(for: channel.eventLoop)))
+            try channel.pipeline.syncOperations.addHandler(
+                VarlinkConnectionHandler(
+                    shared: shared, caller: caller, account: account, scheduler: schedulers.scheduler(for: channel.eventLoop)))
         }
     }
 

@@ -164,7 +164,10 @@ private struct IDLParser {
         var text = String.UnicodeScalarView()
         while index < scalars.count {
             let scalar = scalars[index]
-            guard ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar) || scalar == "_" || scalar == "." || scalar == "-" else { break }
+            guard
+                ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar) || scalar == "_"
+                    || scalar == "." || scalar == "-"
+            else { break }
             text.append(scalar)
             index += 1
         }
@@ -186,14 +189,18 @@ private struct IDLParser {
             let keyword = try word()
             let documentation = takeComments()
             let declared = try word()
-            guard let first = declared.unicodeScalars.first, ("A"..."Z").contains(first) else { throw error("'\(declared)' must start with a capital letter") }
+            guard let first = declared.unicodeScalars.first, ("A"..."Z").contains(first) else {
+                throw error("'\(declared)' must start with a capital letter")
+            }
             switch keyword {
             case "type":
                 types.append(.init(name: declared, type: try parseStructOrEnum(), documentation: documentation))
             case "method":
                 guard case .structure(let input) = try parseStructOrEnum(allowEnum: false) else { throw error("a method takes a struct") }
                 guard take("->") else { throw error("expected '->' after \(declared)'s input") }
-                guard case .structure(let output) = try parseStructOrEnum(allowEnum: false) else { throw error("a method returns a struct") }
+                guard case .structure(let output) = try parseStructOrEnum(allowEnum: false) else {
+                    throw error("a method returns a struct")
+                }
                 methods.append(.init(name: declared, input: input, output: output, documentation: documentation))
             case "error":
                 guard case .structure(let fields) = try parseStructOrEnum(allowEnum: false) else { throw error("an error has a struct") }

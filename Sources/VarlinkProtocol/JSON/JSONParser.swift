@@ -203,7 +203,8 @@ public struct JSONParser {
                 case UInt8(ascii: "u"):
                     var scalar = UInt32(try parseHex4())
                     if (0xD800...0xDBFF).contains(scalar) {
-                        guard position + 1 < bytes.count, bytes[position] == UInt8(ascii: "\\"), bytes[position + 1] == UInt8(ascii: "u") else {
+                        guard position + 1 < bytes.count, bytes[position] == UInt8(ascii: "\\"), bytes[position + 1] == UInt8(ascii: "u")
+                        else {
                             throw error("an unpaired surrogate in a \\u escape")
                         }
                         position += 2
@@ -255,19 +256,26 @@ public struct JSONParser {
         switch scalar {
         case 0..<0x80: output.append(UInt8(scalar))
         case 0x80..<0x800:
-            output.append(UInt8(0xC0 | scalar >> 6)); output.append(UInt8(0x80 | scalar & 0x3F))
+            output.append(UInt8(0xC0 | scalar >> 6))
+            output.append(UInt8(0x80 | scalar & 0x3F))
         case 0x800..<0x10000:
-            output.append(UInt8(0xE0 | scalar >> 12)); output.append(UInt8(0x80 | scalar >> 6 & 0x3F)); output.append(UInt8(0x80 | scalar & 0x3F))
+            output.append(UInt8(0xE0 | scalar >> 12))
+            output.append(UInt8(0x80 | scalar >> 6 & 0x3F))
+            output.append(UInt8(0x80 | scalar & 0x3F))
         default:
-            output.append(UInt8(0xF0 | scalar >> 18)); output.append(UInt8(0x80 | scalar >> 12 & 0x3F))
-            output.append(UInt8(0x80 | scalar >> 6 & 0x3F)); output.append(UInt8(0x80 | scalar & 0x3F))
+            output.append(UInt8(0xF0 | scalar >> 18))
+            output.append(UInt8(0x80 | scalar >> 12 & 0x3F))
+            output.append(UInt8(0x80 | scalar >> 6 & 0x3F))
+            output.append(UInt8(0x80 | scalar & 0x3F))
         }
     }
 
     private mutating func parseNumber() throws(Error) -> JSONNumber {
         let start = position
         if bytes[position] == UInt8(ascii: "-") { position += 1 }
-        guard position < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[position]) else { throw error("expected a digit") }
+        guard position < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[position]) else {
+            throw error("expected a digit")
+        }
         if bytes[position] == UInt8(ascii: "0") {
             position += 1
         } else {

@@ -112,7 +112,9 @@ extension VarlinkErrors {
 
 /// Reads a field's value (nil when null), naming the field in an error.
 @inlinable
-public func varlinkField<Value: VarlinkValue>(_ name: String, _ value: JSONValue, _ unknownFields: UnknownFields) throws(SchemaError) -> Value? {
+public func varlinkField<Value: VarlinkValue>(_ name: String, _ value: JSONValue, _ unknownFields: UnknownFields) throws(SchemaError)
+    -> Value?
+{
     if case .null = value { return nil }
     do {
         return try Value(varlink: value, unknownFields: unknownFields)

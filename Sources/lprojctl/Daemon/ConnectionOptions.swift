@@ -38,7 +38,9 @@ struct ConnectionOptions: ParsableArguments {
 
     static func reason(_ error: any Error) -> String {
         let text = "\(error)"
-        if text.contains("connect(descriptor:addr:size:)") || text.contains("No such file") || text.contains("ENOENT") { return "no socket there" }
+        if text.contains("connect(descriptor:addr:size:)") || text.contains("No such file") || text.contains("ENOENT") {
+            return "no socket there"
+        }
         if text.contains("Connection refused") || text.contains("ECONNREFUSED") { return "connection refused" }
         if text.contains("Permission denied") { return "permission denied" }
         return text
@@ -49,7 +51,9 @@ struct ConnectionOptions: ParsableArguments {
     func printJSON(_ value: some VarlinkValue) {
         let compact = Data(JSONWriter.encode(value.varlinkValue))
         if let object = try? JSONSerialization.jsonObject(with: compact, options: .fragmentsAllowed),
-           let pretty = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed]) {
+            let pretty = try? JSONSerialization.data(
+                withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed])
+        {
             Output.write(pretty)
         } else {
             Output.write(compact)

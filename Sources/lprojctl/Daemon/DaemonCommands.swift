@@ -19,7 +19,9 @@ struct BundlesCommand: AsyncParsableCommand {
             }
             for bundle in bundles {
                 print("\(bundle.name): \(bundle.directory)")
-                print("  development locale \(bundle.developmentLocale)\(bundle.hasBase ? ", Base" : ""); \(bundle.entries) entries; generation \(bundle.generation)")
+                print(
+                    "  development locale \(bundle.developmentLocale)\(bundle.hasBase ? ", Base" : ""); \(bundle.entries) entries; generation \(bundle.generation)"
+                )
                 print("  locales: \(bundle.supportedLocales.joined(separator: " "))")
                 print("  tables: \(bundle.tables.joined(separator: " "))")
             }
@@ -58,7 +60,8 @@ struct StatusCommand: AsyncParsableCommand {
 
 /// `lprojctl reload [BUNDLE]`
 struct ReloadCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "reload", abstract: "Read bundles from disk again (root or lprojd's user).")
+    static let configuration = CommandConfiguration(
+        commandName: "reload", abstract: "Read bundles from disk again (root or lprojd's user).")
 
     @OptionGroup var connection: ConnectionOptions
     @Argument(help: "One bundle; all when omitted.") var bundle: String?
@@ -115,7 +118,8 @@ struct WatchCommand: AsyncParsableCommand {
             return "\(bundle)\(tables) changed\(locales)\(client)\(event.generation.map { ", generation \($0)" } ?? "")"
         case .localesChanged:
             let added = event.added ?? [], removed = event.removed ?? []
-            return "\(bundle)locales" + (added.isEmpty ? "" : " added: \(added.joined(separator: " "))") + (removed.isEmpty ? "" : " removed: \(removed.joined(separator: " "))")
+            return "\(bundle)locales" + (added.isEmpty ? "" : " added: \(added.joined(separator: " "))")
+                + (removed.isEmpty ? "" : " removed: \(removed.joined(separator: " "))")
         case .tableError:
             let place = [event.line, event.column].compactMap { $0 }.map(String.init).joined(separator: ":")
             return "\(bundle)error: \(event.file ?? "?")\(place.isEmpty ? "" : ":\(place)"): \(event.message ?? "")"

@@ -16,20 +16,22 @@ struct FormatCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "format", abstract: "Format a value in a locale's or a client's way.",
         discussion: """
-        Styles: decimal, percent (25 is 25 %), currency, scientific, spellOut (VALUE a number);
-        distance (meters), speed (meters per second); simpleDate, time12, time24, simpleDateTime,
-        server, template (--template yMMMd), pattern (--pattern "EEEE d MMMM"), savedDate, savedTime,
-        savedDateTime (VALUE seconds since 1970, "now", or ISO 8601 such as 2026-11-22T10:00:00Z);
-        uppercase, lowercase (VALUE text).
-        Examples: lprojctl format currency 1234.5 --locale de
-                  lprojctl format simpleDate now --bundle demo --client org.example.Editor
-        """)
+            Styles: decimal, percent (25 is 25 %), currency, scientific, spellOut (VALUE a number);
+            distance (meters), speed (meters per second); simpleDate, time12, time24, simpleDateTime,
+            server, template (--template yMMMd), pattern (--pattern "EEEE d MMMM"), savedDate, savedTime,
+            savedDateTime (VALUE seconds since 1970, "now", or ISO 8601 such as 2026-11-22T10:00:00Z);
+            uppercase, lowercase (VALUE text).
+            Examples: lprojctl format currency 1234.5 --locale de
+                      lprojctl format simpleDate now --bundle demo --client org.example.Editor
+            """)
 
     @OptionGroup var connection: ConnectionOptions
     @OptionGroup var place: FormattingLocaleOptions
     @Argument(help: "The style.") var style: String
     @Argument(help: "The number, date or text.") var value: String
-    @Option(help: "A distance or speed unit (meters, kilometers, feet, yards, miles; kilometersPerHour, milesPerHour, metersPerSecond, knots).") var unit: String?
+    @Option(
+        help: "A distance or speed unit (meters, kilometers, feet, yards, miles; kilometersPerHour, milesPerHour, metersPerSecond, knots).")
+    var unit: String?
     @Option(help: "A currency code (ISO 4217).") var currency: String?
     @Option(name: .customLong("fraction-digits"), help: "Exactly this many fraction digits.") var fractionDigits: Int?
     @Option(help: "The date fields wanted, for the template style.") var template: String?
@@ -39,7 +41,8 @@ struct FormatCommand: AsyncParsableCommand {
 
     func request() throws -> FormatValue {
         guard let kind = Localization.Format.Parameters.Style(rawValue: style) else {
-            throw ValidationError("'\(style)' is not a style: \(Localization.Format.Parameters.Style.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw ValidationError(
+                "'\(style)' is not a style: \(Localization.Format.Parameters.Style.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         func number() throws -> Double {
             guard let number = Double(value) else { throw Failure("\(style) takes a number, not '\(value)'") }
@@ -61,7 +64,9 @@ struct FormatCommand: AsyncParsableCommand {
         if text == "now" { return Date().timeIntervalSince1970 }
         if let seconds = Double(text) { return seconds }
         let iso = ISO8601DateFormatter()
-        for options: ISO8601DateFormatter.Options in [[.withInternetDateTime, .withFractionalSeconds], [.withInternetDateTime], [.withFullDate]] {
+        for options: ISO8601DateFormatter.Options in [
+            [.withInternetDateTime, .withFractionalSeconds], [.withInternetDateTime], [.withFullDate],
+        ] {
             iso.formatOptions = options
             if let date = iso.date(from: text) { return date.timeIntervalSince1970 }
         }
@@ -94,7 +99,8 @@ struct ParseDateCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await connection.withClient { client in
-            let seconds = try await client.parseDate(text, pattern: pattern, bundle: place.bundle, client: place.client, locale: place.locale, timeZone: timeZone)
+            let seconds = try await client.parseDate(
+                text, pattern: pattern, bundle: place.bundle, client: place.client, locale: place.locale, timeZone: timeZone)
             if connection.json {
                 connection.printJSON(Localization.ParseDate.Reply(date: JSONNumber(seconds)))
             } else {
@@ -111,14 +117,15 @@ struct PreferencesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "preferences", abstract: "Show or change a client's formatting preferences.",
         discussion: """
-        Fields: \(Localization.Preferences.fieldNames.joined(separator: ", ")).
-        Example: lprojctl preferences org.example.Editor demo --set distanceUnit=miles --set timeZone=Europe/Rome --clear calendar
-        """)
+            Fields: \(Localization.Preferences.fieldNames.joined(separator: ", ")).
+            Example: lprojctl preferences org.example.Editor demo --set distanceUnit=miles --set timeZone=Europe/Rome --clear calendar
+            """)
 
     @OptionGroup var connection: ConnectionOptions
     @Argument(help: "The client (app id).") var client: String
     @Argument(help: "The bundle.") var bundle: String
-    @Option(name: .customLong("set"), help: ArgumentHelp("Set a field; repeatable.", valueName: "field=value")) var assignments: [String] = []
+    @Option(name: .customLong("set"), help: ArgumentHelp("Set a field; repeatable.", valueName: "field=value")) var assignments: [String] =
+        []
     @Option(name: .customLong("clear"), help: ArgumentHelp("Forget a field; repeatable.", valueName: "field")) var cleared: [String] = []
 
     func run() async throws {
@@ -153,7 +160,8 @@ struct PreferencesCommand: AsyncParsableCommand {
 /// `lprojctl locales BUNDLE`
 struct LocalesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "locales", abstract: "List a bundle's locales with their names: in the display locale, in themselves, and the bundle's own.")
+        commandName: "locales",
+        abstract: "List a bundle's locales with their names: in the display locale, in themselves, and the bundle's own.")
 
     @OptionGroup var connection: ConnectionOptions
     @Argument(help: "The bundle.") var bundle: String

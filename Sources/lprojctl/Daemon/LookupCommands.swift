@@ -9,10 +9,10 @@ struct LookupCommand: AsyncParsableCommand {
         commandName: "lookup",
         abstract: "Look a key up, as an app would.",
         discussion: """
-        Arguments fill the value's format specifiers in order. Their type is
-        guessed (3 is an int, 1.50 a float, anything else a string) unless
-        written int:3, float:1.50 or string:3.
-        """
+            Arguments fill the value's format specifiers in order. Their type is
+            guessed (3 is an int, 1.50 a float, anything else a string) unless
+            written int:3, float:1.50 or string:3.
+            """
     )
 
     @OptionGroup var connection: ConnectionOptions
@@ -29,7 +29,9 @@ struct LookupCommand: AsyncParsableCommand {
         let typed = arguments.map(Self.argument)
         var named: [String: String] = [:]
         for placeholder in placeholders {
-            guard let equals = placeholder.firstIndex(of: "=") else { throw ValidationError("--placeholder \(placeholder): expected name=value") }
+            guard let equals = placeholder.firstIndex(of: "=") else {
+                throw ValidationError("--placeholder \(placeholder): expected name=value")
+            }
             named[String(placeholder[..<equals])] = String(placeholder[placeholder.index(after: equals)...])
         }
         try await connection.withClient { client in
@@ -48,7 +50,9 @@ struct LookupCommand: AsyncParsableCommand {
     static func argument(_ text: String) -> Localization.Argument {
         if text.hasPrefix("string:") { return .string(String(text.dropFirst(7))) }
         if text.hasPrefix("int:"), let value = Int(text.dropFirst(4)) { return .int(value) }
-        if text.hasPrefix("float:"), let value = Double(text.dropFirst(6)) { return .float(value, fractionDigits: fractionDigits(String(text.dropFirst(6)))) }
+        if text.hasPrefix("float:"), let value = Double(text.dropFirst(6)) {
+            return .float(value, fractionDigits: fractionDigits(String(text.dropFirst(6))))
+        }
         if let value = Int(text) { return .int(value) }
         if let value = Double(text), text.contains(".") { return .float(value, fractionDigits: fractionDigits(text)) }
         return .string(text)
@@ -90,6 +94,8 @@ struct TableCommand: AsyncParsableCommand {
     }
 
     static func quoted(_ text: String) -> String {
-        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"").replacingOccurrences(of: "\n", with: "\\n") + "\""
+        "\""
+            + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"").replacingOccurrences(
+                of: "\n", with: "\\n") + "\""
     }
 }

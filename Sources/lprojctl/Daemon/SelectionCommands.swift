@@ -21,11 +21,14 @@ struct SelectionCommand: AsyncParsableCommand {
     @OptionGroup var connection: ConnectionOptions
     @Argument(help: "The client (app id).") var client: String
     @Argument(help: "The bundle.") var bundle: String
-    @Option(name: .customLong("prefer"), help: "A preferred language, most preferred first; repeatable. A match is saved.") var preferred: [String] = []
+    @Option(name: .customLong("prefer"), help: "A preferred language, most preferred first; repeatable. A match is saved.") var preferred:
+        [String] = []
 
     func run() async throws {
         try await connection.withClient { client in
-            show(try await client.selection(client: self.client, bundle: bundle, preferredLanguages: preferred.isEmpty ? nil : preferred), connection)
+            show(
+                try await client.selection(client: self.client, bundle: bundle, preferredLanguages: preferred.isEmpty ? nil : preferred),
+                connection)
         }
     }
 }
@@ -85,7 +88,8 @@ struct NegotiateCommand: AsyncParsableCommand {
         try await connection.withClient { client in
             let locales = available.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
             let reply = try await client.negotiate(
-                available: locales, preferredLanguages: preferred, specificity: try specificity.map(Self.specificity), defaultValue: defaultValue)
+                available: locales, preferredLanguages: preferred, specificity: try specificity.map(Self.specificity),
+                defaultValue: defaultValue)
             if connection.json {
                 connection.printJSON(reply)
             } else if let locale = reply.locale {

@@ -8,10 +8,10 @@ struct Dump: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print what lprojd reads from a table file, as JSON.",
         discussion: """
-        A .strings file prints as an object of key -> value, a .stringsdict
-        file as its property list: the same JSON that Foundation's
-        PropertyListSerialization would give.
-        """
+            A .strings file prints as an object of key -> value, a .stringsdict
+            file as its property list: the same JSON that Foundation's
+            PropertyListSerialization would give.
+            """
     )
 
     @Argument(help: "A .strings or .stringsdict file.")

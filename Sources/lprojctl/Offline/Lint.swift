@@ -10,11 +10,11 @@ struct Lint: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Check .strings and .stringsdict files for errors and translators' mistakes.",
         discussion: """
-        Prints file:line:column: error|warning: message, like a compiler, and
-        exits with status 1 if there is any error. Directories are searched
-        recursively. Translations are compared with the development language
-        of their bundle (en.lproj, else Base.lproj, unless given).
-        """
+            Prints file:line:column: error|warning: message, like a compiler, and
+            exits with status 1 if there is any error. Directories are searched
+            recursively. Translations are compared with the development language
+            of their bundle (en.lproj, else Base.lproj, unless given).
+            """
     )
 
     @Argument(help: "Files or directories to check.")
@@ -49,7 +49,8 @@ struct Lint: ParsableCommand {
                 if let key = finding.diagnostic.keyPath { object["key"] = key }
                 return object
             }
-            Output.write(try JSONSerialization.data(withJSONObject: objects, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]))
+            Output.write(
+                try JSONSerialization.data(withJSONObject: objects, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]))
         } else {
             for finding in findings { print(finding.formatted) }
         }

@@ -84,7 +84,6 @@ public final class LocalizationVarlinkInterface: VarlinkInterface {
         switch error {
         case .localization(let error): error.varlinkError
         case .invalidParameter(let name): .invalidParameter(name)
-        case .notImplemented(let method): .methodNotImplemented(Localization.interfaceName + "." + method)
         }
     }
 

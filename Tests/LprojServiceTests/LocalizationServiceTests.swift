@@ -193,7 +193,7 @@ import Testing
                 == .init(locale: "de", name: "German", nativeName: "Deutsch", bundleName: "German (ours)"))
     }
 
-    @Test func statusShowsEachUserOnlyTheirOwnUsage() throws {
+    @Test func statusShowsEachUserOnlyTheirOwnUsage() async throws {
         let fixture = try ServiceFixture(daemonUID: 999)
         _ = try fixture.service.addStrings(.init(client: "app", bundle: "demo", locale: "de", strings: ["k": "v"]), caller: alice)
         _ = try fixture.service.addStrings(.init(client: "app", bundle: "demo", locale: "de", strings: ["k": "v"]), caller: bob)
@@ -203,8 +203,11 @@ import Testing
         #expect(throws: ServiceError.localization(.permissionDenied(.init(method: "Reload")))) {
             try fixture.service.reload(.init(), caller: alice)
         }
-        // Without a watcher (this fixture) there is nothing to reload from.
-        #expect(throws: ServiceError.notImplemented(method: "Reload")) { try fixture.service.reload(.init(), caller: Caller(uid: 0)) }
+        // lprojd's own user reads the bundles again from the disk.
+        try fixture.bundle.write("de.lproj/Localizable.strings", "\"welcome\" = \"Servus\";\n")
+        let reloaded = try await fixture.service.reload(.init(bundle: "demo"), caller: Caller(uid: 999)).reply()
+        #expect(reloaded.bundles.map(\.name) == ["demo"])
+        #expect(try fixture.service.lookup(.init(bundle: "demo", key: "welcome", locale: "de"), caller: alice).value == "Servus")
     }
 
     @Test func aSubscriptionStartsReady() throws {

@@ -92,11 +92,15 @@ public struct ServiceFixture: Sendable {
         store = try ClientStore.inMemory(budget: budget)
         events = RecordingEvents()
         catalog = Catalog()
-        catalog.load([BundleConfiguration(name: "demo", directory: bundle.path, developmentLocale: try LocaleIdentifier("en"))])
+        let configurations = [BundleConfiguration(name: "demo", directory: bundle.path, developmentLocale: try LocaleIdentifier("en"))]
+        // Watches in place, not run: the fixture's changes reach the catalog
+        // only through calls such as Reload.
+        let watcher = try CatalogWatcher(catalog: catalog, events: events, configurations: configurations, logger: Logger(label: "test"))
+        catalog.load(configurations)
         let added = AddedStringsRegistry(
             maximumStrings: limits.maximumAddedStrings, maximumLength: limits.maximumAddedStringLength, budget: budget)
         service = LocalizationService(
-            catalog: catalog, watcher: nil, events: events, store: store, added: added, limits: limits, budget: budget,
+            catalog: catalog, watcher: watcher, events: events, store: store, added: added, limits: limits, budget: budget,
             daemonUID: daemonUID,
             logger: Logger(label: "test"))
     }

@@ -56,8 +56,9 @@ final class Harness {
         var limits = ServiceLimits()
         limits.maximumValueLength = 64 << 10
         let hub = SubscriptionHub(logger: logger)
+        let watcher = try! CatalogWatcher(catalog: catalog, events: hub, configurations: catalog.snapshot.bundles.values.map(\.configuration), logger: logger)
         let service = LocalizationService(
-            catalog: catalog, watcher: nil, events: hub, store: store, added: added, limits: limits, budget: book,
+            catalog: catalog, watcher: watcher, events: hub, store: store, added: added, limits: limits, budget: book,
             daemonUID: 0, connectionCount: { 0 }, logger: logger)
         let interface = LocalizationVarlinkInterface(service: service, hub: hub)
         var configuration = VarlinkServerConfiguration()

@@ -68,9 +68,8 @@ extension LocalizationService {
     public func reload(_ call: Localization.Reload.Parameters, caller: Caller) throws(ServiceError) -> Answer<Localization.Reload.Reply> {
         guard caller.uid == 0 || caller.uid == daemonUID else { throw .permissionDenied("Reload") }
         if let only = call.bundle { _ = try bundle(only) }
-        guard let watcher else { throw .notImplemented(method: "Reload") }
         logger.info("reload asked for by uid \(caller.uid)", metadata: ["bundle.name": "\(call.bundle ?? "*")"])
-        return .later { [catalog] in
+        return .later { [catalog, watcher] in
             let bundles = await watcher.reload(bundle: call.bundle)
             let snapshot = catalog.snapshot
             return .init(bundles: bundles.map { Self.bundle($0, generation: snapshot.bundleGenerations[$0.name] ?? snapshot.generation) })

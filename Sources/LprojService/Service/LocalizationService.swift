@@ -18,7 +18,7 @@ public import LprojStore
 /// whose reply comes once that is done.
 public final class LocalizationService: Sendable {
     let catalog: Catalog
-    let watcher: CatalogWatcher?
+    let watcher: CatalogWatcher
     let events: any EventSink
     let store: ClientStore
     let added: AddedStringsRegistry
@@ -37,7 +37,7 @@ public final class LocalizationService: Sendable {
 
     /// Creates the service over the daemon's parts.
     public init(
-        catalog: Catalog, watcher: CatalogWatcher?, events: any EventSink, store: ClientStore, added: AddedStringsRegistry,
+        catalog: Catalog, watcher: CatalogWatcher, events: any EventSink, store: ClientStore, added: AddedStringsRegistry,
         limits: ServiceLimits = ServiceLimits(), budget: BudgetBook = BudgetBook(limits: BudgetLimits()),
         daemonUID: UInt32, connectionCount: @escaping @Sendable () -> Int = { 0 }, logger: Logger
     ) {

@@ -12,8 +12,6 @@ public enum ServiceError: Error, Sendable, Equatable {
     case localization(Localization.Error)
     /// A parameter the service cannot use, by its name.
     case invalidParameter(String)
-    /// A method this instance does not serve (`Reload` without a watcher).
-    case notImplemented(method: String)
 }
 
 // The errors, made in one place. A client's text is echoed clipped: an

@@ -56,7 +56,8 @@ final class Harness {
         var limits = ServiceLimits()
         limits.maximumValueLength = 64 << 10
         let hub = SubscriptionHub(logger: logger)
-        let watcher = try! CatalogWatcher(catalog: catalog, events: hub, configurations: catalog.snapshot.bundles.values.map(\.configuration), logger: logger)
+        let watcher = try! CatalogWatcher(
+            catalog: catalog, events: hub, configurations: catalog.snapshot.bundles.values.map(\.configuration), logger: logger)
         let service = LocalizationService(
             catalog: catalog, watcher: watcher, events: hub, store: store, added: added, limits: limits, budget: book,
             daemonUID: 0, connectionCount: { 0 }, logger: logger)

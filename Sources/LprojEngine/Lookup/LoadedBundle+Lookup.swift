@@ -13,7 +13,7 @@ extension LoadedBundle {
         _ key: String, table: String = TableName.defaultTable, locale: ResolvedLocale, defaultValue: String? = nil,
         overlay: (any StringOverlay)? = nil
     ) -> LookupResult {
-        firstAnswer(CollectionOfOne(key), table: table, steps: locale.steps, overlay: overlay)
+        firstAnswer(CollectionOfOne(key), table: table, steps: locale.steps, chain: locale.chain, overlay: overlay)
             ?? LookupResult(value: defaultValue ?? key, localization: nil, plural: nil)
     }
 
@@ -34,7 +34,7 @@ extension LoadedBundle {
     public func lookup(
         anyOf keys: [String], table: String = TableName.defaultTable, locale: ResolvedLocale, overlay: (any StringOverlay)? = nil
     ) -> LookupResult? {
-        firstAnswer(keys, table: table, steps: locale.steps, overlay: overlay)
+        firstAnswer(keys, table: table, steps: locale.steps, chain: locale.chain, overlay: overlay)
     }
 
     /// Looks a key up and, given arguments, formats it as

@@ -32,22 +32,17 @@ extension LoadedBundle {
     {
         var entries: [String: ResolvedTable.Entry] = [:]
         // The first source that has a key wins, as in a lookup.
-        walkPrecedence(table: table, steps: locale.steps, overlay: overlay) { source in
+        walkPrecedence(locale.steps, chain: locale.chain, overlay: overlay) { source in
             switch source {
-            case .added(let overlay, let key):
-                let name = overlay.name(of: key)
-                for (key, value) in overlay.strings(table: table, locale: key) where entries[key] == nil {
+            case .added(let locale):
+                guard let overlay else { break }
+                let name = overlay.name(of: locale)
+                for (key, value) in overlay.strings(table: table, locale: locale) where entries[key] == nil {
                     entries[key] = .init(value: value, source: name, plural: nil, pluralLocale: nil)
                 }
-            case .plurals(let folder, let plurals):
-                for (key, plural) in plurals where entries[key] == nil {
-                    entries[key] = .init(
-                        value: plural.formatKey, source: folder.name.description, plural: plural, pluralLocale: folder.standardLocale)
-                }
-            case .strings(let folder, let strings):
-                let source = folder.name.description
-                for entry in 0..<strings.count where entries[strings.key(at: entry)] == nil {
-                    entries[strings.key(at: entry)] = .init(value: strings.value(at: entry), source: source, plural: nil, pluralLocale: nil)
+            case .folder(let index):
+                localizations[index].forEachEntry(table: table) { key, entry in
+                    if entries[key] == nil { entries[key] = entry }
                 }
             }
             return false

@@ -2,71 +2,95 @@ internal import LprojFormat
 internal import LprojLocales
 internal import LprojTables
 
-/// One place a value can come from, in the order a lookup asks them.
+/// One place a value can come from, in the order a lookup asks them. Its
+/// payloads are plain values, so that walking the chain costs no
+/// reference counting on the lookup path.
 enum ValueSource {
-    /// Strings a client added for a locale of the chain.
-    case added(any StringOverlay, LocaleKey)
-    /// A folder's `.stringsdict` entries for the table.
-    case plurals(LprojFolder, [String: PluralFormat])
-    /// A folder's `.strings` entries for the table.
-    case strings(LprojFolder, StringTable)
+    /// Strings the client added for a locale of the chain.
+    case added(LocaleKey)
+    /// A folder of the bundle, by index: its `.stringsdict` entries, then
+    /// its `.strings` entries (Apple's order, in ``LprojFolder/answer(_:table:)``
+    /// and ``LprojFolder/forEachEntry(table:_:)``).
+    case folder(Int)
 }
 
 extension LoadedBundle {
-    /// Walks the chain of precedence for a table, most preferred first, and
-    /// stops when `visit` returns true. It is the one definition of the
-    /// order: for each step of the locale's chain (its CLDR parents, then
-    /// the development locale's, then `Base`), the strings a client added
-    /// for that locale, then each folder of the step, its `.stringsdict`
-    /// before its `.strings` (Apple's order). ``lookup(_:table:locale:defaultValue:overlay:)``
+    /// Walks the chain of precedence, most preferred first, and stops when
+    /// `visit` returns true. It is the one definition of the order: for each
+    /// step of the locale's chain (its CLDR parents, then the development
+    /// locale's, then `Base`), the strings a client added for that locale,
+    /// then each folder of the step. ``lookup(_:table:locale:defaultValue:overlay:)``
     /// takes the first source with the key; ``resolvedTable(_:locale:overlay:)``
     /// keeps, for every key, the first source that has it.
+    ///
+    /// Without added strings the steps' folders are `chain`, when given
+    /// (``ResolvedLocale/chain``, flattened once per locale): the common case
+    /// walks one array.
     @inline(__always)
     func walkPrecedence(
-        table: String, steps: [ResolvedLocale.Step], overlay: (any StringOverlay)?, _ visit: (ValueSource) -> Bool
+        _ steps: [ResolvedLocale.Step], chain: [Int]? = nil, overlay: (any StringOverlay)?, _ visit: (ValueSource) -> Bool
     ) {
-        for step in steps {
-            if let overlay, let key = step.key, visit(.added(overlay, key)) { return }
-            for index in step.folders {
-                let folder = localizations[index]
-                guard let entries = folder.table(named: table) else { continue }
-                if !entries.plurals.isEmpty, visit(.plurals(folder, entries.plurals)) { return }
-                if visit(.strings(folder, entries.strings)) { return }
-            }
+        if overlay == nil, let chain {
+            for index in chain where visit(.folder(index)) { return }
+            return
         }
-    }
-
-    /// The answer a source gives for a key, if it has one.
-    @inline(__always)
-    func answer(_ key: String, table: String, from source: ValueSource) -> LookupResult? {
-        switch source {
-        case .added(let overlay, let locale):
-            overlay.value(forKey: key, table: table, locale: locale).map {
-                LookupResult(value: $0, localization: nil, addedLocale: overlay.name(of: locale), plural: nil)
-            }
-        case .plurals(let folder, let plurals):
-            plurals[key].map { LookupResult(value: $0.formatKey, localization: folder, plural: $0) }
-        case .strings(let folder, let strings):
-            strings.value(forKey: key).map { LookupResult(value: $0, localization: folder, plural: nil) }
+        for step in steps {
+            if overlay != nil, let key = step.key, visit(.added(key)) { return }
+            for index in step.folders where visit(.folder(index)) { return }
         }
     }
 
     /// The first answer for any of `keys` along `steps`: each source is
     /// asked for every key before the next source is.
     @inline(__always)
-    func firstAnswer(_ keys: some Collection<String>, table: String, steps: [ResolvedLocale.Step], overlay: (any StringOverlay)?)
-        -> LookupResult?
-    {
+    func firstAnswer(
+        _ keys: some Collection<String>, table: String, steps: [ResolvedLocale.Step], chain: [Int]? = nil, overlay: (any StringOverlay)?
+    ) -> LookupResult? {
         var found: LookupResult?
-        walkPrecedence(table: table, steps: steps, overlay: overlay) { source in
+        walkPrecedence(steps, chain: chain, overlay: overlay) { source in
             for key in keys {
-                if let answer = answer(key, table: table, from: source) {
-                    found = answer
-                    return true
+                switch source {
+                case .added(let locale):
+                    if let value = overlay?.value(forKey: key, table: table, locale: locale) {
+                        found = LookupResult(value: value, localization: nil, addedLocale: overlay?.name(of: locale), plural: nil)
+                    }
+                case .folder(let index):
+                    found = localizations[index].answer(key, table: table)
                 }
+                if found != nil { return true }
             }
             return false
         }
         return found
+    }
+}
+
+extension LprojFolder {
+    /// This folder's answer for a key: its `.stringsdict` entry first, then
+    /// its `.strings` value.
+    @inline(__always)
+    func answer(_ key: String, table: String) -> LookupResult? {
+        guard let entries = self.table(named: table) else { return nil }
+        if !entries.plurals.isEmpty, let plural = entries.plurals[key] {
+            return LookupResult(value: plural.formatKey, localization: self, plural: plural)
+        }
+        if let value = entries.strings.value(forKey: key) {
+            return LookupResult(value: value, localization: self, plural: nil)
+        }
+        return nil
+    }
+
+    /// Every entry of a table in this folder, in the order ``answer(_:table:)``
+    /// prefers them: `.stringsdict` entries, then `.strings` values.
+    func forEachEntry(table: String, _ body: (String, ResolvedTable.Entry) -> Void) {
+        guard let entries = self.table(named: table) else { return }
+        let source = name.description
+        for (key, plural) in entries.plurals {
+            body(key, .init(value: plural.formatKey, source: source, plural: plural, pluralLocale: standardLocale))
+        }
+        let strings = entries.strings
+        for entry in 0..<strings.count {
+            body(strings.key(at: entry), .init(value: strings.value(at: entry), source: source, plural: nil, pluralLocale: nil))
+        }
     }
 }

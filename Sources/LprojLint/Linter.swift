@@ -101,7 +101,7 @@ public struct Linter: Sendable {
             diagnostics += PluralChecks.check(stringsdict, locale: locale)
         }
         diagnostics += FormatChecks.tolerated(parsed)
-        if let developmentFile = developmentCounterpart(of: path, folder: folder), developmentFile != folder {
+        if let developmentFile = developmentCounterpart(of: path, folder: folder, files: files), developmentFile != folder {
             diagnostics += ArgumentChecks.compare(parsed, development: developmentFile, files: files)
         }
         return diagnostics.map { LintFinding(file: path, diagnostic: $0) }
@@ -130,10 +130,10 @@ public struct Linter: Sendable {
     }
 
     /// The development locale's folder next to a file's folder.
-    private func developmentCounterpart(of path: String, folder translationFolder: String) -> String? {
+    private func developmentCounterpart(of path: String, folder translationFolder: String, files: TableFileSet) -> String? {
         guard TreePath.lastComponent(translationFolder).hasSuffix(".lproj") else { return nil }
         let root = TreePath.parent(translationFolder)
-        let siblings = (try? files.lprojFolders(in: root)) ?? []
+        let siblings = files.lprojFolders(in: root)
         func folder(for key: LocaleKey) -> String? {
             siblings.first {
                 (try? LprojName(folderName: $0)).flatMap { name -> LocaleKey? in

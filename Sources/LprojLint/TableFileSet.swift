@@ -42,6 +42,16 @@ final class TableFileSet {
     }
 
     /// The file at a path, parsed (or why it failed to parse), or why it could not be read.
+    private var folders: [String: [String]] = [:]
+
+    /// The `.lproj` folders of a directory, listed once per run.
+    func lprojFolders(in directory: String) -> [String] {
+        if let listed = folders[directory] { return listed }
+        let listed = (try? files.lprojFolders(in: directory)) ?? []
+        folders[directory] = listed
+        return listed
+    }
+
     func read(_ path: String) -> Result<ParsedTableFile, FileTreeError> {
         if let cached = cache[path] { return cached }
         guard let kind = TableFileKind(fileName: TreePath.lastComponent(path)) else {

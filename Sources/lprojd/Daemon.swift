@@ -138,8 +138,6 @@ struct Daemon {
         var serviceLimits = ServiceLimits()
         serviceLimits.maximumKeyLength = limits.maximumKeyLength
         serviceLimits.maximumValueLength = limits.maximumValueLength
-        serviceLimits.maximumAddedStrings = limits.maximumAddedStrings
-        serviceLimits.maximumAddedStringLength = limits.maximumAddedStringLength
         // The status method counts connections of a server made after it.
         let serverReference = ServerReference()
         let service = LocalizationService(

@@ -98,7 +98,7 @@ public struct ServiceFixture: Sendable {
         let watcher = try CatalogWatcher(catalog: catalog, events: events, configurations: configurations, logger: Logger(label: "test"))
         catalog.load(configurations)
         let added = AddedStringsRegistry(
-            maximumStrings: limits.maximumAddedStrings, maximumLength: limits.maximumAddedStringLength, budget: budget)
+            maximumStrings: 10_000, maximumLength: 64 << 10, budget: budget)
         service = LocalizationService(
             catalog: catalog, watcher: watcher, events: events, store: store, added: added, limits: limits, budget: budget,
             daemonUID: daemonUID,

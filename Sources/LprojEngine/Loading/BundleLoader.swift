@@ -132,15 +132,12 @@ public struct BundleLoader: Sendable {
         do {
             bytes = try files.read(file, maximumSize: maximumSize)
         } catch .tooLarge(let size, let limit) {
+            let error = FileTreeError.tooLarge(size: size, limit: limit)
             return (
                 nil,
                 FileReport(
-                    path: path,
-                    diagnostics: [
-                        Diagnostic(
-                            severity: .error, location: nil, code: "too-large",
-                            message: "the file has \(size) bytes, more than the limit of \(limit)")
-                    ], failed: true)
+                    path: path, diagnostics: [Diagnostic(severity: .error, location: nil, code: "too-large", message: "\(error)")],
+                    failed: true)
             )
         } catch {
             return (

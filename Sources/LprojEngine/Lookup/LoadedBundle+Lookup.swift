@@ -25,7 +25,7 @@ extension LoadedBundle {
     public func lookupInOwnLanguage(
         _ key: String, table: String = TableName.defaultTable, locale: ResolvedLocale, overlay: (any StringOverlay)? = nil
     ) -> LookupResult? {
-        firstAnswer(CollectionOfOne(key), table: table, steps: locale.ownLanguageSteps, overlay: overlay)
+        firstAnswer(CollectionOfOne(key), table: table, steps: locale.ownLanguageSteps, chain: locale.ownLanguageChain, overlay: overlay)
     }
 
     /// Looks up whichever of several spellings of a key comes first in the

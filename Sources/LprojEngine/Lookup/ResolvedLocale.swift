@@ -26,6 +26,11 @@ public final class ResolvedLocale: Sendable {
     /// How many of the first steps are the locale's own chain, before the
     /// development locale's.
     public let ownStepCount: Int
+    /// The locale's own chain, then `Base`: what speaks for the locale's
+    /// language, without the development locale.
+    public let ownLanguageSteps: [Step]
+    /// The folders of ``ownLanguageSteps``, in order.
+    public let ownLanguageChain: [Int]
 
     init(locale: LocaleIdentifier, standardLocale: LocaleIdentifier, steps: [Step], ownStepCount: Int) {
         self.locale = locale
@@ -33,12 +38,8 @@ public final class ResolvedLocale: Sendable {
         self.steps = steps
         self.chain = steps.flatMap(\.folders)
         self.ownStepCount = ownStepCount
-    }
-
-    /// The locale's own chain, then `Base`: what speaks for the locale's
-    /// language, without the development locale.
-    public var ownLanguageSteps: [Step] {
-        Array(steps.prefix(ownStepCount)) + (steps.last.map { $0.key == nil ? [$0] : [] } ?? [])
+        self.ownLanguageSteps = Array(steps.prefix(ownStepCount)) + (steps.last.map { $0.key == nil ? [$0] : [] } ?? [])
+        self.ownLanguageChain = ownLanguageSteps.flatMap(\.folders)
     }
 }
 

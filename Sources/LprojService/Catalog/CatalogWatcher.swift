@@ -51,7 +51,7 @@ public actor CatalogWatcher: Service {
         let inotify = try InotifyWatcher()
         self.inotify = inotify
         self.configurations = Dictionary(uniqueKeysWithValues: configurations.map { ($0.name, $0) })
-        var registry = WatchRegistry(inotify: inotify, logger: logger)
+        var registry = WatchRegistry(inotify: inotify, files: loader.files, logger: logger)
         for configuration in configurations { registry.watch(configuration) }
         self.targets = registry.targets
         self.watches = registry.watches
@@ -71,19 +71,19 @@ public actor CatalogWatcher: Service {
     // MARK: Watches
 
     private func watch(_ configuration: BundleConfiguration) {
-        var registry = WatchRegistry(inotify: inotify, logger: logger, targets: targets, watches: watches)
+        var registry = WatchRegistry(inotify: inotify, files: loader.files, logger: logger, targets: targets, watches: watches)
         registry.watch(configuration)
         (targets, watches) = (registry.targets, registry.watches)
     }
 
     private func add(_ target: Target, path: String, mask: InotifyMask) {
-        var registry = WatchRegistry(inotify: inotify, logger: logger, targets: targets, watches: watches)
+        var registry = WatchRegistry(inotify: inotify, files: loader.files, logger: logger, targets: targets, watches: watches)
         registry.add(target, path: path, mask: mask)
         (targets, watches) = (registry.targets, registry.watches)
     }
 
     private func remove(_ target: Target) {
-        var registry = WatchRegistry(inotify: inotify, logger: logger, targets: targets, watches: watches)
+        var registry = WatchRegistry(inotify: inotify, files: loader.files, logger: logger, targets: targets, watches: watches)
         registry.remove(target)
         (targets, watches) = (registry.targets, registry.watches)
     }
@@ -102,6 +102,7 @@ public actor CatalogWatcher: Service {
     /// The bookkeeping of watches: which descriptor watches what.
     private struct WatchRegistry {
         let inotify: InotifyWatcher
+        let files: any FileTree
         let logger: Logger
         var targets: [Int32: Set<Target>] = [:]
         var watches: [Target: Int32] = [:]
@@ -132,7 +133,7 @@ public actor CatalogWatcher: Service {
                 .parent(bundle: configuration.name, child: directory.lastPathComponent), path: directory.deletingLastPathComponent().path,
                 mask: CatalogWatcher.parentMask)
             add(.bundle(configuration.name), path: directory.path, mask: CatalogWatcher.bundleMask)
-            for folder in (try? DiskFileTree().lprojFolders(in: directory.path)) ?? [] {
+            for folder in (try? files.lprojFolders(in: directory.path)) ?? [] {
                 add(
                     .folder(bundle: configuration.name, folder: folder), path: directory.appendingPathComponent(folder).path,
                     mask: CatalogWatcher.folderMask)

@@ -1,3 +1,5 @@
+internal import LprojFormatting
+
 /// Merges a burst of events into one per subject, so that a subscriber
 /// gets one event per table, client or bundle however many changes a
 /// burst holds: the tables and locales of every change, the latest
@@ -114,7 +116,7 @@ package struct EventCoalescer {
 /// The preferences' fields in the interface's order.
 enum FormattingFieldOrder {
     static func sorted(_ names: Set<String>) -> [String] {
-        let order = ["dateFormat", "timeFormat", "distanceUnit", "speedUnit", "currencySymbol", "timeZone", "calendar"]
+        let order = FormattingPreferences.Field.allCases.map(\.rawValue)
         return order.filter(names.contains) + names.subtracting(order).sorted()
     }
 }

@@ -71,7 +71,7 @@ extension ServiceEvent {
         case .localeChanged(let owner, let bundle, let locale, let previous):
             return .init(type: .localeChanged, client: owner.client, bundle: bundle, locale: locale, previousLocale: previous)
         case .preferencesChanged(let owner, let bundle, let preferences, let changed):
-            let interfacePreferences = try? Localization.Preferences(fields: preferences.setFields.map { ($0.rawValue, $1) })
+            let interfacePreferences = preferences.interfacePreferences
             return .init(
                 type: .preferencesChanged, client: owner.client, bundle: bundle, preferences: interfacePreferences, changed: changed)
         case .addedStringsChanged(let owner, let bundle, let tables, let locales):

@@ -217,11 +217,8 @@ extension LocalizationService {
     /// The interface's `Preferences` for the domain's: field by field, by
     /// name (a test holds the two lists of fields equal).
     static func interfacePreferences(_ preferences: FormattingPreferences) throws(ServiceError) -> Localization.Preferences {
-        do {
-            return try Localization.Preferences(fields: preferences.setFields.map { ($0.rawValue, $1) })
-        } catch {
-            throw .internalError
-        }
+        guard let converted = preferences.interfacePreferences else { throw .internalError }
+        return converted
     }
 
     // MARK: Locale names

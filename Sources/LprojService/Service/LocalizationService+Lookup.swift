@@ -83,7 +83,7 @@ extension LocalizationService {
         Localization.GetTable.Reply
     > {
         let snapshot = catalog.snapshot
-        guard call.bundle.utf8.count <= 128, let bundle = snapshot.bundles[call.bundle] else { throw .bundleNotFound(call.bundle) }
+        let bundle = try bundle(call.bundle, in: snapshot)
         let table = try tableName(call.table)
         let client = try clientID(call.client)
         let locale = try resolvedLocale(call.locale, client: client, bundle: bundle, caller: caller)

@@ -56,8 +56,12 @@ public final class LocalizationService: Sendable {
     // MARK: Shared checks
 
     func bundle(_ name: String) throws(ServiceError) -> LoadedBundle {
+        try bundle(name, in: catalog.snapshot)
+    }
+
+    func bundle(_ name: String, in snapshot: Catalog.Snapshot) throws(ServiceError) -> LoadedBundle {
         // Bundle names are at most 128 bytes: a longer one is not hashed.
-        guard name.utf8.count <= 128, let bundle = catalog.snapshot.bundles[name] else { throw .bundleNotFound(name) }
+        guard name.utf8.count <= 128, let bundle = snapshot.bundles[name] else { throw .bundleNotFound(name) }
         return bundle
     }
 

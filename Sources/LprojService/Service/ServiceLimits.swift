@@ -15,10 +15,6 @@ public struct ServiceLimits: Sendable, Equatable {
     public var maximumPreferredLanguages = 64
     /// Locales (or values) one negotiation chooses among.
     public var maximumLocales = 1024
-    /// Strings a client may add to one bundle.
-    public var maximumAddedStrings = 10_000
-    /// The longest added key or value, in bytes.
-    public var maximumAddedStringLength = 64 << 10
 
     /// The defaults.
     public init() {}

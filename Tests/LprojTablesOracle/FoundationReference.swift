@@ -145,3 +145,9 @@ public enum Corpus {
         return enumerator.compactMap { $0 as? URL }.filter { $0.pathExtension == pathExtension }.sorted { $0.path < $1.path }
     }
 }
+
+/// Files the tests keep in this repository, under `Tests/Fixtures`.
+public enum Fixtures {
+    public static let root: URL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures")
+}

@@ -1,0 +1,304 @@
+public import LprojFormat
+
+/// One language's table compiled from a catalog: what Xcode would write to
+/// `<language>.lproj/<Table>.strings` and `.stringsdict`.
+public struct CompiledCatalogTable: Sendable {
+    /// The language, as the catalog spells it (`en`, `zh-Hans`).
+    public let language: String
+    /// The plain entries.
+    public let strings: StringTable
+    /// The plural entries.
+    public let plurals: [String: PluralFormat]
+}
+
+/// What compiling a catalog produced.
+public struct StringCatalogCompilation: Sendable {
+    /// A table per language of the catalog, sorted by language.
+    public let tables: [CompiledCatalogTable]
+    /// Entries that could not be compiled (errors; they are left out of
+    /// that language) and parts that are not used (warnings).
+    public let diagnostics: [Diagnostic]
+}
+
+/// Turns a String Catalog into the tables Xcode compiles from it, so that a
+/// lookup means the same as in an app built with Xcode.
+///
+/// The rules (README, "String Catalogs", says where each comes from):
+/// - Every language of the catalog gets a table. A key without a value in
+///   the source language is its own value there; in other languages it is
+///   left out, and lookups fall back per key as for any table.
+/// - A unit whose state is `new` is not compiled outside the source
+///   language (it is untranslated; often a copy of the source); `translated`,
+///   `needs_review`, `stale` and `machine_translated` are. A key marked
+///   `shouldTranslate: false` is compiled in the source language only.
+///   ``includesAllStates`` compiles every unit, like `xcstringstool compile
+///   --force-build-all-strings`.
+/// - Plural variations become one `.stringsdict` entry whose format is
+///   `%#@value@` and whose variable `value` has the forms as written,
+///   neither added nor pruned (Xcode's own output, checked against a
+///   project that commits both).
+/// - Substitutions become variables of one entry whose format is the
+///   unit's text; `%arg` in their forms becomes `%<argNum>$<formatSpecifier>`,
+///   and a reference whose `argNum` is not where it stands is written with
+///   its position.
+/// - Device variations: a desktop takes `mac`, then `other`
+///   (``DesktopDevice/preference``); a value with neither is left out.
+public struct StringCatalogCompiler: Sendable {
+    /// Compile units in every state, `new` included, and every language of
+    /// keys marked "Don't Translate".
+    public var includesAllStates: Bool
+    /// The device variants to use, in order.
+    public var devicePreference: [String]
+
+    /// Creates a compiler.
+    public init(includesAllStates: Bool = false, devicePreference: [String] = DesktopDevice.preference) {
+        self.includesAllStates = includesAllStates
+        self.devicePreference = devicePreference
+    }
+
+    /// The variable Xcode names a whole-string plural.
+    public static let pluralVariableName = "value"
+
+    /// Compiles every language of a catalog.
+    public func compile(_ catalog: StringCatalog) -> StringCatalogCompilation {
+        var diagnostics: [Diagnostic] = []
+        var tables: [CompiledCatalogTable] = []
+        for language in catalog.languages {
+            let table = compile(catalog, language: language, diagnostics: &diagnostics)
+            tables.append(table)
+        }
+        return StringCatalogCompilation(tables: tables, diagnostics: diagnostics)
+    }
+
+    /// Compiles one language.
+    public func compile(_ catalog: StringCatalog, language: String, diagnostics: inout [Diagnostic]) -> CompiledCatalogTable {
+        var builder = StringTableBuilder(estimatedBytes: 0)
+        var plurals: [String: PluralFormat] = [:]
+        let isSource = language == catalog.sourceLanguage
+        for entry in catalog.entries {
+            switch compile(entry, language: language, isSource: isSource, diagnostics: &diagnostics) {
+            case .string(let value)?: builder.append(key: entry.key, value: value)
+            case .plural(let format)?: plurals[entry.key] = format
+            case nil: break
+            }
+        }
+        return CompiledCatalogTable(language: language, strings: builder.finish().table, plurals: plurals)
+    }
+
+    /// What one key compiles to in one language.
+    enum Compiled {
+        case string(String)
+        case plural(PluralFormat)
+    }
+
+    func compile(_ entry: StringCatalog.Entry, language: String, isSource: Bool, diagnostics: inout [Diagnostic]) -> Compiled? {
+        let path = "strings[\(CatalogPath.quoted(entry.key))].localizations\(CatalogPath.member(language))"
+        guard let localization = entry.localizations[language], localization.stringUnit != nil || localization.variations != nil else {
+            return isSource ? .string(entry.key) : nil
+        }
+        if !isSource && !entry.shouldTranslate && !includesAllStates { return nil }
+        var unit = localization.stringUnit
+        var variations = localization.variations
+        var where_ = path
+        if let devices = variations?.device {
+            guard let device = devicePreference.first(where: { devices[$0] != nil }), let variant = devices[device] else {
+                return nil
+            }
+            unit = variant.stringUnit
+            variations = variant.variations
+            where_ = "\(path).variations.device\(CatalogPath.member(device))"
+        }
+        let problem = { (message: String) in
+            Diagnostic(
+                severity: .error, location: localization.location, code: "catalog-entry",
+                message: "\(where_): \(message); \(CatalogPath.quoted(entry.key)) is left out in \(language)", keyPath: where_)
+        }
+        if let plural = variations?.plural {
+            var forms: [PluralCategory: String] = [:]
+            for (category, variant) in plural {
+                if variant.variations != nil {
+                    diagnostics.append(problem("the plural case '\(category)' is varied further, which Xcode does not allow"))
+                    return nil
+                }
+                if let unit = variant.stringUnit, includes(unit, isSource: isSource) { forms[category] = unit.value }
+            }
+            guard !forms.isEmpty else { return nil }
+            let (position, valueType) = Self.pluralArgument(forms: forms, key: entry.key)
+            let name = Self.pluralVariableName
+            let formatKey = position == 1 ? "%#@\(name)@" : "%\(position)$#@\(name)@"
+            var variables = [name: PluralVariable(valueTypeText: valueType, forms: forms)]
+            // A form may itself refer to substitutions of the localization.
+            do {
+                try addSubstitutions(
+                    referencedIn: forms.values.map { FormatString($0) }, localization.substitutions, isSource: isSource, into: &variables)
+                return .plural(try PluralFormat(formatKey: formatKey, variables: variables))
+            } catch {
+                diagnostics.append(problem(error.message))
+                return nil
+            }
+        }
+        guard let unit, includes(unit, isSource: isSource) else { return nil }
+        let format = FormatString(unit.value)
+        guard !format.variableReferences.isEmpty else { return .string(unit.value) }
+        do {
+            var variables: [String: PluralVariable] = [:]
+            let formatKey = try addSubstitutions(referencedIn: format, localization.substitutions, isSource: isSource, into: &variables)
+            return .plural(try PluralFormat(formatKey: formatKey, variables: variables))
+        } catch {
+            diagnostics.append(problem(error.message))
+            return nil
+        }
+    }
+
+    private func includes(_ unit: StringCatalog.StringUnit, isSource: Bool) -> Bool {
+        includesAllStates || isSource || unit.state != .new
+    }
+
+    /// Adds the substitutions a format refers to as variables, and returns
+    /// the format with each reference written where its `argNum` says.
+    @discardableResult
+    private func addSubstitutions(
+        referencedIn format: FormatString, _ substitutions: [String: StringCatalog.Substitution], isSource: Bool,
+        into variables: inout [String: PluralVariable]
+    ) throws(PluralFormat.Problem) -> String {
+        var text = ""
+        var sequential = 0
+        for segment in format.segments {
+            switch segment {
+            case .literal(let literal):
+                text += literal
+            case .specifier(let specifier):
+                if specifier.position == nil { sequential += 1 }
+                text += specifier.text
+            case .variable(let reference):
+                if reference.position == nil { sequential += 1 }
+                guard let substitution = substitutions[reference.name] else {
+                    throw PluralFormat.Problem(
+                        path: "stringUnit", message: "refers to the substitution '\(reference.name)', which is not defined")
+                }
+                let argument = substitution.argNum ?? reference.position ?? sequential
+                text += reference.position == nil && argument != sequential ? "%\(argument)$#@\(reference.name)@" : reference.text
+                guard variables[reference.name] == nil else { continue }
+                var forms: [PluralCategory: String] = [:]
+                for (category, unit) in substitution.plural where includes(unit, isSource: isSource) {
+                    forms[category] = Self.replacingArg(in: unit.value, with: "%\(argument)$\(substitution.formatSpecifier)")
+                }
+                variables[reference.name] = PluralVariable(valueTypeText: substitution.formatSpecifier, forms: forms)
+                // Forms may refer to further substitutions.
+                try addSubstitutions(
+                    referencedIn: forms.values.map { FormatString($0) }, substitutions, isSource: isSource, into: &variables)
+            case .unknown(let unknown, _):
+                text += unknown
+            case .malformedVariable(let malformed):
+                text += malformed
+            case .incomplete(let incomplete):
+                text += incomplete
+            }
+        }
+        return text
+    }
+
+    private func addSubstitutions(
+        referencedIn formats: [FormatString], _ substitutions: [String: StringCatalog.Substitution], isSource: Bool,
+        into variables: inout [String: PluralVariable]
+    ) throws(PluralFormat.Problem) {
+        for format in formats where !format.variableReferences.isEmpty {
+            for reference in format.variableReferences where variables[reference.name] == nil {
+                // Bound where the reference stands; a form's own references
+                // keep their text, so only the variable is added.
+                try addSubstitutions(
+                    referencedIn: FormatString(reference.text), substitutions, isSource: isSource, into: &variables)
+            }
+        }
+    }
+
+    /// Replaces the catalog's `%arg` placeholder (not `%%arg`, which is a
+    /// percent sign followed by "arg").
+    static func replacingArg(in text: String, with replacement: String) -> String {
+        guard text.utf8.contains(UInt8(ascii: "%")) else { return text }
+        var result = ""
+        var index = text.startIndex
+        while index < text.endIndex {
+            let character = text[index]
+            if character == "%" {
+                let next = text.index(after: index)
+                if next < text.endIndex, text[next] == "%" {
+                    result += "%%"
+                    index = text.index(after: next)
+                    continue
+                }
+                if text[next...].hasPrefix("arg") {
+                    result += replacement
+                    index = text.index(next, offsetBy: 3)
+                    continue
+                }
+            }
+            result.append(character)
+            index = text.index(after: index)
+        }
+        return result
+    }
+
+    /// Which argument a whole-string plural counts, and its conversion: the
+    /// first number conversion of the `other` form (then of the other forms,
+    /// then of the key, which Xcode derives from the code's interpolation);
+    /// the first argument as `lld` (Swift's `Int`) when none has one.
+    static func pluralArgument(forms: [PluralCategory: String], key: String) -> (position: Int, valueType: String) {
+        let ordered = [forms[.other]].compactMap { $0 } + PluralCategory.allCases.compactMap { $0 == .other ? nil : forms[$0] } + [key]
+        for text in ordered {
+            var sequential = 0
+            for segment in FormatString(text).segments {
+                switch segment {
+                case .specifier(let specifier):
+                    if specifier.position == nil { sequential += 1 }
+                    if [.integer, .floatingPoint].contains(specifier.conversion.argumentKind) {
+                        let conversion = specifier.length.rawValue + String(specifier.conversion.rawValue)
+                        return (specifier.position ?? sequential, conversion)
+                    }
+                case .variable(let reference):
+                    if reference.position == nil { sequential += 1 }
+                default:
+                    break
+                }
+            }
+        }
+        return (1, "lld")
+    }
+}
+
+/// How catalog paths are written in messages.
+enum CatalogPath {
+    /// A member of a path: `.fr` when it is a plain name, else `["..."]`.
+    static func member(_ name: String) -> String {
+        let plain =
+            !name.isEmpty
+            && name.utf8.allSatisfy { byte in
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                    UInt8(ascii: "_"), UInt8(ascii: "-"):
+                    true
+                default: false
+                }
+            }
+        return plain ? ".\(name)" : "[\(quoted(name))]"
+    }
+
+    /// A key in double quotes, with quotes, backslashes and control characters escaped.
+    static func quoted(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+}

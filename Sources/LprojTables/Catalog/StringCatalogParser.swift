@@ -1,0 +1,436 @@
+internal import LprojFormat
+
+/// A parsed String Catalog and what the parser noticed.
+public struct StringCatalogFile: Sendable {
+    /// The catalog, without the parts that were malformed.
+    public let catalog: StringCatalog
+    /// Malformed parts (errors, each naming its JSON path and left out) and
+    /// ignored ones (warnings).
+    public let diagnostics: [Diagnostic]
+}
+
+/// Reads `*.xcstrings` files.
+///
+/// A file that is not JSON, or whose top level is not a catalog, cannot be
+/// read at all (``TableParseError``). Inside it, a malformed part is an
+/// error naming its JSON path (`strings["Done"].localizations.fr.stringUnit.value`)
+/// and line:column, and only the language it belongs to is left out for
+/// that key; the rest of the catalog loads. Fields Xcode may add in the
+/// future are ignored.
+public struct StringCatalogParser: Sendable {
+    /// Creates a parser.
+    public init() {}
+
+    /// The versions this parser was written against; others load with a warning.
+    public static let knownVersions: Set<String> = ["1.0", "1.1"]
+
+    /// Parses the bytes of a catalog.
+    public func parse(_ bytes: [UInt8]) throws(TableParseError) -> StringCatalogFile {
+        let result: Result<StringCatalogFile, TableParseError> = bytes.withUnsafeBufferPointer { buffer in
+            var reader = JSONReader(buffer)
+            var state = CatalogReading()
+            do throws(JSONSyntaxError) {
+                guard let catalog = try state.readCatalog(&reader) else {
+                    return .failure(state.fatal ?? TableParseError(location: nil, message: "not a String Catalog"))
+                }
+                try reader.finish()
+                return .success(StringCatalogFile(catalog: catalog, diagnostics: state.diagnostics))
+            } catch {
+                return .failure(TableParseError(location: reader.location(of: error), message: "not valid JSON: \(error.message)"))
+            }
+        }
+        return try result.get()
+    }
+}
+
+/// The state of one parse: the diagnostics so far.
+private struct CatalogReading {
+    var diagnostics: [Diagnostic] = []
+    var fatal: TableParseError?
+
+    /// Problems found inside one localization; it is left out if there are any.
+    private var pending: [Diagnostic] = []
+
+    mutating func readCatalog(_ reader: inout JSONReader) throws(JSONSyntaxError) -> StringCatalog? {
+        let start = reader.location()
+        guard try reader.peekKind() == .object else {
+            fatal = TableParseError(
+                location: start, message: "the top level is \(Self.article(try reader.peekKind())); a String Catalog is an object")
+            return nil
+        }
+        var sourceLanguage: String?
+        var version: String?
+        var entries: [StringCatalog.Entry] = []
+        var sawStrings = false
+        try reader.beginObject()
+        while let field = try reader.nextKey() {
+            switch field {
+            case "sourceLanguage":
+                sourceLanguage = try topLevelString(&reader, field)
+            case "version":
+                version = try topLevelString(&reader, field)
+            case "strings":
+                sawStrings = true
+                let location = reader.location()
+                guard try reader.peekKind() == .object else {
+                    fatal = TableParseError(
+                        location: location, message: "strings: expected an object of keys, found \(Self.article(try reader.peekKind()))")
+                    try reader.skipValue()
+                    continue
+                }
+                entries = try readEntries(&reader)
+            default:
+                try reader.skipValue()
+            }
+        }
+        if fatal != nil { return nil }
+        guard let sourceLanguage, !sourceLanguage.isEmpty else {
+            fatal = TableParseError(
+                location: start, message: "sourceLanguage is missing; a catalog must say which language its keys are in")
+            return nil
+        }
+        guard sawStrings else {
+            fatal = TableParseError(location: start, message: "strings is missing")
+            return nil
+        }
+        if let version, !StringCatalogParser.knownVersions.contains(version) {
+            diagnostics.append(
+                Diagnostic(
+                    severity: .warning, location: start, code: "catalog-version",
+                    message: "version \(version) is newer than lprojd knows (1.0, 1.1); fields it does not know are ignored",
+                    keyPath: "version"))
+        }
+        return StringCatalog(sourceLanguage: sourceLanguage, version: version, entries: entries)
+    }
+
+    private mutating func topLevelString(_ reader: inout JSONReader, _ field: String) throws(JSONSyntaxError) -> String? {
+        let location = reader.location()
+        guard try reader.peekKind() == .string else {
+            fatal = TableParseError(
+                location: location, message: "\(field): expected a string, found \(Self.article(try reader.peekKind()))")
+            try reader.skipValue()
+            return nil
+        }
+        return try reader.readString()
+    }
+
+    private mutating func readEntries(_ reader: inout JSONReader) throws(JSONSyntaxError) -> [StringCatalog.Entry] {
+        var entries: [StringCatalog.Entry] = []
+        var indexes: [String: Int] = [:]
+        try reader.beginObject()
+        while true {
+            let location = reader.location()
+            guard let key = try reader.nextKey() else { break }
+            let path = "strings[\(Self.quoted(key))]"
+            guard var entry = try readEntry(&reader, key: key, path: path) else { continue }
+            entry.location = location
+            if let previous = indexes[key] {
+                diagnostics.append(
+                    Diagnostic(
+                        severity: .warning, location: location, code: "duplicate-key",
+                        message: "\(path) is defined again; the last definition is used", keyPath: path))
+                entries[previous] = entry
+            } else {
+                indexes[key] = entries.count
+                entries.append(entry)
+            }
+        }
+        return entries
+    }
+
+    private mutating func readEntry(_ reader: inout JSONReader, key: String, path: String) throws(JSONSyntaxError) -> StringCatalog.Entry? {
+        guard try expectObject(&reader, path: path, leavingOut: "the key is left out") else { return nil }
+        var entry = StringCatalog.Entry(key: key)
+        while let field = try reader.nextKey() {
+            let fieldPath = "\(path).\(field)"
+            switch field {
+            case "comment":
+                entry.comment = try optionalString(&reader, path: fieldPath)
+            case "extractionState":
+                entry.extractionState = try optionalString(&reader, path: fieldPath)
+            case "shouldTranslate":
+                let location = reader.location()
+                if try reader.peekKind() == .boolean {
+                    entry.shouldTranslate = try reader.readBoolean()
+                } else {
+                    diagnostics.append(
+                        wrongType(
+                            location, fieldPath, expected: "true or false", found: try reader.peekKind(), leavingOut: "it is ignored",
+                            severity: .warning))
+                    try reader.skipValue()
+                }
+            case "localizations":
+                guard try expectObject(&reader, path: fieldPath, leavingOut: "the key has no translations") else { continue }
+                while true {
+                    let location = reader.location()
+                    guard let language = try reader.nextKey() else { break }
+                    let languagePath = "\(fieldPath)\(Self.member(language))"
+                    pending = []
+                    let localization = try readLocalization(&reader, path: languagePath)
+                    let malformed = pending.contains { $0.severity == .error }
+                    diagnostics += pending.map { problem in
+                        Diagnostic(
+                            severity: problem.severity, location: problem.location ?? location, code: problem.code,
+                            message: problem.message
+                                + (problem.severity == .error ? "; \(Self.quoted(key)) is left out in \(language)" : ""),
+                            keyPath: problem.keyPath)
+                    }
+                    if !malformed, var localization {
+                        localization.location = location
+                        entry.localizations[language] = localization
+                    }
+                }
+            default:
+                // isCommentAutoGenerated, generatesSymbol, and whatever Xcode adds next.
+                try reader.skipValue()
+            }
+        }
+        return entry
+    }
+
+    private mutating func readLocalization(_ reader: inout JSONReader, path: String) throws(JSONSyntaxError) -> StringCatalog.Localization?
+    {
+        guard try expectObject(&reader, path: path, pending: true) else { return nil }
+        var localization = StringCatalog.Localization()
+        while let field = try reader.nextKey() {
+            let fieldPath = "\(path).\(field)"
+            switch field {
+            case "stringUnit": localization.stringUnit = try readStringUnit(&reader, path: fieldPath)
+            case "variations": localization.variations = try readVariations(&reader, path: fieldPath)
+            case "substitutions":
+                guard try expectObject(&reader, path: fieldPath, pending: true) else { continue }
+                while let name = try reader.nextKey() {
+                    let namePath = "\(fieldPath)\(Self.member(name))"
+                    if let substitution = try readSubstitution(&reader, path: namePath) {
+                        localization.substitutions[name] = substitution
+                    }
+                }
+            default: try reader.skipValue()
+            }
+        }
+        if localization.stringUnit == nil && localization.variations == nil {
+            if !localization.substitutions.isEmpty {
+                pending.append(problem(nil, path, "has substitutions but no stringUnit that uses them"))
+            }
+        }
+        return localization
+    }
+
+    private mutating func readStringUnit(_ reader: inout JSONReader, path: String) throws(JSONSyntaxError) -> StringCatalog.StringUnit? {
+        let location = reader.location()
+        guard try expectObject(&reader, path: path, pending: true) else { return nil }
+        var state: String??
+        var value: String??
+        while let field = try reader.nextKey() {
+            switch field {
+            case "state": state = try requiredString(&reader, path: "\(path).state")
+            case "value": value = try requiredString(&reader, path: "\(path).value")
+            default: try reader.skipValue()
+            }
+        }
+        // A field of the wrong type has been reported already.
+        guard let value else {
+            pending.append(problem(location, path, "has no value"))
+            return nil
+        }
+        guard let state else {
+            pending.append(problem(location, path, "has no state"))
+            return nil
+        }
+        guard let value, let state else { return nil }
+        return StringCatalog.StringUnit(state: StringCatalog.State(rawValue: state), value: value, location: location)
+    }
+
+    private mutating func readVariations(_ reader: inout JSONReader, path: String) throws(JSONSyntaxError) -> StringCatalog.Variations? {
+        guard try expectObject(&reader, path: path, pending: true) else { return nil }
+        var variations = StringCatalog.Variations()
+        while let axis = try reader.nextKey() {
+            let axisPath = "\(path).\(axis)"
+            switch axis {
+            case "plural":
+                guard try expectObject(&reader, path: axisPath, pending: true) else { continue }
+                var cases: [PluralCategory: StringCatalog.Variant] = [:]
+                while true {
+                    let location = reader.location()
+                    guard let name = try reader.nextKey() else { break }
+                    guard let category = PluralCategory(rawValue: name) else {
+                        pending.append(
+                            Diagnostic(
+                                severity: .warning, location: location, code: "catalog-entry",
+                                message:
+                                    "\(axisPath)\(Self.member(name)): '\(name)' is not a plural category (zero, one, two, few, many, other) and is ignored",
+                                keyPath: "\(axisPath)\(Self.member(name))"))
+                        try reader.skipValue()
+                        continue
+                    }
+                    if let variant = try readVariant(&reader, path: "\(axisPath).\(name)") { cases[category] = variant }
+                }
+                variations.plural = cases
+            case "device":
+                guard try expectObject(&reader, path: axisPath, pending: true) else { continue }
+                var cases: [String: StringCatalog.Variant] = [:]
+                while let device = try reader.nextKey() {
+                    if let variant = try readVariant(&reader, path: "\(axisPath)\(Self.member(device))") { cases[device] = variant }
+                }
+                variations.device = cases
+            default:
+                // A variation axis Xcode may add (width classes, say) is not served.
+                pending.append(
+                    Diagnostic(
+                        severity: .warning, location: nil, code: "catalog-entry",
+                        message: "\(axisPath): lprojd does not know variations by '\(axis)'; they are ignored", keyPath: axisPath))
+                try reader.skipValue()
+            }
+        }
+        return variations
+    }
+
+    private mutating func readVariant(_ reader: inout JSONReader, path: String) throws(JSONSyntaxError) -> StringCatalog.Variant? {
+        guard try expectObject(&reader, path: path, pending: true) else { return nil }
+        var variant = StringCatalog.Variant()
+        while let field = try reader.nextKey() {
+            switch field {
+            case "stringUnit": variant.stringUnit = try readStringUnit(&reader, path: "\(path).stringUnit")
+            case "variations": variant.variations = try readVariations(&reader, path: "\(path).variations")
+            default: try reader.skipValue()
+            }
+        }
+        return variant
+    }
+
+    private mutating func readSubstitution(_ reader: inout JSONReader, path: String) throws(JSONSyntaxError) -> StringCatalog.Substitution?
+    {
+        let location = reader.location()
+        guard try expectObject(&reader, path: path, pending: true) else { return nil }
+        var argNum: Int?
+        var specifier: String?
+        var plural: [PluralCategory: StringCatalog.StringUnit]?
+        while let field = try reader.nextKey() {
+            let fieldPath = "\(path).\(field)"
+            switch field {
+            case "argNum":
+                let numberLocation = reader.location()
+                guard try reader.peekKind() == .number else {
+                    pending.append(wrongType(numberLocation, fieldPath, expected: "a number", found: try reader.peekKind()))
+                    try reader.skipValue()
+                    continue
+                }
+                let text = try reader.readNumberText()
+                guard let number = Int(text), number >= 1, number <= 1000 else {
+                    pending.append(problem(numberLocation, fieldPath, "'\(text)' is not an argument position (1, 2, ...)"))
+                    continue
+                }
+                argNum = number
+            case "formatSpecifier":
+                specifier = try requiredString(&reader, path: fieldPath)
+            case "variations":
+                guard let variations = try readVariations(&reader, path: fieldPath) else { continue }
+                if variations.device != nil {
+                    pending.append(problem(nil, fieldPath, "a substitution varies by plural only"))
+                }
+                var units: [PluralCategory: StringCatalog.StringUnit] = [:]
+                for (category, variant) in variations.plural ?? [:] {
+                    if variant.variations != nil {
+                        pending.append(problem(nil, "\(fieldPath).plural.\(category)", "a plural case cannot be further varied"))
+                    } else if let unit = variant.stringUnit {
+                        units[category] = unit
+                    } else {
+                        pending.append(problem(nil, "\(fieldPath).plural.\(category)", "has no stringUnit"))
+                    }
+                }
+                plural = units
+            default:
+                try reader.skipValue()
+            }
+        }
+        guard let specifier else {
+            pending.append(problem(location, path, "has no formatSpecifier"))
+            return nil
+        }
+        guard PluralVariable.parseValueType(specifier) != nil else {
+            pending.append(problem(location, "\(path).formatSpecifier", "'\(specifier)' is not a format specifier such as lld, ld or @"))
+            return nil
+        }
+        guard let plural else {
+            pending.append(problem(location, path, "has no plural variations"))
+            return nil
+        }
+        return StringCatalog.Substitution(argNum: argNum, formatSpecifier: specifier, plural: plural, location: location)
+    }
+
+    // MARK: Helpers
+
+    private mutating func expectObject(_ reader: inout JSONReader, path: String, leavingOut consequence: String) throws(JSONSyntaxError)
+        -> Bool
+    {
+        let location = reader.location()
+        let kind = try reader.peekKind()
+        guard kind == .object else {
+            diagnostics.append(wrongType(location, path, expected: "an object", found: kind, leavingOut: consequence))
+            try reader.skipValue()
+            return false
+        }
+        try reader.beginObject()
+        return true
+    }
+
+    private mutating func expectObject(_ reader: inout JSONReader, path: String, pending: Bool) throws(JSONSyntaxError) -> Bool {
+        let location = reader.location()
+        let kind = try reader.peekKind()
+        guard kind == .object else {
+            self.pending.append(wrongType(location, path, expected: "an object", found: kind))
+            try reader.skipValue()
+            return false
+        }
+        try reader.beginObject()
+        return true
+    }
+
+    private mutating func requiredString(_ reader: inout JSONReader, path: String) throws(JSONSyntaxError) -> String? {
+        let location = reader.location()
+        let kind = try reader.peekKind()
+        guard kind == .string else {
+            pending.append(wrongType(location, path, expected: "a string", found: kind))
+            try reader.skipValue()
+            return nil
+        }
+        return try reader.readString()
+    }
+
+    private mutating func optionalString(_ reader: inout JSONReader, path: String) throws(JSONSyntaxError) -> String? {
+        let location = reader.location()
+        let kind = try reader.peekKind()
+        guard kind == .string else {
+            diagnostics.append(
+                wrongType(location, path, expected: "a string", found: kind, leavingOut: "it is ignored", severity: .warning))
+            try reader.skipValue()
+            return nil
+        }
+        return try reader.readString()
+    }
+
+    private func wrongType(
+        _ location: SourceLocation, _ path: String, expected: String, found: JSONReader.Kind, leavingOut consequence: String? = nil,
+        severity: Diagnostic.Severity = .error
+    ) -> Diagnostic {
+        Diagnostic(
+            severity: severity, location: location, code: "catalog-entry",
+            message: "\(path): expected \(expected), found \(Self.article(found))\(consequence.map { "; \($0)" } ?? "")", keyPath: path)
+    }
+
+    private func problem(_ location: SourceLocation?, _ path: String, _ message: String) -> Diagnostic {
+        Diagnostic(severity: .error, location: location, code: "catalog-entry", message: "\(path): \(message)", keyPath: path)
+    }
+
+    static func article(_ kind: JSONReader.Kind) -> String {
+        switch kind {
+        case .object, .array: "an \(kind.rawValue)"
+        case .null: "null"
+        default: "a \(kind.rawValue)"
+        }
+    }
+
+    static func member(_ name: String) -> String { CatalogPath.member(name) }
+
+    static func quoted(_ text: String) -> String { CatalogPath.quoted(text) }
+}

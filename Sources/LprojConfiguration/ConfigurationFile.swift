@@ -77,10 +77,20 @@ public enum ConfigurationFile {
                     throw Problem(description: "\(name): \(place).custom-locales.\(given): \(error)")
                 }
             }
-            configuration.bundles.append(
-                BundleConfiguration(
-                    name: bundle.name, directory: directory, developmentLocale: development, customLocales: custom,
-                    maximumFileSize: configuration.limits.maximumTableFileSize))
+            var bundleConfiguration = BundleConfiguration(
+                name: bundle.name, directory: directory, developmentLocale: development, customLocales: custom,
+                maximumFileSize: configuration.limits.maximumTableFileSize)
+            if let conflicts = bundle.catalogConflicts {
+                guard let conflict = CatalogConflict(rawValue: conflicts) else {
+                    throw Problem(
+                        description:
+                            "\(name): \(place).catalog-conflicts: '\(conflicts)' is not one of \(CatalogConflict.allCases.map(\.rawValue).joined(separator: ", "))"
+                    )
+                }
+                bundleConfiguration.catalogConflict = conflict
+            }
+            bundleConfiguration.catalogAllStates = bundle.catalogAllStates ?? false
+            configuration.bundles.append(bundleConfiguration)
         }
         return configuration
     }
@@ -164,11 +174,15 @@ public enum ConfigurationFile {
         var directory: String
         var developmentLocale: String?
         var customLocales: [String: String]?
+        var catalogConflicts: String?
+        var catalogAllStates: Bool?
 
         enum CodingKeys: String, CodingKey, CaseIterable {
             case name, directory
             case developmentLocale = "development-locale"
             case customLocales = "custom-locales"
+            case catalogConflicts = "catalog-conflicts"
+            case catalogAllStates = "catalog-all-states"
         }
 
         init(from decoder: any Decoder) throws {
@@ -182,6 +196,8 @@ public enum ConfigurationFile {
             directory = try known.decode(String.self, forKey: .directory)
             developmentLocale = try known.decodeIfPresent(String.self, forKey: .developmentLocale)
             customLocales = try known.decodeIfPresent([String: String].self, forKey: .customLocales)
+            catalogConflicts = try known.decodeIfPresent(String.self, forKey: .catalogConflicts)
+            catalogAllStates = try known.decodeIfPresent(Bool.self, forKey: .catalogAllStates)
         }
     }
 

@@ -14,6 +14,12 @@ public struct BundleConfiguration: Sendable, Hashable {
     public var customLocales: [String: LocaleIdentifier]
     /// The largest table file lprojd will read.
     public var maximumFileSize: Int
+    /// Which table to serve when a String Catalog and `.lproj` files both
+    /// define it for a locale.
+    public var catalogConflict: CatalogConflict = .catalog
+    /// Serve String Catalog units in every state (`new` included), like
+    /// `xcstringstool compile --force-build-all-strings`.
+    public var catalogAllStates = false
 
     /// Creates a configuration.
     public init(

@@ -42,6 +42,42 @@ extension FileTree {
         try names(in: directory).filter { $0.hasSuffix(".lproj") && entry(at: TreePath.join(directory, $0)) == .directory }
     }
 
+    /// The String Catalogs of a bundle directory, as paths relative to it,
+    /// sorted: `*.xcstrings` files at its top level and in its folders
+    /// (`.lproj` ones included), down to ``StringCatalogFiles/searchDepth``
+    /// levels, skipping dot-folders.
+    public func stringCatalogs(in directory: String) -> [String] {
+        var found: [String] = []
+        for folder in catalogFolders(in: directory) {
+            for name in (try? names(in: TreePath.join(directory, folder))) ?? [] where StringCatalogFiles.tableName(of: name) != nil {
+                let path = folder.isEmpty ? name : TreePath.join(folder, name)
+                if case .file? = entry(at: TreePath.join(directory, path)) { found.append(path) }
+            }
+        }
+        return found.sorted()
+    }
+
+    /// The folders searched for String Catalogs, relative to the bundle
+    /// directory (`""` is the directory itself), breadth first; at most
+    /// ``StringCatalogFiles/maximumFolders``.
+    public func catalogFolders(in directory: String) -> [String] {
+        var folders = [""]
+        var level = [""]
+        for _ in 0..<StringCatalogFiles.searchDepth {
+            var next: [String] = []
+            for folder in level {
+                for name in (try? names(in: TreePath.join(directory, folder))) ?? [] where !name.hasPrefix(".") {
+                    let path = folder.isEmpty ? name : TreePath.join(folder, name)
+                    guard isDirectory(TreePath.join(directory, path)), folders.count < StringCatalogFiles.maximumFolders else { continue }
+                    folders.append(path)
+                    next.append(path)
+                }
+            }
+            level = next
+        }
+        return folders
+    }
+
     /// Whether a path is a directory.
     public func isDirectory(_ path: String) -> Bool {
         entry(at: path) == .directory

@@ -9,11 +9,22 @@ public struct BundleChanges: Sendable, Equatable {
     /// renamed), or the names of the files that changed in it.
     public var folders: [String: Set<String>?] = [:]
 
+    /// String Catalogs that changed, appeared or vanished, by path relative
+    /// to the bundle directory. Any entry makes the loader list the
+    /// bundle's catalogs again, so the path of a folder that came or went
+    /// belongs here too.
+    public var stringCatalogs: Set<String> = []
+
     /// No changes.
     public init() {}
 
     /// Whether there is nothing to do.
-    public var isEmpty: Bool { !everything && folders.isEmpty }
+    public var isEmpty: Bool { !everything && folders.isEmpty && stringCatalogs.isEmpty }
+
+    /// Notes a change to a String Catalog.
+    public mutating func stringCatalog(_ path: String) {
+        stringCatalogs.insert(path)
+    }
 
     /// Notes a change to one file of a folder.
     public mutating func file(_ name: String, in folder: String) {

@@ -10,16 +10,16 @@ extension BundleLoader {
             return (bundle, Self.difference(from: previous, to: bundle, touched: nil))
         }
         let configuration = previous.configuration
-        var localizations = Dictionary(uniqueKeysWithValues: previous.localizations.map { ($0.folderName, $0) })
+        var localizations = Dictionary(uniqueKeysWithValues: previous.folders.map { ($0.folderName, $0) })
         var reports = Dictionary(previous.fileReports.map { ($0.path, $0) }, uniquingKeysWith: { _, last in last })
-        var problems = previous.problems.filter { $0.code != "bundle-missing" }
+        var problems = previous.loadProblems.filter { $0.code != "bundle-missing" }
         var touchedPaths: Set<String> = []
         for (folderName, files) in changes.folders {
             let exists = self.files.isDirectory(TreePath.join(configuration.directory, folderName))
             problems.removeAll { $0.message.hasPrefix("\(folderName):") }
             guard exists else {
                 localizations[folderName] = nil
-                for path in reports.keys where path.hasPrefix("\(folderName)/") { reports[path] = nil }
+                for path in reports.keys where path.hasPrefix("\(folderName)/") && !path.hasSuffix(".xcstrings") { reports[path] = nil }
                 continue
             }
             if let files, let existing = localizations[folderName] {
@@ -31,7 +31,7 @@ extension BundleLoader {
                     reports[path] = fileReports.first { $0.path == path }
                 }
             } else {
-                for path in reports.keys where path.hasPrefix("\(folderName)/") { reports[path] = nil }
+                for path in reports.keys where path.hasPrefix("\(folderName)/") && !path.hasSuffix(".xcstrings") { reports[path] = nil }
                 switch loadFolder(folderName, configuration: configuration, previous: localizations[folderName]) {
                 case .success(let (localization, folderReports)):
                     localizations[folderName] = localization
@@ -43,9 +43,16 @@ extension BundleLoader {
                 }
             }
         }
+        var catalogs = previous.stringCatalogs
+        // A folder that came or went may hold catalogs too.
+        if !changes.stringCatalogs.isEmpty || changes.folders.values.contains(where: { $0 == nil }) {
+            let reloaded = loadStringCatalogs(configuration, previous: catalogs, reading: changes.stringCatalogs)
+            catalogs = reloaded.catalogs
+            for (path, report) in reloaded.reports { reports[path] = report }
+        }
         let bundle = LoadedBundle(
-            configuration: configuration, localizations: Array(localizations.values), fileReports: Array(reports.values), problems: problems
-        )
+            configuration: configuration, folders: Array(localizations.values), stringCatalogs: catalogs,
+            fileReports: Array(reports.values), problems: problems)
         return (bundle, Self.difference(from: previous, to: bundle, touched: changes))
     }
 
@@ -124,6 +131,7 @@ extension BundleLoader {
     }
 
     private static func touches(_ changes: BundleChanges, _ path: String) -> Bool {
+        if changes.stringCatalogs.contains(path) { return true }
         guard let slash = path.firstIndex(of: "/") else { return false }
         let folder = String(path[..<slash]), file = String(path[path.index(after: slash)...])
         guard let entry = changes.folders[folder] else { return false }

@@ -9,8 +9,9 @@ public import LprojTables
 /// Every `*.lproj` folder whose name is a locale ICU knows (or one the
 /// configuration allows) is read; `*.strings` and `*.stringsdict` files
 /// become tables, and everything else, editors' temporary files included,
-/// is ignored. A file that cannot be parsed keeps the table it had in
-/// `previous`, and its error is reported.
+/// is ignored. String Catalogs (`*.xcstrings`) anywhere in the bundle are
+/// compiled into the tables of their languages. A file that cannot be
+/// parsed keeps the table it had in `previous`, and its error is reported.
 public struct BundleLoader: Sendable {
     /// Where the bundles' files are read from.
     public let files: any FileTree
@@ -32,7 +33,7 @@ public struct BundleLoader: Sendable {
                 message: "the bundle directory \(configuration.directory) cannot be read: \(error)")
             return LoadedBundle(configuration: configuration, localizations: [], fileReports: [], problems: [problem])
         }
-        let previousFolders = Dictionary((previous?.localizations ?? []).map { ($0.folderName, $0) }, uniquingKeysWith: { $1 })
+        let previousFolders = Dictionary((previous?.folders ?? []).map { ($0.folderName, $0) }, uniquingKeysWith: { $1 })
         // Folders are independent: read them on every core.
         let results = Mutex<[Int: Result<(LprojFolder, [FileReport]), Diagnostic>]>([:])
         DispatchQueue.concurrentPerform(iterations: folders.count) { index in
@@ -51,7 +52,10 @@ public struct BundleLoader: Sendable {
                 problems.append(problem)
             }
         }
-        return LoadedBundle(configuration: configuration, localizations: localizations, fileReports: reports, problems: problems)
+        let (catalogs, catalogReports) = loadStringCatalogs(configuration, previous: previous?.stringCatalogs ?? [], reading: nil)
+        reports += catalogReports.values.compactMap { $0 }
+        return LoadedBundle(
+            configuration: configuration, folders: localizations, stringCatalogs: catalogs, fileReports: reports, problems: problems)
     }
 
     /// What a folder's name means for this bundle, or why it is not loaded.

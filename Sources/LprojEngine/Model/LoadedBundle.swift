@@ -15,13 +15,24 @@ struct CachedChain: Sendable {
 public final class LoadedBundle: Sendable {
     /// The configuration it was loaded with.
     public let configuration: BundleConfiguration
-    /// Its `.lproj` folders, sorted by folder name.
+    /// What lookups consult: its `.lproj` folders with the tables of its
+    /// String Catalogs merged in (a catalog's language without a folder is
+    /// a folder of its own), sorted by folder name.
     public let localizations: [LprojFolder]
+    /// Its `.lproj` folders as read from the disk, sorted by folder name.
+    public let folders: [LprojFolder]
+    /// Its String Catalogs, sorted by path.
+    public let stringCatalogs: [LoadedStringCatalog]
     /// Reports of the table files that had something to say.
     public let fileReports: [FileReport]
     /// Problems with the bundle itself: a missing directory, folders whose
-    /// name is no locale or whose locale is not allowed.
-    public let problems: [Diagnostic]
+    /// name is no locale or whose locale is not allowed, tables defined both
+    /// in a catalog and as `.lproj` files.
+    public var problems: [Diagnostic] { loadProblems + mergeProblems }
+    /// The problems found while reading (kept across partial reloads).
+    public let loadProblems: [Diagnostic]
+    /// The problems found merging catalogs with folders (computed anew).
+    let mergeProblems: [Diagnostic]
 
     /// Folder indexes by match key, preferred spelling first.
     let localizationsByKey: [LocaleKey: [Int]]
@@ -38,12 +49,26 @@ public final class LoadedBundle: Sendable {
     public let selectableLocales: [LocaleKey: LocaleIdentifier]
 
     /// Creates a bundle from loaded folders.
-    public init(configuration: BundleConfiguration, localizations: [LprojFolder], fileReports: [FileReport], problems: [Diagnostic]) {
+    public convenience init(
+        configuration: BundleConfiguration, localizations: [LprojFolder], fileReports: [FileReport], problems: [Diagnostic]
+    ) {
+        self.init(configuration: configuration, folders: localizations, stringCatalogs: [], fileReports: fileReports, problems: problems)
+    }
+
+    /// Creates a bundle from loaded folders and catalogs.
+    public init(
+        configuration: BundleConfiguration, folders: [LprojFolder], stringCatalogs: [LoadedStringCatalog], fileReports: [FileReport],
+        problems: [Diagnostic]
+    ) {
         self.configuration = configuration
-        let localizations = localizations.sorted { $0.folderName < $1.folderName }
+        self.folders = folders.sorted { $0.folderName < $1.folderName }
+        self.stringCatalogs = stringCatalogs.sorted { $0.path < $1.path }
+        let merged = CatalogMerge.merge(folders: self.folders, catalogs: self.stringCatalogs, conflict: configuration.catalogConflict)
+        let localizations = merged.localizations
         self.localizations = localizations
+        self.mergeProblems = merged.problems
         self.fileReports = fileReports.sorted { $0.path < $1.path }
-        self.problems = problems
+        self.loadProblems = problems
         var byKey: [LocaleKey: [Int]] = [:]
         var base: Int?
         for (index, localization) in localizations.enumerated() {

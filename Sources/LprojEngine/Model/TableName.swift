@@ -49,3 +49,21 @@ public enum FileNames {
         return name == "4913"
     }
 }
+
+/// String Catalog files: where a bundle's are looked for.
+public enum StringCatalogFiles {
+    /// How many folder levels below the bundle directory are searched.
+    public static let searchDepth = 3
+    /// How many folders of one bundle are searched (and watched) at most.
+    public static let maximumFolders = 256
+    /// The file extension.
+    public static let fileExtension = "xcstrings"
+
+    /// The table a catalog file supplies (its name without `.xcstrings`),
+    /// or `nil` when the name is not a catalog's.
+    public static func tableName(of fileName: String) -> String? {
+        guard !FileNames.isEditorTemporary(fileName), fileName.hasSuffix(".xcstrings") else { return nil }
+        let table = String(fileName.dropLast(fileExtension.count + 1))
+        return TableName.isValid(table) ? table : nil
+    }
+}

@@ -9,9 +9,11 @@ public import ServiceLifecycle
 /// Follows the bundles on disk with inotify and publishes every change.
 ///
 /// It watches each bundle directory (for `.lproj` folders that appear or
-/// vanish), each folder (for tables written in place, renamed over, created
-/// or deleted), and each bundle's parent (so that a deleted bundle directory
-/// is noticed when it comes back). A batch of events becomes one reload of
+/// vanish, and String Catalogs at its top level), each folder (for tables
+/// written in place, renamed over, created or deleted), the other folders a
+/// bundle's String Catalogs may be in (``StringCatalogFiles``), and each
+/// bundle's parent (so that a deleted bundle directory is noticed when it
+/// comes back). A batch of events becomes one reload of
 /// only what changed; the new snapshot is published first, and only then
 /// are subscribers told, so a lookup made on receipt sees the new strings.
 /// On `IN_Q_OVERFLOW` everything is read again.
@@ -19,6 +21,9 @@ public actor CatalogWatcher: Service {
     private enum Target: Hashable {
         case bundle(String)
         case folder(bundle: String, folder: String)
+        /// A folder other than a top-level `.lproj` one, watched for String
+        /// Catalogs; its path is relative to the bundle directory.
+        case catalogFolder(bundle: String, path: String)
         case parent(bundle: String, child: String)
     }
 
@@ -31,7 +36,9 @@ public actor CatalogWatcher: Service {
     private var watches: [Target: Int32] = [:]
     private var configurations: [String: BundleConfiguration]
 
-    private static let bundleMask: InotifyMask = [.create, .delete, .movedFrom, .movedTo, .deleteSelf, .moveSelf, .onlyDirectory]
+    private static let bundleMask: InotifyMask = [
+        .closeWrite, .create, .delete, .movedFrom, .movedTo, .deleteSelf, .moveSelf, .onlyDirectory,
+    ]
     private static let folderMask: InotifyMask = [
         .closeWrite, .movedTo, .movedFrom, .delete, .create, .deleteSelf, .moveSelf, .onlyDirectory,
     ]
@@ -93,6 +100,7 @@ public actor CatalogWatcher: Service {
             switch target {
             case .bundle(let bundle) where bundle == name: remove(target)
             case .folder(let bundle, _) where bundle == name: remove(target)
+            case .catalogFolder(let bundle, _) where bundle == name: remove(target)
             case .parent(let bundle, _) where bundle == name && !keepingParent: remove(target)
             default: break
             }
@@ -133,9 +141,15 @@ public actor CatalogWatcher: Service {
                 .parent(bundle: configuration.name, child: directory.lastPathComponent), path: directory.deletingLastPathComponent().path,
                 mask: CatalogWatcher.parentMask)
             add(.bundle(configuration.name), path: directory.path, mask: CatalogWatcher.bundleMask)
-            for folder in (try? files.lprojFolders(in: directory.path)) ?? [] {
+            let folders = (try? files.lprojFolders(in: directory.path)) ?? []
+            for folder in folders {
                 add(
                     .folder(bundle: configuration.name, folder: folder), path: directory.appendingPathComponent(folder).path,
+                    mask: CatalogWatcher.folderMask)
+            }
+            for path in files.catalogFolders(in: directory.path) where !path.isEmpty && !folders.contains(path) {
+                add(
+                    .catalogFolder(bundle: configuration.name, path: path), path: directory.appendingPathComponent(path).path,
                     mask: CatalogWatcher.folderMask)
             }
         }
@@ -172,8 +186,16 @@ public actor CatalogWatcher: Service {
                 logger.warning("the bundle directory is gone", metadata: ["bundle.name": "\(name)"])
                 unwatch(bundle: name, keepingParent: true)
                 changes[name, default: BundleChanges()].everything = true
+            } else if StringCatalogFiles.tableName(of: event.name) != nil {
+                if !event.mask.contains(.create) { changes[name, default: BundleChanges()].stringCatalog(event.name) }
+            } else if event.mask.contains(.isDirectory) && !event.name.hasSuffix(".lproj") {
+                subfolderCameOrWent(event.name, bundle: name, into: &changes)
             } else if event.name.hasSuffix(".lproj") {
                 changes[name, default: BundleChanges()].folder(event.name)
+                if event.mask.contains(.create) || event.mask.contains(.movedTo) {
+                    // Catalogs in folders below it are watched as well.
+                    subfolderCameOrWent(event.name, bundle: name, into: &changes)
+                }
                 let folderTarget = Target.folder(bundle: name, folder: event.name)
                 if event.mask.contains(.create) || event.mask.contains(.movedTo), let configuration = configurations[name] {
                     remove(folderTarget)
@@ -191,6 +213,18 @@ public actor CatalogWatcher: Service {
                 // A new file is read when its writer closes it (or renames it
                 // into place), never half-written at its creation.
                 changes[name, default: BundleChanges()].file(event.name, in: folder)
+            } else if StringCatalogFiles.tableName(of: event.name) != nil, !event.mask.contains(.create) {
+                changes[name, default: BundleChanges()].stringCatalog("\(folder)/\(event.name)")
+            } else if event.mask.contains(.isDirectory) {
+                subfolderCameOrWent("\(folder)/\(event.name)", bundle: name, into: &changes)
+            }
+        case .catalogFolder(let name, let path):
+            if event.mask.contains(.deleteSelf) || event.mask.contains(.moveSelf) {
+                changes[name, default: BundleChanges()].stringCatalog(path)
+            } else if StringCatalogFiles.tableName(of: event.name) != nil, !event.mask.contains(.create) {
+                changes[name, default: BundleChanges()].stringCatalog("\(path)/\(event.name)")
+            } else if event.mask.contains(.isDirectory) {
+                subfolderCameOrWent("\(path)/\(event.name)", bundle: name, into: &changes)
             }
         case .parent(let name, let child):
             guard event.name == child, event.mask.contains(.create) || event.mask.contains(.movedTo),
@@ -201,6 +235,14 @@ public actor CatalogWatcher: Service {
             watch(configuration)
             changes[name, default: BundleChanges()].everything = true
         }
+    }
+
+    /// A folder appeared in a bundle or vanished from it: watch what is
+    /// there now, and look for catalogs again (the path, which names no
+    /// catalog, makes the loader search).
+    private func subfolderCameOrWent(_ path: String, bundle name: String, into changes: inout [String: BundleChanges]) {
+        if let configuration = configurations[name] { watch(configuration) }
+        changes[name, default: BundleChanges()].stringCatalog(path)
     }
 
     /// Reloads what changed, publishes it, then tells subscribers.

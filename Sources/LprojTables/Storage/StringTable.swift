@@ -87,6 +87,21 @@ public struct StringTable: Sendable {
         return result
     }
 
+    /// Whether both tables have the same keys with the same values.
+    public func hasSameEntries(as other: StringTable) -> Bool {
+        guard count == other.count else { return false }
+        if isIdentical(to: other) { return true }
+        for index in 0..<count {
+            let matches = withKeyUTF8(at: index) { key in
+                other.entryIndex(forUTF8: key).map { found in
+                    withValueUTF8(at: index) { value in other.withValueUTF8(at: found) { $0.elementsEqual(value) } }
+                } ?? false
+            }
+            if !matches { return false }
+        }
+        return true
+    }
+
     /// Whether both are the same loaded table (not merely equal content):
     /// how a reload tells the tables it kept from those it read again.
     public func isIdentical(to other: StringTable) -> Bool {

@@ -1,0 +1,93 @@
+public import LprojLocales
+public import LprojTables
+
+extension BundleLoader {
+    /// Loads a bundle's String Catalogs: those at `paths`, or all of them.
+    /// A catalog not in `reading` is taken from `previous` unchanged; one
+    /// that cannot be read keeps its last good version there.
+    func loadStringCatalogs(
+        _ configuration: BundleConfiguration, previous: [LoadedStringCatalog], reading: Set<String>?
+    ) -> (catalogs: [LoadedStringCatalog], reports: [String: FileReport?]) {
+        let previousByPath = Dictionary(previous.map { ($0.path, $0) }, uniquingKeysWith: { $1 })
+        var catalogs: [LoadedStringCatalog] = []
+        var reports: [String: FileReport?] = [:]
+        let paths = files.stringCatalogs(in: configuration.directory)
+        for path in paths {
+            if let reading, !reading.contains(path), let unchanged = previousByPath[path] {
+                catalogs.append(unchanged)
+                continue
+            }
+            let (catalog, report) = loadStringCatalog(path, configuration: configuration, previous: previousByPath[path])
+            if let catalog { catalogs.append(catalog) }
+            reports[path] = .some(report)
+        }
+        // Reports of catalogs that are gone are dropped.
+        for gone in Set(previousByPath.keys).subtracting(paths) { reports[gone] = .some(nil) }
+        return (catalogs, reports)
+    }
+
+    /// Reads, parses and compiles one catalog (`path` is relative to the
+    /// bundle directory). On failure the catalog is `previous`, its last
+    /// good version.
+    public func loadStringCatalog(_ path: String, configuration: BundleConfiguration, previous: LoadedStringCatalog?) -> (
+        LoadedStringCatalog?, FileReport?
+    ) {
+        guard let tableName = StringCatalogFiles.tableName(of: TreePath.lastComponent(path)) else { return (nil, nil) }
+        let bytes: [UInt8]
+        do {
+            bytes = try files.read(TreePath.join(configuration.directory, path), maximumSize: configuration.maximumFileSize)
+        } catch {
+            let code = if case .tooLarge = error { "too-large" } else { "unreadable" }
+            let message = if case .tooLarge = error { "\(error)" } else { "cannot be read: \(error)" }
+            return (
+                previous,
+                FileReport(
+                    path: path, diagnostics: [Diagnostic(severity: .error, location: nil, code: code, message: message)], failed: true)
+            )
+        }
+        let file: StringCatalogFile
+        do throws(TableParseError) {
+            file = try StringCatalogParser().parse(bytes)
+        } catch {
+            return (previous, FileReport(path: path, diagnostics: [error.diagnostic], failed: true))
+        }
+        let compiler = StringCatalogCompiler(includesAllStates: configuration.catalogAllStates)
+        let compilation = compiler.compile(file.catalog)
+        var diagnostics = file.diagnostics + compilation.diagnostics
+        var languages: [LoadedStringCatalog.Language] = []
+        let previousTables = Dictionary((previous?.languages ?? []).map { ($0.language, $0.table) }, uniquingKeysWith: { $1 })
+        for table in compilation.tables {
+            let folderName = "\(table.language).lproj"
+            switch folderMeaning(folderName, configuration: configuration) {
+            case .success(let (name, standard)):
+                // A language whose entries did not change keeps its table, so
+                // that only the languages that did are announced as changed.
+                var compiled = LocalizedTable(strings: table.strings, plurals: table.plurals)
+                if let last = previousTables[table.language], last.plurals == compiled.plurals,
+                    last.strings.hasSameEntries(as: compiled.strings)
+                {
+                    compiled = last
+                }
+                languages.append(
+                    LoadedStringCatalog.Language(
+                        language: table.language, folderName: folderName, name: name, standardLocale: standard, table: compiled))
+            case .failure(let problem):
+                diagnostics.append(
+                    Diagnostic(
+                        severity: .warning, location: nil, code: "unknown-locale",
+                        message: "the language '\(table.language)' is not served: \(problem.message)"))
+            }
+        }
+        if let source = try? LocaleIdentifier(file.catalog.sourceLanguage), source.matchKey != configuration.developmentLocale.matchKey {
+            diagnostics.append(
+                Diagnostic(
+                    severity: .warning, location: nil, code: "catalog-source-language",
+                    message:
+                        "the catalog's source language is \(file.catalog.sourceLanguage) but the bundle's development locale is \(configuration.developmentLocale.tag): keys missing in a language fall back to \(configuration.developmentLocale.tag)"
+                ))
+        }
+        let catalog = LoadedStringCatalog(
+            path: path, tableName: tableName, sourceLanguage: file.catalog.sourceLanguage, languages: languages)
+        return (catalog, diagnostics.isEmpty ? nil : FileReport(path: path, diagnostics: diagnostics, failed: false))
+    }
+}

@@ -22,8 +22,12 @@ enum ArgumentChecks {
         return diagnostics
     }
 
+    /// `alsoPassed`: arguments the code passes that the development value
+    /// need not print (a catalog key's own specifiers, which Xcode took from
+    /// the code's interpolation); a translation may use them.
     static func differences(
-        expected: ArgumentSignature, actual: ArgumentSignature, key: String, location: SourceLocation?, developmentName: String
+        expected: ArgumentSignature, actual: ArgumentSignature, key: String, location: SourceLocation?, developmentName: String,
+        alsoPassed: ArgumentSignature? = nil
     ) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         let positions = Set(expected.uses.keys).union(actual.uses.keys).sorted()
@@ -44,6 +48,19 @@ enum ArgumentChecks {
                 }
                 _ = used
             case let (nil, used?):
+                if let passed = alsoPassed?.kind(at: position) {
+                    if let conflicting = actual.uses[position]!.first(where: {
+                        !$0.kind.isCompatible(with: passed.kind) && !(passed.kind == .pluralNumber && $0.kind == .pluralNumber)
+                    }) {
+                        diagnostics.append(
+                            Diagnostic(
+                                severity: .error, location: location, code: "argument-type",
+                                message:
+                                    "\"\(key)\": argument \(position) is \(conflicting.specifier) (\(conflicting.kind)) here but \(passed.specifier) (\(passed.kind)) in the key; the arguments' order or types differ",
+                                keyPath: key))
+                    }
+                    continue
+                }
                 diagnostics.append(
                     Diagnostic(
                         severity: .error, location: location, code: "argument-extra",

@@ -3,7 +3,8 @@ internal import LprojFormat
 public import LprojLocales
 internal import LprojTables
 
-/// Checks table files for what breaks apps and what translators get wrong.
+/// Checks table files and String Catalogs for what breaks apps and what
+/// translators get wrong.
 ///
 /// Beyond syntax errors, duplicate keys and malformed stringsdict entries
 /// (the parsers' diagnostics), it compares every translation with the
@@ -49,14 +50,15 @@ public struct Linter: Sendable {
             }
             if entry == .directory {
                 result += tableFiles(under: path).sorted()
-            } else if TableFileKind(fileName: TreePath.lastComponent(path)) != nil {
+            } else if Self.isLinted(TreePath.lastComponent(path)) {
                 result.append(path)
             } else {
                 findings.append(
                     LintFinding(
                         file: path,
                         diagnostic: Diagnostic(
-                            severity: .warning, location: nil, code: "not-a-table", message: "not a .strings or .stringsdict file; skipped")
+                            severity: .warning, location: nil, code: "not-a-table",
+                            message: "not a .strings, .stringsdict or .xcstrings file; skipped")
                     ))
             }
         }
@@ -72,7 +74,7 @@ public struct Linter: Sendable {
                 let path = TreePath.join(next, name)
                 switch files.entry(at: path) {
                 case .directory?: pending.append(path)
-                case .file? where TableFileKind(fileName: name) != nil: found.append(path)
+                case .file? where Self.isLinted(name): found.append(path)
                 default: break
                 }
             }
@@ -80,7 +82,25 @@ public struct Linter: Sendable {
         return found
     }
 
+    private static func isLinted(_ fileName: String) -> Bool {
+        TableFileKind(fileName: fileName) != nil || StringCatalogFiles.tableName(of: fileName) != nil
+    }
+
+    private func lint(catalog path: String) -> [LintFinding] {
+        let diagnostics: [Diagnostic]
+        do {
+            let bytes = try files.read(path, maximumSize: maximumFileSize)
+            diagnostics = CatalogChecks.check(try StringCatalogParser().parse(bytes), path: path, files: files)
+        } catch let error as TableParseError {
+            diagnostics = [error.diagnostic]
+        } catch {
+            diagnostics = [Diagnostic(severity: .error, location: nil, code: "unreadable", message: "cannot be read: \(error)")]
+        }
+        return diagnostics.map { LintFinding(file: path, diagnostic: $0) }
+    }
+
     private func lint(file path: String, files: TableFileSet) -> [LintFinding] {
+        if StringCatalogFiles.tableName(of: TreePath.lastComponent(path)) != nil { return lint(catalog: path) }
         let parsed: ParsedTableFile
         switch files.read(path) {
         case .success(let file): parsed = file

@@ -5,11 +5,15 @@ internal import LprojTables
 /// Plural entries against the plural rules of their language.
 enum PluralChecks {
     static func check(_ file: StringsdictFile, locale: LocaleIdentifier?) -> [Diagnostic] {
+        check(file.entries, locations: file.keyLocations, locale: locale)
+    }
+
+    static func check(_ entries: [String: PluralFormat], locations: [String: SourceLocation], locale: LocaleIdentifier?) -> [Diagnostic] {
         let rules = locale.flatMap(PluralRules.forLocale)
         var diagnostics: [Diagnostic] = []
-        for key in file.entries.keys.sorted() {
-            let entry = file.entries[key]!
-            let location = file.keyLocations[key]
+        for key in entries.keys.sorted() {
+            let entry = entries[key]!
+            let location = locations[key]
             let used = usedVariables(entry)
             for name in entry.variables.keys.sorted() where !used.contains(name) {
                 diagnostics.append(

@@ -15,7 +15,7 @@ struct LprojCtl: AsyncParsableCommand {
             LookupCommand.self, TableCommand.self, SelectionCommand.self, SelectCommand.self, ResetCommand.self,
             BundlesCommand.self, NegotiateCommand.self, WatchCommand.self, StatusCommand.self, ReloadCommand.self,
             FormatCommand.self, ParseDateCommand.self, PreferencesCommand.self, LocalesCommand.self,
-            Lint.self, Dump.self,
+            Lint.self, Dump.self, Compile.self,
         ]
     )
 }

@@ -124,17 +124,3 @@ import Testing
         }
     }
 }
-
-extension PluralFormat {
-    /// The entry as a property list, the way a stringsdict file writes it.
-    var propertyList: [String: PropertyListValue] {
-        var result: [String: PropertyListValue] = ["NSStringLocalizedFormatKey": .string(formatKey)]
-        for (name, variable) in variables {
-            var dictionary: [String: PropertyListValue] = ["NSStringFormatSpecTypeKey": .string("NSStringPluralRuleType")]
-            if let valueType = variable.valueTypeText { dictionary["NSStringFormatValueTypeKey"] = .string(valueType) }
-            for (category, text) in variable.forms { dictionary[category.rawValue] = .string(text) }
-            result[name] = .dictionary(dictionary)
-        }
-        return result
-    }
-}

@@ -86,12 +86,22 @@ public struct StringCatalogCompiler: Sendable {
     }
 
     /// What one key compiles to in one language.
-    enum Compiled {
+    public enum CompiledEntry: Sendable, Hashable {
         case string(String)
         case plural(PluralFormat)
+
+        /// The entry as a format and its variables.
+        public var format: (format: FormatString, variables: [String: PluralVariable]) {
+            switch self {
+            case .string(let text): (FormatString(text), [:])
+            case .plural(let entry): (entry.format, entry.variables)
+            }
+        }
     }
 
-    func compile(_ entry: StringCatalog.Entry, language: String, isSource: Bool, diagnostics: inout [Diagnostic]) -> Compiled? {
+    /// What one key compiles to in one language, or `nil` when it is left
+    /// out there (errors are added to `diagnostics`).
+    public func compile(_ entry: StringCatalog.Entry, language: String, isSource: Bool, diagnostics: inout [Diagnostic]) -> CompiledEntry? {
         let path = "strings[\(CatalogPath.quoted(entry.key))].localizations\(CatalogPath.member(language))"
         guard let localization = entry.localizations[language], localization.stringUnit != nil || localization.variations != nil else {
             return isSource ? .string(entry.key) : nil
@@ -267,9 +277,9 @@ public struct StringCatalogCompiler: Sendable {
 }
 
 /// How catalog paths are written in messages.
-enum CatalogPath {
+public enum CatalogPath {
     /// A member of a path: `.fr` when it is a plain name, else `["..."]`.
-    static func member(_ name: String) -> String {
+    public static func member(_ name: String) -> String {
         let plain =
             !name.isEmpty
             && name.utf8.allSatisfy { byte in
@@ -284,7 +294,7 @@ enum CatalogPath {
     }
 
     /// A key in double quotes, with quotes, backslashes and control characters escaped.
-    static func quoted(_ text: String) -> String {
+    public static func quoted(_ text: String) -> String {
         var result = "\""
         for scalar in text.unicodeScalars {
             switch scalar {

@@ -7,36 +7,19 @@ public import LprojFormat
 public enum PropertyListXMLWriter {
     /// A `.strings` table as an XML property list.
     public static func strings(_ table: StringTable) -> [UInt8] {
-        var entries: [(String, Node)] = []
+        var entries: [String: PropertyListValue] = [:]
         entries.reserveCapacity(table.count)
-        for index in 0..<table.count { entries.append((table.key(at: index), .string(table.value(at: index)))) }
+        for index in 0..<table.count { entries[table.key(at: index)] = .string(table.value(at: index)) }
         return document(.dictionary(entries))
     }
 
     /// `.stringsdict` entries as an XML property list.
     public static func stringsdict(_ entries: [String: PluralFormat]) -> [UInt8] {
-        document(.dictionary(entries.map { ($0.key, node($0.value)) }))
+        document(.dictionary(entries.mapValues { .dictionary($0.propertyList) }))
     }
 
-    /// An entry as the dictionary a `.stringsdict` file holds.
-    static func node(_ format: PluralFormat) -> Node {
-        var members: [(String, Node)] = [(StringsdictParser.formatKey, .string(format.formatKey))]
-        for (name, variable) in format.variables {
-            var fields: [(String, Node)] = [(StringsdictParser.specTypeKey, .string(StringsdictParser.pluralRuleType))]
-            if let valueType = variable.valueTypeText { fields.append((StringsdictParser.valueTypeKey, .string(valueType))) }
-            for (category, text) in variable.forms { fields.append((category.rawValue, .string(text))) }
-            members.append((name, .dictionary(fields)))
-        }
-        return .dictionary(members)
-    }
-
-    /// The values these files hold.
-    enum Node {
-        case string(String)
-        case dictionary([(String, Node)])
-    }
-
-    static func document(_ root: Node) -> [UInt8] {
+    /// A property list of strings and dictionaries as an XML document.
+    public static func document(_ root: PropertyListValue) -> [UInt8] {
         var output = """
             <?xml version="1.0" encoding="UTF-8"?>
             <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
@@ -48,7 +31,7 @@ public enum PropertyListXMLWriter {
         return Array(output.utf8)
     }
 
-    private static func write(_ node: Node, depth: Int, into output: inout String) {
+    private static func write(_ node: PropertyListValue, depth: Int, into output: inout String) {
         let indent = String(repeating: "\t", count: depth)
         switch node {
         case .string(let text):
@@ -57,11 +40,26 @@ public enum PropertyListXMLWriter {
             output += "\(indent)<dict/>\n"
         case .dictionary(let members):
             output += "\(indent)<dict>\n"
-            for (key, value) in members.sorted(by: { $0.0.utf16.lexicographicallyPrecedes($1.0.utf16) }) {
+            for (key, value) in members.sorted(by: { $0.key.utf16.lexicographicallyPrecedes($1.key.utf16) }) {
                 output += "\(indent)\t<key>\(escaped(key))</key>\n"
                 write(value, depth: depth + 1, into: &output)
             }
             output += "\(indent)</dict>\n"
+        case .array(let items) where items.isEmpty:
+            output += "\(indent)<array/>\n"
+        case .array(let items):
+            output += "\(indent)<array>\n"
+            for item in items { write(item, depth: depth + 1, into: &output) }
+            output += "\(indent)</array>\n"
+        case .integer(let value):
+            output += "\(indent)<integer>\(value)</integer>\n"
+        case .real(let value):
+            output += "\(indent)<real>\(value)</real>\n"
+        case .boolean(let value):
+            output += "\(indent)<\(value ? "true" : "false")/>\n"
+        case .date, .data:
+            // Tables never hold these; written as Foundation's JSON view does.
+            output += "\(indent)<string>\(escaped("\(node.jsonObject)"))</string>\n"
         }
     }
 

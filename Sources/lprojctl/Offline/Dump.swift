@@ -6,16 +6,27 @@ import LprojTables
 /// `lprojctl dump FILE`
 struct Dump: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Print what lprojd reads from a table file, as JSON.",
+        abstract: "Print what lprojd reads from a table file or String Catalog, as JSON.",
         discussion: """
             A .strings file prints as an object of key -> value, a .stringsdict
             file as its property list: the same JSON that Foundation's
-            PropertyListSerialization would give.
+            PropertyListSerialization would give. A String Catalog (.xcstrings)
+            prints one language's table as the .strings and .stringsdict files
+            Xcode compiles from it would: both merged, or the one --file names.
             """
     )
 
-    @Argument(help: "A .strings or .stringsdict file.")
+    @Argument(help: "A .strings, .stringsdict or .xcstrings file.")
     var file: String
+
+    @Option(help: "For a String Catalog: the language to print (default: its source language).")
+    var locale: String?
+
+    @Option(name: .customLong("file"), help: "For a String Catalog: print only what this compiled file holds (strings or stringsdict).")
+    var compiledFile: CompiledFile?
+
+    @Flag(help: "For a String Catalog: include units in every state, like xcstringstool's --force-build-all-strings.")
+    var allStates = false
 
     func run() throws {
         guard let data = FileManager.default.contents(atPath: file) else {
@@ -23,11 +34,18 @@ struct Dump: ParsableCommand {
         }
         let propertyList: [String: PropertyListValue]
         do throws(TableParseError) {
-            switch TableFileKind(fileName: (file as NSString).lastPathComponent) {
-            case .stringsdict:
-                propertyList = try StringsdictParser().parse([UInt8](data)).propertyList
-            default:
-                propertyList = try StringsParser().parse([UInt8](data)).propertyList
+            if StringCatalogFiles.tableName(of: (file as NSString).lastPathComponent) != nil {
+                propertyList = try catalogPropertyList([UInt8](data))
+            } else {
+                guard locale == nil, compiledFile == nil, !allStates else {
+                    throw TableParseError(location: nil, message: "--locale, --file and --all-states apply to String Catalogs only")
+                }
+                switch TableFileKind(fileName: (file as NSString).lastPathComponent) {
+                case .stringsdict:
+                    propertyList = try StringsdictParser().parse([UInt8](data)).propertyList
+                default:
+                    propertyList = try StringsParser().parse([UInt8](data)).propertyList
+                }
             }
         } catch {
             throw Failure(error.diagnostic.formatted(file: file))
@@ -35,4 +53,31 @@ struct Dump: ParsableCommand {
         let object = PropertyListValue.dictionary(propertyList).jsonObject
         Output.write(try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]))
     }
+
+    private func catalogPropertyList(_ bytes: [UInt8]) throws(TableParseError) -> [String: PropertyListValue] {
+        let parsed = try StringCatalogParser().parse(bytes)
+        let language = locale ?? parsed.catalog.sourceLanguage
+        guard parsed.catalog.languages.contains(language) else {
+            throw TableParseError(
+                location: nil,
+                message: "the catalog has no language '\(language)' (it has \(parsed.catalog.languages.joined(separator: ", ")))")
+        }
+        var diagnostics = parsed.diagnostics
+        let table = StringCatalogCompiler(includesAllStates: allStates).compile(
+            parsed.catalog, language: language, diagnostics: &diagnostics)
+        for diagnostic in diagnostics { Output.note(diagnostic.formatted(file: file)) }
+        var result: [String: PropertyListValue] = [:]
+        if compiledFile != .stringsdict {
+            for index in 0..<table.strings.count { result[table.strings.key(at: index)] = .string(table.strings.value(at: index)) }
+        }
+        if compiledFile != .strings {
+            for (key, entry) in table.plurals { result[key] = .dictionary(entry.propertyList) }
+        }
+        return result
+    }
+}
+
+/// The files a catalog compiles to.
+enum CompiledFile: String, ExpressibleByArgument, CaseIterable {
+    case strings, stringsdict
 }

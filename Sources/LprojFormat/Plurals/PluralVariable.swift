@@ -28,6 +28,14 @@ public struct PluralVariable: Sendable, Hashable {
         return (.other, parsedForms[.other] ?? FormatString(""))
     }
 
+    /// Creates a variable from forms already parsed.
+    public init(valueTypeText: String?, parsedForms: [PluralCategory: FormatString]) {
+        self.valueTypeText = valueTypeText
+        self.valueType = valueTypeText.flatMap(Self.parseValueType)
+        self.forms = parsedForms.mapValues(\.text)
+        self.parsedForms = parsedForms
+    }
+
     /// Parses `NSStringFormatValueTypeKey`, accepting both "ld" and "%ld".
     public static func parseValueType(_ text: String) -> FormatSpecifier? {
         let spelled = text.hasPrefix("%") ? text : "%" + text

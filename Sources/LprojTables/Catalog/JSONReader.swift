@@ -28,6 +28,9 @@ struct JSONReader: ~Copyable {
     private var line = 1
     private var lineStart = 0
     private var columnMark = (offset: 0, column: 1)
+    // Where each line after the first starts, so that a position already
+    // passed can still be located (errors are found after their value).
+    private var lineStarts: [Int] = []
 
     /// Reads `bytes`, skipping a UTF-8 byte order mark.
     init(_ bytes: UnsafeBufferPointer<UInt8>) {
@@ -107,6 +110,33 @@ struct JSONReader: ~Copyable {
     private mutating func newLine() {
         line &+= 1
         lineStart = offset
+        lineStarts.append(offset)
+    }
+
+    /// The offset where the next value starts: cheap to take for every
+    /// value, turned into a line and column by ``location(of:)`` only when
+    /// a message needs it.
+    mutating func valueStart() -> Int {
+        skipWhitespace()
+        return offset
+    }
+
+    /// The line and column of an offset already read.
+    func location(of position: Int) -> SourceLocation {
+        // The number of line starts at or before the position.
+        var low = 0, high = lineStarts.count
+        while low < high {
+            let middle = (low + high) / 2
+            if lineStarts[middle] <= position { low = middle + 1 } else { high = middle }
+        }
+        let start = low == 0 ? (bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0) : lineStarts[low - 1]
+        var column = 1
+        var index = start
+        while index < min(position, bytes.count) {
+            if bytes[index] & 0xC0 != 0x80 { column += 1 }
+            index += 1
+        }
+        return SourceLocation(line: low + 1, column: column)
     }
 
     /// The kind of the next value, without reading it.
@@ -285,9 +315,58 @@ struct JSONReader: ~Copyable {
     /// Reads a string. Escapes are decoded; text that is not UTF-8, a raw
     /// control character, a bad escape or a lone surrogate is an error.
     mutating func readString() throws(JSONSyntaxError) -> String {
-        var result = ""
-        try readString { text in result += text }
-        return result
+        // Most strings have no escape: made straight from the document's bytes.
+        skipWhitespace()
+        if offset < bytes.count, bytes[offset] == UInt8(ascii: "\"") {
+            var end = offset + 1
+            var nonASCII: UInt8 = 0
+            while end < bytes.count {
+                let byte = bytes[end]
+                if byte == UInt8(ascii: "\"") {
+                    let start = offset + 1
+                    offset = end
+                    var text = ""
+                    try appendPiece(start, nonASCII: nonASCII) { text = $0 }
+                    offset = end + 1
+                    return text
+                }
+                if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+                nonASCII |= byte
+                end += 1
+            }
+        }
+        // With escapes: the decoded bytes are gathered, then made a string once.
+        var decoded: [UInt8] = []
+        decoded.reserveCapacity(128)
+        try expect(UInt8(ascii: "\""), "'\"'")
+        let opening = offset - 1
+        while true {
+            guard offset < bytes.count else { throw JSONSyntaxError(offset: opening, message: "the string is not closed") }
+            // The plain run up to the next quote, backslash or control character, in one copy.
+            var end = offset
+            while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"), bytes[end] >= 0x20 { end &+= 1 }
+            if end > offset {
+                decoded.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[offset..<end]))
+                offset = end
+                continue
+            }
+            let byte = bytes[offset]
+            if byte == UInt8(ascii: "\"") {
+                offset &+= 1
+                guard let text = String(validating: decoded, as: UTF8.self) else {
+                    throw JSONSyntaxError(offset: opening + 1, message: "the string is not valid UTF-8")
+                }
+                return text
+            } else if byte == UInt8(ascii: "\\") {
+                offset &+= 1
+                decoded += try readEscape().utf8
+            } else if byte < 0x20 {
+                throw error("a control character (U+\(Self.hex(UInt32(byte), digits: 4))) must be escaped inside a string")
+            } else {
+                decoded.append(byte)
+                offset &+= 1
+            }
+        }
     }
 
     private mutating func skipString() throws(JSONSyntaxError) {

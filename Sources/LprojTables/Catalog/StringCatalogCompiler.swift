@@ -61,11 +61,29 @@ public struct StringCatalogCompiler: Sendable {
 
     /// Compiles every language of a catalog.
     public func compile(_ catalog: StringCatalog) -> StringCatalogCompilation {
+        // One pass over the entries, each localization going to its language.
+        let languages = catalog.languages
+        let indexes = Dictionary(uniqueKeysWithValues: languages.enumerated().map { ($1, $0) })
+        let source = indexes[catalog.sourceLanguage]!
+        var builders = languages.map { _ in StringTableBuilder(estimatedBytes: 0) }
+        var plurals = languages.map { _ in [String: PluralFormat]() }
         var diagnostics: [Diagnostic] = []
-        var tables: [CompiledCatalogTable] = []
-        for language in catalog.languages {
-            let table = compile(catalog, language: language, diagnostics: &diagnostics)
-            tables.append(table)
+        for entry in catalog.entries {
+            var sawSource = false
+            for (language, localization) in entry.localizations {
+                let index = indexes[language]!
+                sawSource = sawSource || index == source
+                switch compile(entry, localization, language: language, isSource: index == source, diagnostics: &diagnostics) {
+                case .string(let value)?: builders[index].append(key: entry.key, value: value)
+                case .plural(let format)?: plurals[index][entry.key] = format
+                case nil: break
+                }
+            }
+            if !sawSource { builders[source].append(key: entry.key, value: entry.key) }
+        }
+        // Diagnostics in the order of the file, then of the languages.
+        let tables = languages.indices.map { index in
+            CompiledCatalogTable(language: languages[index], strings: builders[index].finish().table, plurals: plurals[index])
         }
         return StringCatalogCompilation(tables: tables, diagnostics: diagnostics)
     }
@@ -102,24 +120,31 @@ public struct StringCatalogCompiler: Sendable {
     /// What one key compiles to in one language, or `nil` when it is left
     /// out there (errors are added to `diagnostics`).
     public func compile(_ entry: StringCatalog.Entry, language: String, isSource: Bool, diagnostics: inout [Diagnostic]) -> CompiledEntry? {
-        let path = "strings[\(CatalogPath.quoted(entry.key))].localizations\(CatalogPath.member(language))"
-        guard let localization = entry.localizations[language], localization.stringUnit != nil || localization.variations != nil else {
-            return isSource ? .string(entry.key) : nil
-        }
+        guard let localization = entry.localizations[language] else { return isSource ? .string(entry.key) : nil }
+        return compile(entry, localization, language: language, isSource: isSource, diagnostics: &diagnostics)
+    }
+
+    private func compile(
+        _ entry: StringCatalog.Entry, _ localization: StringCatalog.Localization, language: String, isSource: Bool,
+        diagnostics: inout [Diagnostic]
+    ) -> CompiledEntry? {
+        guard localization.stringUnit != nil || localization.variations != nil else { return isSource ? .string(entry.key) : nil }
         if !isSource && !entry.shouldTranslate && !includesAllStates { return nil }
         var unit = localization.stringUnit
         var variations = localization.variations
-        var where_ = path
+        var device: String?
         if let devices = variations?.device {
-            guard let device = devicePreference.first(where: { devices[$0] != nil }), let variant = devices[device] else {
+            guard let chosen = devicePreference.first(where: { devices[$0] != nil }), let variant = devices[chosen] else {
                 return nil
             }
             unit = variant.stringUnit
             variations = variant.variations
-            where_ = "\(path).variations.device\(CatalogPath.member(device))"
+            device = chosen
         }
-        let problem = { (message: String) in
-            Diagnostic(
+        func problem(_ message: String) -> Diagnostic {
+            let path = "strings[\(CatalogPath.quoted(entry.key))].localizations\(CatalogPath.member(language))"
+            let where_ = device.map { "\(path).variations.device\(CatalogPath.member($0))" } ?? path
+            return Diagnostic(
                 severity: .error, location: localization.location, code: "catalog-entry",
                 message: "\(where_): \(message); \(CatalogPath.quoted(entry.key)) is left out in \(language)", keyPath: where_)
         }
@@ -133,14 +158,17 @@ public struct StringCatalogCompiler: Sendable {
                 if let unit = variant.stringUnit, includes(unit, isSource: isSource) { forms[category] = unit.value }
             }
             guard !forms.isEmpty else { return nil }
-            let (position, valueType) = Self.pluralArgument(forms: forms, key: entry.key)
+            let untyped = PluralVariable(valueTypeText: nil, forms: forms)
+            let (position, valueType) = Self.pluralArgument(forms: untyped.parsedForms, key: entry.key)
             let name = Self.pluralVariableName
             let formatKey = position == 1 ? "%#@\(name)@" : "%\(position)$#@\(name)@"
-            var variables = [name: PluralVariable(valueTypeText: valueType, forms: forms)]
-            // A form may itself refer to substitutions of the localization.
+            var variables = [name: PluralVariable(valueTypeText: valueType, parsedForms: untyped.parsedForms)]
             do {
-                try addSubstitutions(
-                    referencedIn: forms.values.map { FormatString($0) }, localization.substitutions, isSource: isSource, into: &variables)
+                // A form may itself refer to substitutions of the localization.
+                if !localization.substitutions.isEmpty {
+                    try addSubstitutions(
+                        referencedIn: Array(untyped.parsedForms.values), localization.substitutions, isSource: isSource, into: &variables)
+                }
                 return .plural(try PluralFormat(formatKey: formatKey, variables: variables))
             } catch {
                 diagnostics.append(problem(error.message))
@@ -148,6 +176,8 @@ public struct StringCatalogCompiler: Sendable {
             }
         }
         guard let unit, includes(unit, isSource: isSource) else { return nil }
+        // Only a text with "#@" can refer to a substitution: most are plain.
+        guard Self.mayReferToVariables(unit.value) else { return .string(unit.value) }
         let format = FormatString(unit.value)
         guard !format.variableReferences.isEmpty else { return .string(unit.value) }
         do {
@@ -193,10 +223,10 @@ public struct StringCatalogCompiler: Sendable {
                 for (category, unit) in substitution.plural where includes(unit, isSource: isSource) {
                     forms[category] = Self.replacingArg(in: unit.value, with: "%\(argument)$\(substitution.formatSpecifier)")
                 }
-                variables[reference.name] = PluralVariable(valueTypeText: substitution.formatSpecifier, forms: forms)
+                let variable = PluralVariable(valueTypeText: substitution.formatSpecifier, forms: forms)
+                variables[reference.name] = variable
                 // Forms may refer to further substitutions.
-                try addSubstitutions(
-                    referencedIn: forms.values.map { FormatString($0) }, substitutions, isSource: isSource, into: &variables)
+                try addSubstitutions(referencedIn: Array(variable.parsedForms.values), substitutions, isSource: isSource, into: &variables)
             case .unknown(let unknown, _):
                 text += unknown
             case .malformedVariable(let malformed):
@@ -222,46 +252,69 @@ public struct StringCatalogCompiler: Sendable {
         }
     }
 
+    /// Whether a text contains `#@`, without which no `%#@name@` can be in it.
+    static func mayReferToVariables(_ text: String) -> Bool {
+        func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+            guard bytes.count > 1 else { return false }
+            for index in 1..<bytes.count where bytes[index] == UInt8(ascii: "@") && bytes[index - 1] == UInt8(ascii: "#") {
+                return true
+            }
+            return false
+        }
+        if let found = text.utf8.withContiguousStorageIfAvailable(scan) { return found }
+        return Array(text.utf8).withUnsafeBufferPointer(scan)
+    }
+
     /// Replaces the catalog's `%arg` placeholder (not `%%arg`, which is a
     /// percent sign followed by "arg").
     static func replacingArg(in text: String, with replacement: String) -> String {
-        guard text.utf8.contains(UInt8(ascii: "%")) else { return text }
-        var result = ""
-        var index = text.startIndex
-        while index < text.endIndex {
-            let character = text[index]
-            if character == "%" {
-                let next = text.index(after: index)
-                if next < text.endIndex, text[next] == "%" {
-                    result += "%%"
-                    index = text.index(after: next)
+        let bytes = Array(text.utf8)
+        guard bytes.contains(UInt8(ascii: "%")) else { return text }
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.count + replacement.utf8.count)
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "%") && index + 1 < bytes.count {
+                if bytes[index + 1] == UInt8(ascii: "%") {
+                    result += [UInt8(ascii: "%"), UInt8(ascii: "%")]
+                    index += 2
                     continue
                 }
-                if text[next...].hasPrefix("arg") {
-                    result += replacement
-                    index = text.index(next, offsetBy: 3)
+                if index + 3 < bytes.count, bytes[index + 1] == UInt8(ascii: "a"), bytes[index + 2] == UInt8(ascii: "r"),
+                    bytes[index + 3] == UInt8(ascii: "g")
+                {
+                    result += replacement.utf8
+                    index += 4
                     continue
                 }
             }
-            result.append(character)
-            index = text.index(after: index)
+            result.append(bytes[index])
+            index += 1
         }
-        return result
+        return String(decoding: result, as: UTF8.self)
     }
 
     /// Which argument a whole-string plural counts, and its conversion: the
     /// first number conversion of the `other` form (then of the other forms,
     /// then of the key, which Xcode derives from the code's interpolation);
     /// the first argument as `lld` (Swift's `Int`) when none has one.
-    static func pluralArgument(forms: [PluralCategory: String], key: String) -> (position: Int, valueType: String) {
-        let ordered = [forms[.other]].compactMap { $0 } + PluralCategory.allCases.compactMap { $0 == .other ? nil : forms[$0] } + [key]
-        for text in ordered {
+    static func pluralArgument(forms: [PluralCategory: FormatString], key: String) -> (position: Int, valueType: String) {
+        for category in [PluralCategory.other, .one, .zero, .two, .few, .many] {
+            guard let form = forms[category] else { continue }
+            if let found = firstNumber(in: form) { return found }
+        }
+        return firstNumber(in: FormatString(key)) ?? (1, "lld")
+    }
+
+    private static func firstNumber(in format: FormatString) -> (position: Int, valueType: String)? {
+        do {
             var sequential = 0
-            for segment in FormatString(text).segments {
+            for segment in format.segments {
                 switch segment {
                 case .specifier(let specifier):
                     if specifier.position == nil { sequential += 1 }
-                    if [.integer, .floatingPoint].contains(specifier.conversion.argumentKind) {
+                    let kind = specifier.conversion.argumentKind
+                    if kind == .integer || kind == .floatingPoint {
                         let conversion = specifier.length.rawValue + String(specifier.conversion.rawValue)
                         return (specifier.position ?? sequential, conversion)
                     }
@@ -272,7 +325,7 @@ public struct StringCatalogCompiler: Sendable {
                 }
             }
         }
-        return (1, "lld")
+        return nil
     }
 }
 

@@ -121,14 +121,14 @@ private struct CatalogReading {
         while true {
             let location = reader.location()
             guard let key = try reader.nextKey() else { break }
-            let path = "strings[\(Self.quoted(key))]"
+            let path = JSONPath.entry(key)
             guard var entry = try readEntry(&reader, key: key, path: path) else { continue }
             entry.location = location
             if let previous = indexes[key] {
                 diagnostics.append(
                     Diagnostic(
                         severity: .warning, location: location, code: "duplicate-key",
-                        message: "\(path) is defined again; the last definition is used", keyPath: path))
+                        message: "\(path) is defined again; the last definition is used", keyPath: path.description))
                 entries[previous] = entry
             } else {
                 indexes[key] = entries.count
@@ -138,11 +138,12 @@ private struct CatalogReading {
         return entries
     }
 
-    private mutating func readEntry(_ reader: inout JSONReader, key: String, path: String) throws(JSONSyntaxError) -> StringCatalog.Entry? {
+    private mutating func readEntry(_ reader: inout JSONReader, key: String, path: JSONPath) throws(JSONSyntaxError) -> StringCatalog.Entry?
+    {
         guard try expectObject(&reader, path: path, leavingOut: "the key is left out") else { return nil }
         var entry = StringCatalog.Entry(key: key)
         while let field = try reader.nextKey() {
-            let fieldPath = "\(path).\(field)"
+            let fieldPath = JSONPath.member(path, field)
             switch field {
             case "comment":
                 entry.comment = try optionalString(&reader, path: fieldPath)
@@ -164,7 +165,7 @@ private struct CatalogReading {
                 while true {
                     let location = reader.location()
                     guard let language = try reader.nextKey() else { break }
-                    let languagePath = "\(fieldPath)\(Self.member(language))"
+                    let languagePath = JSONPath.member(fieldPath, language)
                     pending = []
                     let localization = try readLocalization(&reader, path: languagePath)
                     let malformed = pending.contains { $0.severity == .error }
@@ -188,19 +189,20 @@ private struct CatalogReading {
         return entry
     }
 
-    private mutating func readLocalization(_ reader: inout JSONReader, path: String) throws(JSONSyntaxError) -> StringCatalog.Localization?
+    private mutating func readLocalization(_ reader: inout JSONReader, path: JSONPath) throws(JSONSyntaxError) -> StringCatalog
+        .Localization?
     {
         guard try expectObject(&reader, path: path, pending: true) else { return nil }
         var localization = StringCatalog.Localization()
         while let field = try reader.nextKey() {
-            let fieldPath = "\(path).\(field)"
+            let fieldPath = JSONPath.member(path, field)
             switch field {
             case "stringUnit": localization.stringUnit = try readStringUnit(&reader, path: fieldPath)
             case "variations": localization.variations = try readVariations(&reader, path: fieldPath)
             case "substitutions":
                 guard try expectObject(&reader, path: fieldPath, pending: true) else { continue }
                 while let name = try reader.nextKey() {
-                    let namePath = "\(fieldPath)\(Self.member(name))"
+                    let namePath = JSONPath.member(fieldPath, name)
                     if let substitution = try readSubstitution(&reader, path: namePath) {
                         localization.substitutions[name] = substitution
                     }
@@ -216,15 +218,15 @@ private struct CatalogReading {
         return localization
     }
 
-    private mutating func readStringUnit(_ reader: inout JSONReader, path: String) throws(JSONSyntaxError) -> StringCatalog.StringUnit? {
+    private mutating func readStringUnit(_ reader: inout JSONReader, path: JSONPath) throws(JSONSyntaxError) -> StringCatalog.StringUnit? {
         let location = reader.location()
         guard try expectObject(&reader, path: path, pending: true) else { return nil }
         var state: String??
         var value: String??
         while let field = try reader.nextKey() {
             switch field {
-            case "state": state = try requiredString(&reader, path: "\(path).state")
-            case "value": value = try requiredString(&reader, path: "\(path).value")
+            case "state": state = try requiredString(&reader, path: .member(path, "state"))
+            case "value": value = try requiredString(&reader, path: .member(path, "value"))
             default: try reader.skipValue()
             }
         }
@@ -241,36 +243,36 @@ private struct CatalogReading {
         return StringCatalog.StringUnit(state: StringCatalog.State(rawValue: state), value: value, location: location)
     }
 
-    private mutating func readVariations(_ reader: inout JSONReader, path: String) throws(JSONSyntaxError) -> StringCatalog.Variations? {
+    private mutating func readVariations(_ reader: inout JSONReader, path: JSONPath) throws(JSONSyntaxError) -> StringCatalog.Variations? {
         guard try expectObject(&reader, path: path, pending: true) else { return nil }
         var variations = StringCatalog.Variations()
         while let axis = try reader.nextKey() {
-            let axisPath = "\(path).\(axis)"
+            let axisPath = JSONPath.member(path, axis)
             switch axis {
             case "plural":
                 guard try expectObject(&reader, path: axisPath, pending: true) else { continue }
                 var cases: [PluralCategory: StringCatalog.Variant] = [:]
                 while true {
-                    let location = reader.location()
+                    let start = reader.valueStart()
                     guard let name = try reader.nextKey() else { break }
                     guard let category = PluralCategory(rawValue: name) else {
                         pending.append(
                             Diagnostic(
-                                severity: .warning, location: location, code: "catalog-entry",
+                                severity: .warning, location: reader.location(of: start), code: "catalog-entry",
                                 message:
-                                    "\(axisPath)\(Self.member(name)): '\(name)' is not a plural category (zero, one, two, few, many, other) and is ignored",
-                                keyPath: "\(axisPath)\(Self.member(name))"))
+                                    "\(JSONPath.member(axisPath, name)): '\(name)' is not a plural category (zero, one, two, few, many, other) and is ignored",
+                                keyPath: JSONPath.member(axisPath, name).description))
                         try reader.skipValue()
                         continue
                     }
-                    if let variant = try readVariant(&reader, path: "\(axisPath).\(name)") { cases[category] = variant }
+                    if let variant = try readVariant(&reader, path: .member(axisPath, name)) { cases[category] = variant }
                 }
                 variations.plural = cases
             case "device":
                 guard try expectObject(&reader, path: axisPath, pending: true) else { continue }
                 var cases: [String: StringCatalog.Variant] = [:]
                 while let device = try reader.nextKey() {
-                    if let variant = try readVariant(&reader, path: "\(axisPath)\(Self.member(device))") { cases[device] = variant }
+                    if let variant = try readVariant(&reader, path: .member(axisPath, device)) { cases[device] = variant }
                 }
                 variations.device = cases
             default:
@@ -278,27 +280,29 @@ private struct CatalogReading {
                 pending.append(
                     Diagnostic(
                         severity: .warning, location: nil, code: "catalog-entry",
-                        message: "\(axisPath): lprojd does not know variations by '\(axis)'; they are ignored", keyPath: axisPath))
+                        message: "\(axisPath): lprojd does not know variations by '\(axis)'; they are ignored",
+                        keyPath: axisPath.description))
                 try reader.skipValue()
             }
         }
         return variations
     }
 
-    private mutating func readVariant(_ reader: inout JSONReader, path: String) throws(JSONSyntaxError) -> StringCatalog.Variant? {
+    private mutating func readVariant(_ reader: inout JSONReader, path: JSONPath) throws(JSONSyntaxError) -> StringCatalog.Variant? {
         guard try expectObject(&reader, path: path, pending: true) else { return nil }
         var variant = StringCatalog.Variant()
         while let field = try reader.nextKey() {
             switch field {
-            case "stringUnit": variant.stringUnit = try readStringUnit(&reader, path: "\(path).stringUnit")
-            case "variations": variant.variations = try readVariations(&reader, path: "\(path).variations")
+            case "stringUnit": variant.stringUnit = try readStringUnit(&reader, path: .member(path, "stringUnit"))
+            case "variations": variant.variations = try readVariations(&reader, path: .member(path, "variations"))
             default: try reader.skipValue()
             }
         }
         return variant
     }
 
-    private mutating func readSubstitution(_ reader: inout JSONReader, path: String) throws(JSONSyntaxError) -> StringCatalog.Substitution?
+    private mutating func readSubstitution(_ reader: inout JSONReader, path: JSONPath) throws(JSONSyntaxError) -> StringCatalog
+        .Substitution?
     {
         let location = reader.location()
         guard try expectObject(&reader, path: path, pending: true) else { return nil }
@@ -306,7 +310,7 @@ private struct CatalogReading {
         var specifier: String?
         var plural: [PluralCategory: StringCatalog.StringUnit]?
         while let field = try reader.nextKey() {
-            let fieldPath = "\(path).\(field)"
+            let fieldPath = JSONPath.member(path, field)
             switch field {
             case "argNum":
                 let numberLocation = reader.location()
@@ -331,11 +335,13 @@ private struct CatalogReading {
                 var units: [PluralCategory: StringCatalog.StringUnit] = [:]
                 for (category, variant) in variations.plural ?? [:] {
                     if variant.variations != nil {
-                        pending.append(problem(nil, "\(fieldPath).plural.\(category)", "a plural case cannot be further varied"))
+                        pending.append(
+                            problem(nil, .member(.member(fieldPath, "plural"), category.rawValue), "a plural case cannot be further varied")
+                        )
                     } else if let unit = variant.stringUnit {
                         units[category] = unit
                     } else {
-                        pending.append(problem(nil, "\(fieldPath).plural.\(category)", "has no stringUnit"))
+                        pending.append(problem(nil, .member(.member(fieldPath, "plural"), category.rawValue), "has no stringUnit"))
                     }
                 }
                 plural = units
@@ -348,7 +354,8 @@ private struct CatalogReading {
             return nil
         }
         guard PluralVariable.parseValueType(specifier) != nil else {
-            pending.append(problem(location, "\(path).formatSpecifier", "'\(specifier)' is not a format specifier such as lld, ld or @"))
+            pending.append(
+                problem(location, .member(path, "formatSpecifier"), "'\(specifier)' is not a format specifier such as lld, ld or @"))
             return nil
         }
         guard let plural else {
@@ -360,13 +367,13 @@ private struct CatalogReading {
 
     // MARK: Helpers
 
-    private mutating func expectObject(_ reader: inout JSONReader, path: String, leavingOut consequence: String) throws(JSONSyntaxError)
+    private mutating func expectObject(_ reader: inout JSONReader, path: JSONPath, leavingOut consequence: String) throws(JSONSyntaxError)
         -> Bool
     {
-        let location = reader.location()
+        let start = reader.valueStart()
         let kind = try reader.peekKind()
         guard kind == .object else {
-            diagnostics.append(wrongType(location, path, expected: "an object", found: kind, leavingOut: consequence))
+            diagnostics.append(wrongType(reader.location(of: start), path, expected: "an object", found: kind, leavingOut: consequence))
             try reader.skipValue()
             return false
         }
@@ -374,11 +381,11 @@ private struct CatalogReading {
         return true
     }
 
-    private mutating func expectObject(_ reader: inout JSONReader, path: String, pending: Bool) throws(JSONSyntaxError) -> Bool {
-        let location = reader.location()
+    private mutating func expectObject(_ reader: inout JSONReader, path: JSONPath, pending: Bool) throws(JSONSyntaxError) -> Bool {
+        let start = reader.valueStart()
         let kind = try reader.peekKind()
         guard kind == .object else {
-            self.pending.append(wrongType(location, path, expected: "an object", found: kind))
+            self.pending.append(wrongType(reader.location(of: start), path, expected: "an object", found: kind))
             try reader.skipValue()
             return false
         }
@@ -386,21 +393,22 @@ private struct CatalogReading {
         return true
     }
 
-    private mutating func requiredString(_ reader: inout JSONReader, path: String) throws(JSONSyntaxError) -> String? {
-        let location = reader.location()
+    private mutating func requiredString(_ reader: inout JSONReader, path: JSONPath) throws(JSONSyntaxError) -> String? {
+        let start = reader.valueStart()
         let kind = try reader.peekKind()
         guard kind == .string else {
-            pending.append(wrongType(location, path, expected: "a string", found: kind))
+            pending.append(wrongType(reader.location(of: start), path, expected: "a string", found: kind))
             try reader.skipValue()
             return nil
         }
         return try reader.readString()
     }
 
-    private mutating func optionalString(_ reader: inout JSONReader, path: String) throws(JSONSyntaxError) -> String? {
-        let location = reader.location()
+    private mutating func optionalString(_ reader: inout JSONReader, path: JSONPath) throws(JSONSyntaxError) -> String? {
+        let start = reader.valueStart()
         let kind = try reader.peekKind()
         guard kind == .string else {
+            let location = reader.location(of: start)
             diagnostics.append(
                 wrongType(location, path, expected: "a string", found: kind, leavingOut: "it is ignored", severity: .warning))
             try reader.skipValue()
@@ -410,16 +418,17 @@ private struct CatalogReading {
     }
 
     private func wrongType(
-        _ location: SourceLocation, _ path: String, expected: String, found: JSONReader.Kind, leavingOut consequence: String? = nil,
+        _ location: SourceLocation, _ path: JSONPath, expected: String, found: JSONReader.Kind, leavingOut consequence: String? = nil,
         severity: Diagnostic.Severity = .error
     ) -> Diagnostic {
         Diagnostic(
             severity: severity, location: location, code: "catalog-entry",
-            message: "\(path): expected \(expected), found \(Self.article(found))\(consequence.map { "; \($0)" } ?? "")", keyPath: path)
+            message: "\(path): expected \(expected), found \(Self.article(found))\(consequence.map { "; \($0)" } ?? "")",
+            keyPath: path.description)
     }
 
-    private func problem(_ location: SourceLocation?, _ path: String, _ message: String) -> Diagnostic {
-        Diagnostic(severity: .error, location: location, code: "catalog-entry", message: "\(path): \(message)", keyPath: path)
+    private func problem(_ location: SourceLocation?, _ path: JSONPath, _ message: String) -> Diagnostic {
+        Diagnostic(severity: .error, location: location, code: "catalog-entry", message: "\(path): \(message)", keyPath: path.description)
     }
 
     static func article(_ kind: JSONReader.Kind) -> String {
@@ -433,4 +442,18 @@ private struct CatalogReading {
     static func member(_ name: String) -> String { CatalogPath.member(name) }
 
     static func quoted(_ text: String) -> String { CatalogPath.quoted(text) }
+}
+
+/// Where a value is in a catalog, rendered only when a message needs it:
+/// `strings["Done"].localizations.fr.stringUnit.value`.
+indirect enum JSONPath: CustomStringConvertible {
+    case entry(String)
+    case member(JSONPath, String)
+
+    var description: String {
+        switch self {
+        case .entry(let key): "strings[\(CatalogPath.quoted(key))]"
+        case .member(let parent, let name): parent.description + CatalogPath.member(name)
+        }
+    }
 }

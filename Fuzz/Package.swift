@@ -23,6 +23,7 @@ let package = Package(
         .executableTarget(name: "FuzzStringsdict", dependencies: fuzzer),
         .executableTarget(name: "FuzzFormat", dependencies: fuzzer),
         .executableTarget(name: "FuzzJSON", dependencies: fuzzer),
+        .executableTarget(name: "FuzzCatalog", dependencies: fuzzer),
         .executableTarget(name: "FuzzConfiguration", dependencies: fuzzer),
         .executableTarget(
             name: "FuzzService",

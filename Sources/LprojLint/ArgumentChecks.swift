@@ -32,9 +32,12 @@ enum ArgumentChecks {
         var diagnostics: [Diagnostic] = []
         let positions = Set(expected.uses.keys).union(actual.uses.keys).sorted()
         for position in positions {
-            let wanted = expected.kind(at: position), used = actual.kind(at: position)
+            let used = actual.kind(at: position)
+            // What the argument is: as the development value uses it, else
+            // as the code passes it.
+            let wanted = expected.kind(at: position).map { ($0, developmentName) } ?? alsoPassed?.kind(at: position).map { ($0, "the key") }
             switch (wanted, used) {
-            case let (wanted?, used?):
+            case let ((wanted, source)?, _?):
                 let conflicting = actual.uses[position]!.first {
                     !$0.kind.isCompatible(with: wanted.kind) && !(wanted.kind == .pluralNumber && $0.kind == .pluralNumber)
                 }
@@ -43,30 +46,16 @@ enum ArgumentChecks {
                         Diagnostic(
                             severity: .error, location: location, code: "argument-type",
                             message:
-                                "\"\(key)\": argument \(position) is \(conflicting.specifier) (\(conflicting.kind)) here but \(wanted.specifier) (\(wanted.kind)) in \(developmentName); the arguments' order or types differ",
+                                "\"\(key)\": argument \(position) is \(conflicting.specifier) (\(conflicting.kind)) here but \(wanted.specifier) (\(wanted.kind)) in \(source); the arguments' order or types differ",
                             keyPath: key))
                 }
-                _ = used
             case let (nil, used?):
-                if let passed = alsoPassed?.kind(at: position) {
-                    if let conflicting = actual.uses[position]!.first(where: {
-                        !$0.kind.isCompatible(with: passed.kind) && !(passed.kind == .pluralNumber && $0.kind == .pluralNumber)
-                    }) {
-                        diagnostics.append(
-                            Diagnostic(
-                                severity: .error, location: location, code: "argument-type",
-                                message:
-                                    "\"\(key)\": argument \(position) is \(conflicting.specifier) (\(conflicting.kind)) here but \(passed.specifier) (\(passed.kind)) in the key; the arguments' order or types differ",
-                                keyPath: key))
-                    }
-                    continue
-                }
                 diagnostics.append(
                     Diagnostic(
                         severity: .error, location: location, code: "argument-extra",
                         message: "\"\(key)\": \(used.specifier) uses argument \(position), which \(developmentName) does not pass",
                         keyPath: key))
-            case let (wanted?, nil):
+            case let ((wanted, _)?, nil):
                 diagnostics.append(
                     Diagnostic(
                         severity: .warning, location: location, code: "argument-dropped",

@@ -65,12 +65,7 @@ enum CatalogChecks {
                     expected: ArgumentSignature(expected.format, variables: expected.variables),
                     actual: ArgumentSignature(actual.format, variables: actual.variables), key: entry.key, location: place,
                     developmentName: catalog.sourceLanguage, alsoPassed: ArgumentSignature(FormatString(entry.key))
-                ).map { finding in
-                    Diagnostic(
-                        severity: finding.severity, location: finding.location, code: finding.code,
-                        message: "\(language): \(finding.message)",
-                        keyPath: finding.keyPath)
-                }
+                ).map { $0.inLanguage(language) }
             }
             if entry.shouldTranslate {
                 let missing = languages.filter { $0 != catalog.sourceLanguage && entry.localizations[$0] == nil }
@@ -85,11 +80,7 @@ enum CatalogChecks {
         }
         for (language, entries) in pluralEntries.sorted(by: { $0.key < $1.key }) {
             let locale = try? LocaleIdentifier(language)
-            diagnostics += PluralChecks.check(entries, locations: pluralLocations, locale: locale).map { finding in
-                Diagnostic(
-                    severity: finding.severity, location: finding.location, code: finding.code, message: "\(language): \(finding.message)",
-                    keyPath: finding.keyPath)
-            }
+            diagnostics += PluralChecks.check(entries, locations: pluralLocations, locale: locale).map { $0.inLanguage(language) }
         }
         diagnostics += conflicts(path: path, files: files)
         return diagnostics
@@ -143,5 +134,12 @@ enum CatalogChecks {
                     "the table \(table) is also defined by \(clashing.joined(separator: ", ")); Xcode refuses to build this, and lprojd serves one of them (catalog-conflicts, by default the catalog)"
             )
         ]
+    }
+}
+
+extension Diagnostic {
+    /// The same finding, its message saying which of a catalog's languages it is about.
+    fileprivate func inLanguage(_ language: String) -> Diagnostic {
+        Diagnostic(severity: severity, location: location, code: code, message: "\(language): \(message)", keyPath: keyPath)
     }
 }

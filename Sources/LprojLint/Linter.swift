@@ -156,9 +156,7 @@ public struct Linter: Sendable {
         let siblings = files.lprojFolders(in: root)
         func folder(for key: LocaleKey) -> String? {
             siblings.first {
-                (try? LprojName(folderName: $0)).flatMap { name -> LocaleKey? in
-                    if case .locale(let locale) = name { locale.matchKey } else { nil }
-                } == key
+                (try? LprojName(folderName: $0))?.matchKey == key
             }
             .map { TreePath.join(root, $0) }
         }

@@ -37,13 +37,7 @@ extension BundleLoader {
         do {
             bytes = try files.read(TreePath.join(configuration.directory, path), maximumSize: configuration.maximumFileSize)
         } catch {
-            let code = if case .tooLarge = error { "too-large" } else { "unreadable" }
-            let message = if case .tooLarge = error { "\(error)" } else { "cannot be read: \(error)" }
-            return (
-                previous,
-                FileReport(
-                    path: path, diagnostics: [Diagnostic(severity: .error, location: nil, code: code, message: message)], failed: true)
-            )
+            return (previous, FileReport(unreadable: path, error))
         }
         let file: StringCatalogFile
         do throws(TableParseError) {

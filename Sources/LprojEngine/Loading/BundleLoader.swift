@@ -135,22 +135,8 @@ public struct BundleLoader: Sendable {
         let bytes: [UInt8]
         do {
             bytes = try files.read(file, maximumSize: maximumSize)
-        } catch .tooLarge(let size, let limit) {
-            let error = FileTreeError.tooLarge(size: size, limit: limit)
-            return (
-                nil,
-                FileReport(
-                    path: path, diagnostics: [Diagnostic(severity: .error, location: nil, code: "too-large", message: "\(error)")],
-                    failed: true)
-            )
         } catch {
-            return (
-                nil,
-                FileReport(
-                    path: path,
-                    diagnostics: [Diagnostic(severity: .error, location: nil, code: "unreadable", message: "cannot be read: \(error)")],
-                    failed: true)
-            )
+            return (nil, FileReport(unreadable: path, error))
         }
         do throws(TableParseError) {
             switch kind {

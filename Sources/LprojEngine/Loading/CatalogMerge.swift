@@ -79,11 +79,3 @@ enum CatalogMerge {
         return Result(localizations: localizations.sorted { $0.folderName < $1.folderName }, problems: problems)
     }
 }
-
-extension LprojName {
-    /// The key a folder of this name answers to (`nil` for Base).
-    var matchKey: LocaleKey? {
-        if case .locale(let locale) = self { return locale.matchKey }
-        return nil
-    }
-}

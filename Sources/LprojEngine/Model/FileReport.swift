@@ -17,6 +17,16 @@ public struct FileReport: Sendable, Hashable {
         self.failed = failed
     }
 
+    /// The report of a file that could not be read: too large, or the system's reason.
+    public init(unreadable path: String, _ error: FileTreeError) {
+        let diagnostic =
+            switch error {
+            case .tooLarge: Diagnostic(severity: .error, location: nil, code: "too-large", message: "\(error)")
+            case .unreadable: Diagnostic(severity: .error, location: nil, code: "unreadable", message: "cannot be read: \(error)")
+            }
+        self.init(path: path, diagnostics: [diagnostic], failed: true)
+    }
+
     /// The error-severity diagnostics.
     public var errors: [Diagnostic] { diagnostics.filter { $0.severity == .error } }
 }

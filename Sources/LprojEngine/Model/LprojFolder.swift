@@ -37,11 +37,16 @@ public final class LprojFolder: Sendable {
     }
 
     /// The key this folder answers to in fallback chains (`nil` for Base).
-    public var matchKey: LocaleKey? {
-        if case .locale(let locale) = name { return locale.matchKey }
-        return nil
-    }
+    public var matchKey: LocaleKey? { name.matchKey }
 
     /// Keys across all tables.
     public var entryCount: Int { tables.values.reduce(0) { $0 + $1.entryCount } }
+}
+
+extension LprojName {
+    /// The key a folder of this name answers to in fallback chains (`nil` for Base).
+    public var matchKey: LocaleKey? {
+        if case .locale(let locale) = self { return locale.matchKey }
+        return nil
+    }
 }

@@ -65,26 +65,6 @@ struct JSONReader: ~Copyable {
         JSONSyntaxError(offset: offset, message: message)
     }
 
-    /// Turns an error's offset into a line and column. Errors end the read,
-    /// so this may start from wherever the reader is.
-    mutating func location(of error: JSONSyntaxError) -> SourceLocation {
-        guard error.offset >= lineStart else { return SourceLocation(line: line, column: 1) }
-        var position = min(error.offset, bytes.count)
-        // A break inside the failed token's span moves the line on.
-        var index = lineStart
-        while index < position {
-            if bytes[index] == UInt8(ascii: "\n") || bytes[index] == UInt8(ascii: "\r") {
-                if bytes[index] == UInt8(ascii: "\r"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "\n") { index += 1 }
-                line += 1
-                lineStart = index + 1
-                columnMark = (lineStart, 1)
-            }
-            index += 1
-        }
-        position = max(position, lineStart)
-        return location(at: position)
-    }
-
     // MARK: Structure
 
     @inline(__always)
@@ -315,99 +295,54 @@ struct JSONReader: ~Copyable {
     /// Reads a string. Escapes are decoded; text that is not UTF-8, a raw
     /// control character, a bad escape or a lone surrogate is an error.
     mutating func readString() throws(JSONSyntaxError) -> String {
-        // Most strings have no escape: made straight from the document's bytes.
-        skipWhitespace()
-        if offset < bytes.count, bytes[offset] == UInt8(ascii: "\"") {
-            var end = offset + 1
-            var nonASCII: UInt8 = 0
-            while end < bytes.count {
-                let byte = bytes[end]
-                if byte == UInt8(ascii: "\"") {
-                    let start = offset + 1
-                    offset = end
-                    var text = ""
-                    try appendPiece(start, nonASCII: nonASCII) { text = $0 }
-                    offset = end + 1
-                    return text
-                }
-                if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
-                nonASCII |= byte
-                end += 1
-            }
-        }
-        // With escapes: the decoded bytes are gathered, then made a string once.
-        var decoded: [UInt8] = []
-        decoded.reserveCapacity(128)
         try expect(UInt8(ascii: "\""), "'\"'")
         let opening = offset - 1
+        // Most strings have no escape: they are made straight from the
+        // document's bytes. The others gather their decoded bytes first.
+        var decoded: [UInt8]?
         while true {
-            guard offset < bytes.count else { throw JSONSyntaxError(offset: opening, message: "the string is not closed") }
-            // The plain run up to the next quote, backslash or control character, in one copy.
+            // The plain run up to the next quote, backslash or control character.
             var end = offset
-            while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"), bytes[end] >= 0x20 { end &+= 1 }
-            if end > offset {
-                decoded.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[offset..<end]))
-                offset = end
-                continue
+            var nonASCII: UInt8 = 0
+            while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"), bytes[end] >= 0x20 {
+                nonASCII |= bytes[end]
+                end &+= 1
             }
-            let byte = bytes[offset]
+            guard end < bytes.count else { throw JSONSyntaxError(offset: opening, message: "the string is not closed") }
+            let byte = bytes[end]
+            if byte == UInt8(ascii: "\"") && decoded == nil {
+                defer { offset = end + 1 }
+                let text = UnsafeBufferPointer(rebasing: bytes[offset..<end])
+                // ASCII needs no validation.
+                return nonASCII < 0x80 ? String(decoding: text, as: UTF8.self) : try validated(text, at: opening + 1)
+            }
+            if decoded == nil {
+                decoded = []
+                decoded!.reserveCapacity(2 * (end - offset) + 64)
+            }
+            decoded!.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[offset..<end]))
+            offset = end
             if byte == UInt8(ascii: "\"") {
                 offset &+= 1
-                guard let text = String(validating: decoded, as: UTF8.self) else {
-                    throw JSONSyntaxError(offset: opening + 1, message: "the string is not valid UTF-8")
-                }
-                return text
+                return try decoded!.withUnsafeBufferPointer { buffer throws(JSONSyntaxError) in try validated(buffer, at: opening + 1) }
             } else if byte == UInt8(ascii: "\\") {
                 offset &+= 1
-                decoded += try readEscape().utf8
-            } else if byte < 0x20 {
-                throw error("a control character (U+\(Self.hex(UInt32(byte), digits: 4))) must be escaped inside a string")
+                decoded! += try readEscape().utf8
             } else {
-                decoded.append(byte)
-                offset &+= 1
+                throw error("a control character (U+\(Self.hex(UInt32(byte), digits: 4))) must be escaped inside a string")
             }
         }
     }
 
     private mutating func skipString() throws(JSONSyntaxError) {
-        try readString { _ in }
+        _ = try readString()
     }
 
-    /// Reads a string, handing its pieces to `append`: the text between
-    /// escapes as slices of the document, escapes decoded.
-    private mutating func readString(_ append: (String) -> Void) throws(JSONSyntaxError) {
-        try expect(UInt8(ascii: "\""), "'\"'")
-        var pieceStart = offset
-        var nonASCII: UInt8 = 0
-        while true {
-            guard offset < bytes.count else { throw JSONSyntaxError(offset: pieceStart - 1, message: "the string is not closed") }
-            let byte = bytes[offset]
-            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-                try appendPiece(pieceStart, nonASCII: nonASCII, append)
-                nonASCII = 0
-                offset &+= 1
-                if byte == UInt8(ascii: "\"") { return }
-                append(try readEscape())
-                pieceStart = offset
-            } else if byte < 0x20 {
-                throw error("a control character (U+\(Self.hex(UInt32(byte), digits: 4))) must be escaped inside a string")
-            } else {
-                nonASCII |= byte
-                offset &+= 1
-            }
+    private func validated(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) throws(JSONSyntaxError) -> String {
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw JSONSyntaxError(offset: offset, message: "the string is not valid UTF-8")
         }
-    }
-
-    private func appendPiece(_ start: Int, nonASCII: UInt8, _ append: (String) -> Void) throws(JSONSyntaxError) {
-        guard start < offset else { return }
-        let piece = UnsafeBufferPointer(rebasing: bytes[start..<offset])
-        if nonASCII & 0x80 == 0 {
-            append(String(decoding: piece, as: UTF8.self))
-        } else if let text = String(validating: piece, as: UTF8.self) {
-            append(text)
-        } else {
-            throw JSONSyntaxError(offset: start, message: "the string is not valid UTF-8")
-        }
+        return text
     }
 
     /// Reads what follows a backslash.

@@ -61,7 +61,8 @@ public struct StringCatalogCompiler: Sendable {
 
     /// Compiles every language of a catalog.
     public func compile(_ catalog: StringCatalog) -> StringCatalogCompilation {
-        // One pass over the entries, each localization going to its language.
+        // One pass over the entries, each localization going to its language
+        // (diagnostics come in the order of the file).
         let languages = catalog.languages
         let indexes = Dictionary(uniqueKeysWithValues: languages.enumerated().map { ($1, $0) })
         let source = indexes[catalog.sourceLanguage]!
@@ -81,7 +82,6 @@ public struct StringCatalogCompiler: Sendable {
             }
             if !sawSource { builders[source].append(key: entry.key, value: entry.key) }
         }
-        // Diagnostics in the order of the file, then of the languages.
         let tables = languages.indices.map { index in
             CompiledCatalogTable(language: languages[index], strings: builders[index].finish().table, plurals: plurals[index])
         }

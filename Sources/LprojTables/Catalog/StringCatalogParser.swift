@@ -36,7 +36,7 @@ public struct StringCatalogParser: Sendable {
                 try reader.finish()
                 return .success(StringCatalogFile(catalog: catalog, diagnostics: state.diagnostics))
             } catch {
-                return .failure(TableParseError(location: reader.location(of: error), message: "not valid JSON: \(error.message)"))
+                return .failure(TableParseError(location: reader.location(of: error.offset), message: "not valid JSON: \(error.message)"))
             }
         }
         return try result.get()
@@ -140,28 +140,29 @@ private struct CatalogReading {
 
     private mutating func readEntry(_ reader: inout JSONReader, key: String, path: JSONPath) throws(JSONSyntaxError) -> StringCatalog.Entry?
     {
-        guard try expectObject(&reader, path: path, leavingOut: "the key is left out") else { return nil }
+        guard try expectObject(&reader, path: path, else: .reported(consequence: "the key is left out", severity: .error)) else {
+            return nil
+        }
         var entry = StringCatalog.Entry(key: key)
         while let field = try reader.nextKey() {
             let fieldPath = JSONPath.member(path, field)
             switch field {
             case "comment":
-                entry.comment = try optionalString(&reader, path: fieldPath)
+                entry.comment = try string(&reader, path: fieldPath, else: .reported(consequence: "it is ignored", severity: .warning))
             case "extractionState":
-                entry.extractionState = try optionalString(&reader, path: fieldPath)
+                entry.extractionState = try string(
+                    &reader, path: fieldPath, else: .reported(consequence: "it is ignored", severity: .warning))
             case "shouldTranslate":
-                let location = reader.location()
-                if try reader.peekKind() == .boolean {
+                if try expect(.boolean, &reader, path: fieldPath, else: .reported(consequence: "it is ignored", severity: .warning)) {
                     entry.shouldTranslate = try reader.readBoolean()
-                } else {
-                    diagnostics.append(
-                        wrongType(
-                            location, fieldPath, expected: "true or false", found: try reader.peekKind(), leavingOut: "it is ignored",
-                            severity: .warning))
-                    try reader.skipValue()
                 }
             case "localizations":
-                guard try expectObject(&reader, path: fieldPath, leavingOut: "the key has no translations") else { continue }
+                guard
+                    try expectObject(
+                        &reader, path: fieldPath, else: .reported(consequence: "the key has no translations", severity: .error))
+                else {
+                    continue
+                }
                 while true {
                     let location = reader.location()
                     guard let language = try reader.nextKey() else { break }
@@ -173,7 +174,7 @@ private struct CatalogReading {
                         Diagnostic(
                             severity: problem.severity, location: problem.location ?? location, code: problem.code,
                             message: problem.message
-                                + (problem.severity == .error ? "; \(Self.quoted(key)) is left out in \(language)" : ""),
+                                + (problem.severity == .error ? "; \(CatalogPath.quoted(key)) is left out in \(language)" : ""),
                             keyPath: problem.keyPath)
                     }
                     if !malformed, var localization {
@@ -192,7 +193,7 @@ private struct CatalogReading {
     private mutating func readLocalization(_ reader: inout JSONReader, path: JSONPath) throws(JSONSyntaxError) -> StringCatalog
         .Localization?
     {
-        guard try expectObject(&reader, path: path, pending: true) else { return nil }
+        guard try expectObject(&reader, path: path) else { return nil }
         var localization = StringCatalog.Localization()
         while let field = try reader.nextKey() {
             let fieldPath = JSONPath.member(path, field)
@@ -200,7 +201,7 @@ private struct CatalogReading {
             case "stringUnit": localization.stringUnit = try readStringUnit(&reader, path: fieldPath)
             case "variations": localization.variations = try readVariations(&reader, path: fieldPath)
             case "substitutions":
-                guard try expectObject(&reader, path: fieldPath, pending: true) else { continue }
+                guard try expectObject(&reader, path: fieldPath) else { continue }
                 while let name = try reader.nextKey() {
                     let namePath = JSONPath.member(fieldPath, name)
                     if let substitution = try readSubstitution(&reader, path: namePath) {
@@ -220,13 +221,13 @@ private struct CatalogReading {
 
     private mutating func readStringUnit(_ reader: inout JSONReader, path: JSONPath) throws(JSONSyntaxError) -> StringCatalog.StringUnit? {
         let location = reader.location()
-        guard try expectObject(&reader, path: path, pending: true) else { return nil }
+        guard try expectObject(&reader, path: path) else { return nil }
         var state: String??
         var value: String??
         while let field = try reader.nextKey() {
             switch field {
-            case "state": state = try requiredString(&reader, path: .member(path, "state"))
-            case "value": value = try requiredString(&reader, path: .member(path, "value"))
+            case "state": state = try string(&reader, path: .member(path, "state"))
+            case "value": value = try string(&reader, path: .member(path, "value"))
             default: try reader.skipValue()
             }
         }
@@ -244,13 +245,13 @@ private struct CatalogReading {
     }
 
     private mutating func readVariations(_ reader: inout JSONReader, path: JSONPath) throws(JSONSyntaxError) -> StringCatalog.Variations? {
-        guard try expectObject(&reader, path: path, pending: true) else { return nil }
+        guard try expectObject(&reader, path: path) else { return nil }
         var variations = StringCatalog.Variations()
         while let axis = try reader.nextKey() {
             let axisPath = JSONPath.member(path, axis)
             switch axis {
             case "plural":
-                guard try expectObject(&reader, path: axisPath, pending: true) else { continue }
+                guard try expectObject(&reader, path: axisPath) else { continue }
                 var cases: [PluralCategory: StringCatalog.Variant] = [:]
                 while true {
                     let start = reader.valueStart()
@@ -269,7 +270,7 @@ private struct CatalogReading {
                 }
                 variations.plural = cases
             case "device":
-                guard try expectObject(&reader, path: axisPath, pending: true) else { continue }
+                guard try expectObject(&reader, path: axisPath) else { continue }
                 var cases: [String: StringCatalog.Variant] = [:]
                 while let device = try reader.nextKey() {
                     if let variant = try readVariant(&reader, path: .member(axisPath, device)) { cases[device] = variant }
@@ -289,7 +290,7 @@ private struct CatalogReading {
     }
 
     private mutating func readVariant(_ reader: inout JSONReader, path: JSONPath) throws(JSONSyntaxError) -> StringCatalog.Variant? {
-        guard try expectObject(&reader, path: path, pending: true) else { return nil }
+        guard try expectObject(&reader, path: path) else { return nil }
         var variant = StringCatalog.Variant()
         while let field = try reader.nextKey() {
             switch field {
@@ -305,7 +306,7 @@ private struct CatalogReading {
         .Substitution?
     {
         let location = reader.location()
-        guard try expectObject(&reader, path: path, pending: true) else { return nil }
+        guard try expectObject(&reader, path: path) else { return nil }
         var argNum: Int?
         var specifier: String?
         var plural: [PluralCategory: StringCatalog.StringUnit]?
@@ -313,12 +314,9 @@ private struct CatalogReading {
             let fieldPath = JSONPath.member(path, field)
             switch field {
             case "argNum":
-                let numberLocation = reader.location()
-                guard try reader.peekKind() == .number else {
-                    pending.append(wrongType(numberLocation, fieldPath, expected: "a number", found: try reader.peekKind()))
-                    try reader.skipValue()
-                    continue
-                }
+                let start = reader.valueStart()
+                guard try expect(.number, &reader, path: fieldPath) else { continue }
+                let numberLocation = reader.location(of: start)
                 let text = try reader.readNumberText()
                 guard let number = Int(text), number >= 1, number <= 1000 else {
                     pending.append(problem(numberLocation, fieldPath, "'\(text)' is not an argument position (1, 2, ...)"))
@@ -326,7 +324,7 @@ private struct CatalogReading {
                 }
                 argNum = number
             case "formatSpecifier":
-                specifier = try requiredString(&reader, path: fieldPath)
+                specifier = try string(&reader, path: fieldPath)
             case "variations":
                 guard let variations = try readVariations(&reader, path: fieldPath) else { continue }
                 if variations.device != nil {
@@ -367,54 +365,48 @@ private struct CatalogReading {
 
     // MARK: Helpers
 
-    private mutating func expectObject(_ reader: inout JSONReader, path: JSONPath, leavingOut consequence: String) throws(JSONSyntaxError)
-        -> Bool
-    {
+    /// What a value of the wrong type means.
+    private enum Mismatch {
+        /// The localization being read is left out (the problem waits in `pending`).
+        case spoilsLocalization
+        /// Reported at once, saying what follows.
+        case reported(consequence: String, severity: Diagnostic.Severity)
+    }
+
+    /// Whether the next value is of the kind expected; if not, it is
+    /// reported as `mismatch` says and skipped.
+    private mutating func expect(
+        _ expected: JSONReader.Kind, _ reader: inout JSONReader, path: JSONPath, else mismatch: Mismatch = .spoilsLocalization
+    ) throws(JSONSyntaxError) -> Bool {
         let start = reader.valueStart()
         let kind = try reader.peekKind()
-        guard kind == .object else {
-            diagnostics.append(wrongType(reader.location(of: start), path, expected: "an object", found: kind, leavingOut: consequence))
-            try reader.skipValue()
-            return false
+        guard kind != expected else { return true }
+        let location = reader.location(of: start)
+        let wanted = expected == .boolean ? "true or false" : Self.article(expected)
+        switch mismatch {
+        case .spoilsLocalization:
+            pending.append(wrongType(location, path, expected: wanted, found: kind))
+        case .reported(let consequence, let severity):
+            diagnostics.append(wrongType(location, path, expected: wanted, found: kind, leavingOut: consequence, severity: severity))
         }
+        try reader.skipValue()
+        return false
+    }
+
+    /// Reads the `{` of an object, if the next value is one.
+    private mutating func expectObject(
+        _ reader: inout JSONReader, path: JSONPath, else mismatch: Mismatch = .spoilsLocalization
+    ) throws(JSONSyntaxError) -> Bool {
+        guard try expect(.object, &reader, path: path, else: mismatch) else { return false }
         try reader.beginObject()
         return true
     }
 
-    private mutating func expectObject(_ reader: inout JSONReader, path: JSONPath, pending: Bool) throws(JSONSyntaxError) -> Bool {
-        let start = reader.valueStart()
-        let kind = try reader.peekKind()
-        guard kind == .object else {
-            self.pending.append(wrongType(reader.location(of: start), path, expected: "an object", found: kind))
-            try reader.skipValue()
-            return false
-        }
-        try reader.beginObject()
-        return true
-    }
-
-    private mutating func requiredString(_ reader: inout JSONReader, path: JSONPath) throws(JSONSyntaxError) -> String? {
-        let start = reader.valueStart()
-        let kind = try reader.peekKind()
-        guard kind == .string else {
-            pending.append(wrongType(reader.location(of: start), path, expected: "a string", found: kind))
-            try reader.skipValue()
-            return nil
-        }
-        return try reader.readString()
-    }
-
-    private mutating func optionalString(_ reader: inout JSONReader, path: JSONPath) throws(JSONSyntaxError) -> String? {
-        let start = reader.valueStart()
-        let kind = try reader.peekKind()
-        guard kind == .string else {
-            let location = reader.location(of: start)
-            diagnostics.append(
-                wrongType(location, path, expected: "a string", found: kind, leavingOut: "it is ignored", severity: .warning))
-            try reader.skipValue()
-            return nil
-        }
-        return try reader.readString()
+    /// Reads a string, if the next value is one.
+    private mutating func string(
+        _ reader: inout JSONReader, path: JSONPath, else mismatch: Mismatch = .spoilsLocalization
+    ) throws(JSONSyntaxError) -> String? {
+        try expect(.string, &reader, path: path, else: mismatch) ? try reader.readString() : nil
     }
 
     private func wrongType(
@@ -438,10 +430,6 @@ private struct CatalogReading {
         default: "a \(kind.rawValue)"
         }
     }
-
-    static func member(_ name: String) -> String { CatalogPath.member(name) }
-
-    static func quoted(_ text: String) -> String { CatalogPath.quoted(text) }
 }
 
 /// Where a value is in a catalog, rendered only when a message needs it:

@@ -951,6 +951,9 @@ extension Localization {
     /// A whole table resolved for one locale, with the per-key fallback merged:
     /// strings holds every plain value, plurals every .stringsdict entry, and
     /// sources where each key came from. Fetch it again on tablesChanged.
+    /// formatLocale is the locale whose way of writing numbers Lookup applies to
+    /// format arguments at this locale (a bundle's custom locale maps to one), so
+    /// that a client can format from the table as Lookup would.
     public enum GetTable: VarlinkMethod {
         public static let qualifiedName = "org.lprojd.Localization.GetTable"
 
@@ -1003,18 +1006,29 @@ extension Localization {
             public var bundle: String
             public var table: String
             public var locale: String
+            public var formatLocale: String?
             public var generation: Int
             public var strings: [String: String]
             public var plurals: [String: PluralEntry]
             public var sources: [String: String]
 
             /// The fields' names, in the order the interface lists them.
-            public static let fieldNames: [String] = ["bundle", "table", "locale", "generation", "strings", "plurals", "sources"]
+            public static let fieldNames: [String] = [
+                "bundle",
+                "table",
+                "locale",
+                "formatLocale",
+                "generation",
+                "strings",
+                "plurals",
+                "sources"
+            ]
 
             public init(
                 bundle: String,
                 table: String,
                 locale: String,
+                formatLocale: String? = nil,
                 generation: Int,
                 strings: [String: String],
                 plurals: [String: PluralEntry],
@@ -1023,6 +1037,7 @@ extension Localization {
                 self.bundle = bundle
                 self.table = table
                 self.locale = locale
+                self.formatLocale = formatLocale
                 self.generation = generation
                 self.strings = strings
                 self.plurals = plurals
@@ -1033,6 +1048,7 @@ extension Localization {
                 var _bundle: String?
                 var _table: String?
                 var _locale: String?
+                var _formatLocale: String?
                 var _generation: Int?
                 var _strings: [String: String]?
                 var _plurals: [String: PluralEntry]?
@@ -1042,6 +1058,7 @@ extension Localization {
                     case "bundle": _bundle = try varlinkField(name, value, unknownFields)
                     case "table": _table = try varlinkField(name, value, unknownFields)
                     case "locale": _locale = try varlinkField(name, value, unknownFields)
+                    case "formatLocale": _formatLocale = try varlinkField(name, value, unknownFields)
                     case "generation": _generation = try varlinkField(name, value, unknownFields)
                     case "strings": _strings = try varlinkField(name, value, unknownFields)
                     case "plurals": _plurals = try varlinkField(name, value, unknownFields)
@@ -1053,6 +1070,7 @@ extension Localization {
                     bundle: try varlinkRequired("bundle", _bundle),
                     table: try varlinkRequired("table", _table),
                     locale: try varlinkRequired("locale", _locale),
+                    formatLocale: _formatLocale,
                     generation: try varlinkRequired("generation", _generation),
                     strings: try varlinkRequired("strings", _strings),
                     plurals: try varlinkRequired("plurals", _plurals),
@@ -1061,10 +1079,11 @@ extension Localization {
             }
 
             public var varlinkObject: JSONObject {
-                var object = JSONObject(minimumCapacity: 7)
+                var object = JSONObject(minimumCapacity: 8)
                 object.appendUnchecked("bundle", self.bundle.varlinkValue)
                 object.appendUnchecked("table", self.table.varlinkValue)
                 object.appendUnchecked("locale", self.locale.varlinkValue)
+                if let value = self.formatLocale { object.appendUnchecked("formatLocale", value.varlinkValue) }
                 object.appendUnchecked("generation", self.generation.varlinkValue)
                 object.appendUnchecked("strings", self.strings.varlinkValue)
                 object.appendUnchecked("plurals", self.plurals.varlinkValue)

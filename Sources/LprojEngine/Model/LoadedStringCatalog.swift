@@ -1,5 +1,5 @@
 public import LprojLocales
-public import LprojTables
+internal import LprojTables
 
 /// A String Catalog (`*.xcstrings`) of a bundle, compiled: one table for
 /// each of its languages, as Xcode would build them.

@@ -234,15 +234,9 @@ extension LocalizationService {
         return .later {
             let names = LocaleFormatter(locale: display.standardLocale)
             let locales = bundle.supportedLocales.map { locale in
-                // SDLocalizationManager's LM_locale_name_<id>; its ids were
-                // written with '_' (it_IT), ours with '-'.
-                let underscored = locale.tag.replacing("-", with: "_")
-                let keys =
-                    underscored == locale.tag
-                    ? ["LM_locale_name_\(locale.tag)"] : ["LM_locale_name_\(locale.tag)", "LM_locale_name_\(underscored)"]
-                return Localization.LocaleName(
+                Localization.LocaleName(
                     locale: locale.tag, name: names.name(of: locale), nativeName: LocaleFormatter.nativeName(of: locale),
-                    bundleName: bundle.lookup(anyOf: keys, locale: display, overlay: overlay)?.value)
+                    bundleName: bundle.ownName(of: locale, display: display, overlay: overlay))
             }
             return .init(displayLocale: display.locale.tag, locales: locales)
         }

@@ -104,7 +104,8 @@ extension LocalizationService {
                 }
             }
             return .init(
-                bundle: bundle.name, table: table, locale: locale.locale.tag, generation: generation,
+                bundle: bundle.name, table: table, locale: locale.locale.tag, formatLocale: locale.standardLocale.tag,
+                generation: generation,
                 strings: strings, plurals: plurals, sources: sources)
         }
     }

@@ -1,4 +1,3 @@
-public import LprojEngine
 public import LprojLocales
 
 /// Why a selection applies.
@@ -31,6 +30,13 @@ public enum SelectionPolicy {
         public let save: Bool
         /// Whether a saved choice no longer applies and is to be forgotten.
         public let forgetSaved: Bool
+
+        public init(locale: LocaleIdentifier, reason: SelectionReason, save: Bool, forgetSaved: Bool) {
+            self.locale = locale
+            self.reason = reason
+            self.save = save
+            self.forgetSaved = forgetSaved
+        }
     }
 
     /// The locale that applies: the saved one if still supported; else the

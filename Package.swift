@@ -18,7 +18,8 @@ let package = Package(
         .executable(name: "lprojd", targets: ["lprojd"]),
         .executable(name: "lprojctl", targets: ["lprojctl"]),
         .library(name: "LprojEngine", targets: ["LprojEngine"]),
-        .library(name: "LprojClient", targets: ["LprojClient"]),
+        // The client and the live localizer built on it (clients/README.md).
+        .library(name: "LprojClient", targets: ["LprojClient", "LprojLocalizer"]),
         // For the fuzzers in Fuzz/ (a package of their own, built with
         // -sanitize=fuzzer): the modules they drive, and the oracles.
         .library(
@@ -113,6 +114,13 @@ let package = Package(
             swiftSettings: strictSwift
         ),
         .target(name: "LprojClient", dependencies: ["LprojInterface", "VarlinkClient", "VarlinkProtocol"], swiftSettings: strictSwift),
+        .target(
+            name: "LprojLocalizer",
+            dependencies: [
+                "LprojClient", "LprojInterface", "LprojEngine", "LprojFiles", "LprojFormat", "LprojFormatting", "LprojLocales",
+            ],
+            swiftSettings: strictSwift
+        ),
         .executableTarget(
             name: "lprojd",
             dependencies: [
@@ -153,6 +161,7 @@ let package = Package(
             name: "LprojEngineTests",
             dependencies: ["LprojEngine", "LprojFiles", "LprojTables", "LprojLocales", "LprojFormat", "LprojTablesOracle"],
             swiftSettings: strictSwift),
+        .testTarget(name: "LprojLocalizerTests", dependencies: ["LprojLocalizer"], swiftSettings: strictSwift),
         .testTarget(name: "LprojFilesTests", dependencies: ["LprojFiles", "LprojEngine"], swiftSettings: strictSwift),
         .testTarget(name: "LprojLintTests", dependencies: ["LprojLint", "LprojFiles", "LprojEngine"], swiftSettings: strictSwift),
         .target(
@@ -200,7 +209,8 @@ let package = Package(
         .testTarget(
             name: "LprojdIntegrationTests",
             dependencies: [
-                "LprojClient", "LprojInterface", "VarlinkClient", "VarlinkProtocol", "LprojTestSupport", "lprojd", "lprojctl", "lproj-soak",
+                "LprojClient", "LprojLocalizer", "LprojInterface", "LprojFormat", "VarlinkClient", "VarlinkProtocol", "LprojTestSupport",
+                "lprojd", "lprojctl", "lproj-soak",
             ],
             resources: [.copy("Python")],
             swiftSettings: strictSwift

@@ -1,0 +1,223 @@
+internal import LprojEngine
+public import LprojFormat
+internal import LprojInterface
+internal import LprojLocales
+
+/// A looked-up string: its value, whether a table had the key, and where
+/// the value came from (a folder's locale, `Base`, or the locale a string
+/// was added for), as lprojd's `Lookup` says.
+public struct LocalizedValue: Sendable, Hashable {
+    public let value: String
+    public let found: Bool
+    public let source: String?
+}
+
+/// What a localizer answers from: one immutable snapshot of the app's
+/// language and tables, built whole and swapped in whole, so that a lookup
+/// never sees half of a change.
+final class Mirror: Sendable {
+    /// Where the answers come from.
+    enum Origin: Sendable, Equatable {
+        /// Tables fetched from lprojd.
+        case daemon
+        /// The bundle's directory loaded in process (lprojd unreachable).
+        case engine
+        /// Nothing yet: every lookup gives its default or its key.
+        case none
+    }
+
+    let origin: Origin
+    /// The locale the app's strings are in.
+    let locale: String
+    let developmentLocale: String
+    let supportedLocales: [Localization.LocaleName]
+    private let answers: Answers
+
+    private enum Answers: Sendable {
+        case tables([String: MirroredTable], numbers: any NumberRendering, rules: PluralRuleChoice)
+        case engine(LoadedBundle, ResolvedLocale)
+        case none
+    }
+
+    /// An empty mirror: keys answer for themselves.
+    static let empty = Mirror(
+        origin: .none, locale: "", developmentLocale: "", supportedLocales: [], answers: .none)
+
+    private init(origin: Origin, locale: String, developmentLocale: String, supportedLocales: [Localization.LocaleName], answers: Answers) {
+        self.origin = origin
+        self.locale = locale
+        self.developmentLocale = developmentLocale
+        self.supportedLocales = supportedLocales
+        self.answers = answers
+    }
+
+    /// A mirror of tables fetched from lprojd. `formatLocale` is the locale
+    /// whose number formats apply (a bundle's custom locale maps to one).
+    convenience init(
+        locale: String, formatLocale: String?, developmentLocale: String, tables: [String: MirroredTable],
+        supportedLocales: [Localization.LocaleName]
+    ) {
+        let numbersLocale = (try? LocaleIdentifier(formatLocale ?? locale)) ?? (try? LocaleIdentifier(developmentLocale))
+        let rules = PluralRuleChoice(requested: numbersLocale, development: try? LocaleIdentifier(developmentLocale))
+        self.init(
+            origin: .daemon, locale: locale, developmentLocale: developmentLocale, supportedLocales: supportedLocales,
+            answers: .tables(tables, numbers: numbersLocale.map(ICUNumberRenderer.init) ?? POSIXNumberRenderer(), rules: rules))
+    }
+
+    /// A mirror answering from a bundle loaded in process.
+    convenience init(bundle: LoadedBundle, locale: ResolvedLocale, supportedLocales: [Localization.LocaleName]) {
+        self.init(
+            origin: .engine, locale: locale.locale.tag, developmentLocale: bundle.configuration.developmentLocale.tag,
+            supportedLocales: supportedLocales, answers: .engine(bundle, locale))
+    }
+
+    /// The tables mirrored from lprojd, by name (none for other origins).
+    var tables: [String: MirroredTable] {
+        if case .tables(let tables, _, _) = answers { tables } else { [:] }
+    }
+
+    /// A key's value as written (a plural entry's format key), the default
+    /// or the key when no table has it: `Lookup` without arguments.
+    @inline(__always)
+    func value(_ key: String, table: String, defaultValue: String?) -> String {
+        switch answers {
+        case .tables(let tables, _, _):
+            switch tables[table]?.entries[key] {
+            case .string(let value, _)?: return value
+            case .plural(let plural, _, _)?: return plural.formatKey
+            case nil: return defaultValue ?? key
+            }
+        case .engine(let bundle, let locale):
+            return bundle.lookup(key, table: table, locale: locale, defaultValue: defaultValue).value
+        case .none:
+            return defaultValue ?? key
+        }
+    }
+
+    /// A key's value formatted with arguments and placeholders, exactly as
+    /// lprojd's `Lookup` formats it: the same renderer, the same ICU number
+    /// formats of the same locale, the plural rules of the value's language.
+    func lookup(
+        _ key: String, table: String, defaultValue: String?, arguments: [FormatArgument]?, placeholders: [String: String]
+    ) throws(FormatError) -> LocalizedValue {
+        switch answers {
+        case .tables(let tables, let numbers, let rules):
+            let entry = tables[table]?.entries[key]
+            let raw: String, plural: PluralFormat?, pluralLocale: LocaleIdentifier?
+            switch entry {
+            case .string(let value, _)?: (raw, plural, pluralLocale) = (value, nil, nil)
+            case .plural(let format, let locale, _)?: (raw, plural, pluralLocale) = (format.formatKey, format, locale)
+            case nil: (raw, plural, pluralLocale) = (defaultValue ?? key, nil, nil)
+            }
+            let value: String
+            if let arguments {
+                let renderer = FormatRenderer(numbers: numbers, plurals: rules.rules(for: pluralLocale))
+                value = try renderer.render(
+                    plural?.format ?? FormatString(raw), arguments: arguments, variables: plural?.variables ?? [:],
+                    placeholders: placeholders)
+            } else {
+                value = Placeholders.substitute(in: raw, values: placeholders) ?? raw
+            }
+            return LocalizedValue(value: value, found: entry != nil, source: entry?.source)
+        case .engine(let bundle, let locale):
+            do {
+                let result = try bundle.localizedString(
+                    key, table: table, locale: locale, defaultValue: defaultValue, arguments: arguments, placeholders: placeholders)
+                return LocalizedValue(value: result.value, found: result.found, source: result.sourceDescription)
+            } catch {
+                guard case .invalidArguments(let formatError) = error else {
+                    return LocalizedValue(value: defaultValue ?? key, found: false, source: nil)
+                }
+                throw formatError
+            }
+        case .none:
+            let raw = defaultValue ?? key
+            let value: String
+            if let arguments {
+                let renderer = FormatRenderer(numbers: POSIXNumberRenderer(), plurals: RootPluralRules())
+                value = try renderer.render(FormatString(raw), arguments: arguments, variables: [:], placeholders: placeholders)
+            } else {
+                value = Placeholders.substitute(in: raw, values: placeholders) ?? raw
+            }
+            return LocalizedValue(value: value, found: false, source: nil)
+        }
+    }
+}
+
+/// The plural rules lprojd applies to a value: those of the language it is
+/// written in, else the requested locale's, else the development locale's,
+/// else CLDR's root rules (every number is `other`).
+struct PluralRuleChoice: Sendable {
+    let requested: LocaleIdentifier?
+    let development: LocaleIdentifier?
+
+    func rules(for valueLocale: LocaleIdentifier?) -> any PluralRuleSet {
+        for locale in [valueLocale, requested, development] {
+            if let locale, let rules = PluralRules.forLocale(locale) { return rules }
+        }
+        return RootPluralRules()
+    }
+}
+
+/// One table as lprojd resolved it for the mirror's locale: every key's
+/// value, with the per-key fallback already applied.
+final class MirroredTable: Sendable {
+    enum Entry: Sendable {
+        /// A `.strings` value, and the locale it came from.
+        case string(String, source: String?)
+        /// A `.stringsdict` entry, the locale whose plural rules choose its
+        /// forms, and the locale it came from.
+        case plural(PluralFormat, locale: LocaleIdentifier?, source: String?)
+
+        var source: String? {
+            switch self {
+            case .string(_, let source), .plural(_, _, let source): source
+            }
+        }
+    }
+
+    let generation: Int
+    let entries: [String: Entry]
+
+    init(generation: Int, entries: [String: Entry]) {
+        self.generation = generation
+        self.entries = entries
+    }
+
+    /// A `GetTable` reply as a table. A plural entry lprojd sent that does
+    /// not parse (it never sends one) is kept as its format key, so that the
+    /// key still answers with what `Lookup` would write without arguments.
+    convenience init(_ reply: Localization.GetTable.Reply) {
+        var entries: [String: Entry] = [:]
+        entries.reserveCapacity(reply.strings.count + reply.plurals.count)
+        for (key, value) in reply.strings {
+            entries[key] = .string(value, source: reply.sources[key])
+        }
+        for (key, plural) in reply.plurals {
+            let source = reply.sources[key]
+            if let format = try? PluralFormat(plural) {
+                entries[key] = .plural(format, locale: try? LocaleIdentifier(plural.locale), source: source)
+            } else {
+                entries[key] = .string(plural.format, source: source)
+            }
+        }
+        self.init(generation: reply.generation, entries: entries)
+    }
+}
+
+extension PluralFormat {
+    /// The interface's plural entry as the engine's.
+    init(_ entry: Localization.PluralEntry) throws(Problem) {
+        var variables: [String: PluralVariable] = [:]
+        for (name, variable) in entry.variables {
+            var forms: [PluralCategory: String] = [.other: variable.other]
+            forms[.zero] = variable.zero
+            forms[.one] = variable.one
+            forms[.two] = variable.two
+            forms[.few] = variable.few
+            forms[.many] = variable.many
+            variables[name] = PluralVariable(valueTypeText: variable.valueType, forms: forms)
+        }
+        try self.init(formatKey: entry.format, variables: variables)
+    }
+}

@@ -1,0 +1,252 @@
+import Foundation
+import LprojClient
+import LprojFormat
+import LprojInterface
+import LprojLocalizer
+import Observation
+import Testing
+import VarlinkProtocol
+
+// What a file ported from Apple platforms adds, so that its NSLocalizedString
+// calls read the localizer (a scoped import wins over Foundation's).
+import func LprojLocalizer.NSLocalizedString
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The Swift localizer against the real daemon: its mirror answers as
+/// `Lookup` does, and it follows selections, edits and restarts.
+@Suite(.serialized) struct LocalizerIntegrationTests {
+    static let fastRetry = Localizer.Options(initialDelay: .milliseconds(20), maximumDelay: .milliseconds(200))
+
+    @Test func theMirrorAnswersEveryKeyAsLookupDoes() async throws {
+        let daemon = try await DaemonProcess()
+        let lprojd = try await daemon.client()
+        defer { Task { await lprojd.close() } }
+        let localizer = try await Localizer.start(bundle: "demo", client: "it.mirror", socketPath: daemon.socket, preferredLanguages: [])
+        defer { Task { await localizer.close() } }
+        #expect(localizer.locale == "en" && localizer.source == .daemon)
+        for locale in ["en", "de", "fr", "ru", "ar", "ja", "zh-Hant", "en-GB"] {
+            try await localizer.select(locale)
+            #expect(localizer.locale == locale)
+            for table in ["Localizable", "Menu"] {
+                let reply = try await lprojd.table(bundle: "demo", table: table, locale: locale)
+                let keys = Array(reply.strings.keys) + Array(reply.plurals.keys) + ["no.such.key"]
+                for key in keys {
+                    let expected = try await lprojd.lookup(bundle: "demo", key: key, table: table, locale: locale)
+                    let mirrored = try localizer.lookup(key, table: table)
+                    #expect(mirrored.value == expected.value, "\(locale) \(table) \(key)")
+                    #expect(mirrored.found == expected.found && mirrored.source == expected.locale, "\(locale) \(table) \(key)")
+                    #expect(localizer.localized(key, table: table) == expected.value)
+                }
+            }
+            let placeholders = try await lprojd.lookup(bundle: "demo", key: "greeting", locale: locale, placeholders: ["name": "Ada"])
+            #expect(localizer.localized("greeting", placeholders: ["name": "Ada"]) == placeholders.value)
+            let names = try await lprojd.supportedLocales(bundle: "demo", locale: locale)
+            #expect(localizer.supportedLocales == names.locales)
+        }
+    }
+
+    /// Every plural entry of the corpus's stringsdict files, in every
+    /// locale, with counts that reach every category: the localizer's
+    /// answer (or its refusal) is the daemon's.
+    @Test func pluralsAndFormatsAreTheDaemonsOnTheCorpus() async throws {
+        let corpus = DaemonProcess.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus/duckduckgo-ios")
+        let bundles = [
+            ("ddg", corpus.appendingPathComponent("DuckDuckGo")),
+            ("syncui", corpus.appendingPathComponent("LocalPackages/SyncUI-iOS/Sources/SyncUI-iOS/Resources")),
+        ]
+        try #require(FileManager.default.fileExists(atPath: bundles[0].1.path), "the shared corpus is beside the repository")
+        let daemon = try await DaemonProcess(arguments: bundles.flatMap { ["--bundle", "\($0.0)=\($0.1.path)@en"] })
+        let lprojd = try await daemon.client()
+        defer { Task { await lprojd.close() } }
+        let counts: [FormatArgument] =
+            [0, 1, 2, 3, 4, 5, 7, 11, 12, 21, 22, 25, 101, 1_000_000].map { .integer($0) } + [
+                .float(1.5, fractionDigits: 1), .float(0.1, fractionDigits: 1),
+            ]
+        var compared = 0
+        for (name, _) in bundles {
+            let localizer = try await Localizer.start(bundle: name, client: "it.corpus", socketPath: daemon.socket, preferredLanguages: [])
+            let locales = try await lprojd.bundles().first { $0.name == name }!.supportedLocales
+            for locale in locales {
+                try await localizer.select(locale)
+                let table = try await lprojd.table(bundle: name, locale: locale)
+                for key in table.plurals.keys.sorted() {
+                    for count in counts {
+                        for arguments in [[count], [count, .string("x")], [count, count]] {
+                            let expected = await outcome {
+                                try await lprojd.lookup(
+                                    bundle: name, key: key, locale: locale, arguments: arguments.map(\.interfaceArgument)
+                                ).value
+                            }
+                            let mirrored = outcome { try localizer.localized(key, arguments: arguments) }
+                            #expect(mirrored == expected, "\(name) \(locale) \(key) \(arguments)")
+                            compared += 1
+                        }
+                    }
+                }
+            }
+            await localizer.close()
+        }
+        #expect(compared > 20_000)
+    }
+
+    @Test func anotherProcessChoosingALanguageIsFollowed() async throws {
+        let daemon = try await DaemonProcess()
+        let lprojd = try await daemon.client()
+        defer { Task { await lprojd.close() } }
+        let localizer = try await Localizer.start(
+            bundle: "demo", client: "it.follow", socketPath: daemon.socket, preferredLanguages: ["fr"])
+        defer { Task { await localizer.close() } }
+        #expect(localizer.localized("welcome.title") == "Bienvenue dans Demo")
+        let changes = localizer.changes()
+        _ = try await lprojd.select(client: "it.follow", bundle: "demo", locale: "de")
+        let change = try await next(changes) { $0.reasons.contains(.locale) }
+        #expect(change.locale == "de")
+        #expect(localizer.localized("welcome.title") == "Willkommen bei Demo")
+        #expect(try localizer.localized("files.selected", arguments: [.integer(2)]) == "2 Dateien ausgewählt")
+
+        // Its own choice applies when select returns, and a second process follows it.
+        let other = try await Localizer.start(bundle: "demo", client: "it.follow", socketPath: daemon.socket, preferredLanguages: [])
+        defer { Task { await other.close() } }
+        #expect(other.locale == "de")
+        let otherChanges = other.changes()
+        try await localizer.select("ru")
+        #expect(localizer.localized("welcome.title") == "Добро пожаловать в Demo")
+        _ = try await next(otherChanges) { $0.locale == "ru" }
+        #expect(other.localized("welcome.title") == "Добро пожаловать в Demo")
+
+        try await localizer.reset()
+        #expect(localizer.locale == "fr")
+    }
+
+    @Test func anEditedTableIsFollowed() async throws {
+        let daemon = try await DaemonProcess()
+        let localizer = try await Localizer.start(bundle: "demo", client: "it.edit", socketPath: daemon.socket, preferredLanguages: ["de"])
+        defer { Task { await localizer.close() } }
+        let changes = localizer.changes()
+        try daemon.replace("de.lproj/Localizable.strings", "\"welcome.title\" = \"Hallo!\";\n")
+        let change = try await next(changes) { $0.reasons.contains(.tables) }
+        #expect(change.tables == ["Localizable"])
+        #expect(localizer.localized("welcome.title") == "Hallo!")
+        // The keys the new version dropped fall back per key, as lookups do.
+        #expect(try localizer.lookup("settings.title").source == "en")
+    }
+
+    @Test func aRestartedDaemonIsFollowedAndTheMirrorAnswersMeanwhile() async throws {
+        let daemon = try await DaemonProcess()
+        let localizer = try await Localizer.start(
+            bundle: "demo", client: "it.restart", socketPath: daemon.socket, preferredLanguages: ["de"], options: Self.fastRetry)
+        defer { Task { await localizer.close() } }
+        let changes = localizer.changes()
+        _ = try await daemon.stop()
+        _ = try await next(changes) { $0.reasons.contains(.disconnected) }
+        #expect(localizer.localized("welcome.title") == "Willkommen bei Demo")
+        #expect(throws: LprojError.disconnected) { try localizer.connected() }
+
+        try daemon.write("de.lproj/Localizable.strings", "\"welcome.title\" = \"Wieder da\";\n")
+        try await daemon.start()
+        let back = try await next(changes) { $0.reasons.contains(.reconnected) }
+        #expect(back.locale == "de")
+        #expect(localizer.localized("welcome.title") == "Wieder da")
+        #expect(localizer.source == .daemon)
+    }
+
+    @Test func withoutTheDaemonTheBundleDirectoryAnswers() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lprojd-loc-\(UUID().uuidString.prefix(8))")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bundle = DaemonProcess.packageRoot.appendingPathComponent("Examples/DemoApp").path
+        let localizer = try await Localizer.start(
+            bundle: "demo", client: "it.fallback", socketPath: directory.appendingPathComponent("none").path, preferredLanguages: ["ru-RU"],
+            options: .init(fallback: .init(directory: bundle, developmentLocale: "en"), initialDelay: .seconds(60)))
+        defer { Task { await localizer.close() } }
+        #expect(localizer.source == .bundleDirectory)
+        #expect(localizer.locale == "ru")
+        #expect(try localizer.localized("files.selected", arguments: [.integer(3)]) == "Выбрано: 3 файла")
+        #expect(localizer.localized("greeting", placeholders: ["name": "Ada"]) == "Здравствуйте, Ada!")
+        #expect(localizer.supportedLocales.map(\.locale).contains("ja"))
+        await #expect(throws: LprojError.disconnected) { try await localizer.select("de") }
+
+        // With neither the daemon nor a directory, keys answer.
+        let bare = try await Localizer.start(
+            bundle: "demo", client: "it.fallback", socketPath: directory.appendingPathComponent("none").path, preferredLanguages: [],
+            options: .init(initialDelay: .seconds(60)))
+        defer { Task { await bare.close() } }
+        #expect(bare.source == .keys && bare.localized("welcome.title", defaultValue: "Welcome") == "Welcome")
+    }
+
+    @Test func anUnknownBundleIsAnError() async throws {
+        let daemon = try await DaemonProcess()
+        await #expect(throws: LprojError.self) {
+            _ = try await Localizer.start(bundle: "nope", client: "it.unknown", socketPath: daemon.socket)
+        }
+    }
+
+    @Test func observersAreToldWhenTheLanguageChanges() async throws {
+        let daemon = try await DaemonProcess()
+        let localizer = try await Localizer.start(bundle: "demo", client: "it.observe", socketPath: daemon.socket, preferredLanguages: [])
+        defer { Task { await localizer.close() } }
+        let observed = AsyncStream<Void>.makeStream()
+        withObservationTracking {
+            _ = localizer.localized("welcome.title")
+        } onChange: {
+            observed.continuation.yield()
+        }
+        try await localizer.select("fr")
+        try await withTimeout(seconds: 10, "no observation") { for await _ in observed.stream { return } }
+        #expect(localizer.localized("welcome.title") == "Bienvenue dans Demo")
+    }
+
+    @Test func appleStyleEntryPointsReadTheSharedLocalizer() async throws {
+        let daemon = try await DaemonProcess()
+        let localizer = try await Localizer.start(
+            bundle: "demo", client: "it.shared", socketPath: daemon.socket, preferredLanguages: ["de"])
+        defer { Task { await localizer.close() } }
+        Localizer.shared = localizer
+        defer { Localizer.shared = nil }
+        #expect(NSLocalizedString("welcome.title", comment: "") == "Willkommen bei Demo")
+        #expect(NSLocalizedString("no.such.key", value: "Fallback", comment: "") == "Fallback")
+        #expect(String(localized: "welcome.title") == "Willkommen bei Demo")
+        #expect(String(localized: "files.selected", arguments: [.integer(1)]) == "1 Datei ausgewählt")
+    }
+
+    /// A call's value, or the name of its error: what two answers are compared by.
+    private func outcome(_ body: () async throws -> String) async -> String {
+        do { return try await body() } catch let error as LprojError { return "error: \(error.category)" } catch {
+            return "error: \(type(of: error))"
+        }
+    }
+
+    private func outcome(_ body: () throws -> String) -> String {
+        do { return try body() } catch { return "error: invalidArguments" }
+    }
+
+    private func next(_ changes: AsyncStream<LocalizerChange>, where matches: @escaping @Sendable (LocalizerChange) -> Bool)
+        async throws -> LocalizerChange
+    {
+        try await withTimeout(seconds: 15, "no matching change") {
+            for await change in changes where matches(change) { return change }
+            throw DaemonError(description: "the localizer closed")
+        }
+    }
+}
+
+extension LprojError {
+    /// Which kind of refusal: formatting errors compared by kind only (the
+    /// daemon's message is worded for the wire).
+    fileprivate var category: String {
+        if case .localization(.invalidArguments) = self { return "invalidArguments" }
+        return name
+    }
+}
+
+extension FormatArgument {
+    fileprivate var interfaceArgument: Localization.Argument {
+        switch self {
+        case .string(let string): .init(string: string)
+        case .integer(let integer): .init(int: Int(integer))
+        case .float(let value, let digits): .init(float: JSONNumber(value), fractionDigits: digits)
+        }
+    }
+}

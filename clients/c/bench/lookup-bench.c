@@ -1,0 +1,155 @@
+/* Median nanoseconds of a lookup hit over 10,000 keys: the localizer's
+ * mirror (against a real lprojd) beside GNU gettext's dgettext on a .mo of
+ * the same keys, and a bare GHashTable as the floor. Batches of lookups are
+ * timed with clock_gettime; the figure is the median of batch means. */
+#include <libintl.h>
+#include <locale.h>
+#include <stdio.h>
+#include <time.h>
+
+#include <glib/gstdio.h>
+
+#include "../tests/daemon-fixture.h"
+#include "lprojd/localizer.h"
+
+#define KEYS 10000
+#define BATCH 1000
+#define BATCHES 500
+
+typedef const char *(*LookupFunction)(gpointer context, const char *key);
+
+static char *keys[KEYS];
+static char *values[KEYS];
+
+static void make_keys(void) {
+  for (int i = 0; i < KEYS; i++) {
+    keys[i] = g_strdup_printf("screen%03d.label.item%05d", i % 97, i);
+    values[i] = g_strdup_printf("Translated value number %d", i);
+  }
+  /* Visit keys in a random order, as an app's screens would. */
+  for (int i = KEYS - 1; i > 0; i--) {
+    int j = g_random_int_range(0, i + 1);
+    char *key = keys[i], *value = values[i];
+    keys[i] = keys[j], values[i] = values[j];
+    keys[j] = key, values[j] = value;
+  }
+}
+
+static void write_file(const char *path, GString *text) {
+  g_autoptr(GError) error = NULL;
+  if (!g_file_set_contents(path, text->str, (gssize)text->len, &error)) g_error("%s", error->message);
+}
+
+/* A bundle whose en.lproj/Localizable.strings holds every key. */
+static char *make_bundle(const char *directory) {
+  char *bundle = g_build_filename(directory, "bundle", NULL);
+  g_autofree char *lproj = g_build_filename(bundle, "en.lproj", NULL);
+  g_mkdir_with_parents(lproj, 0700);
+  GString *strings = g_string_new(NULL);
+  for (int i = 0; i < KEYS; i++) g_string_append_printf(strings, "\"%s\" = \"%s\";\n", keys[i], values[i]);
+  g_autofree char *path = g_build_filename(lproj, "Localizable.strings", NULL);
+  write_file(path, strings);
+  g_string_free(strings, TRUE);
+  return bundle;
+}
+
+/* A .mo catalog of the same keys, for the locale in effect, bound to "bench". */
+static void make_catalog(const char *directory, const char *locale) {
+  g_autofree char *messages = g_build_filename(directory, "locale", locale, "LC_MESSAGES", NULL);
+  g_mkdir_with_parents(messages, 0700);
+  GString *po = g_string_new("msgid \"\"\nmsgstr \"Content-Type: text/plain; charset=UTF-8\\n\"\n\n");
+  for (int i = 0; i < KEYS; i++) g_string_append_printf(po, "msgid \"%s\"\nmsgstr \"%s\"\n\n", keys[i], values[i]);
+  g_autofree char *po_path = g_build_filename(directory, "bench.po", NULL);
+  g_autofree char *mo_path = g_build_filename(messages, "bench.mo", NULL);
+  write_file(po_path, po);
+  g_string_free(po, TRUE);
+  const char *argv[] = {"msgfmt", "-o", mo_path, po_path, NULL};
+  int status = 1;
+  if (!g_spawn_sync(NULL, (char **)argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, &status, NULL) || status != 0)
+    g_error("msgfmt failed (Debian: apt-get install gettext)");
+  g_autofree char *root = g_build_filename(directory, "locale", NULL);
+  bindtextdomain("bench", root);
+  bind_textdomain_codeset("bench", "UTF-8");
+}
+
+static gint64 now_ns(void) {
+  struct timespec time;
+  clock_gettime(CLOCK_MONOTONIC, &time);
+  return (gint64)time.tv_sec * 1000000000 + time.tv_nsec;
+}
+
+static int compare_doubles(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* Median over BATCHES of the mean ns per lookup in a batch of BATCH. */
+static double median_ns(LookupFunction lookup, gpointer context) {
+  static double means[BATCHES];
+  volatile guintptr sink = 0;
+  int next = 0;
+  for (int i = 0; i < KEYS; i++) sink += (guintptr)lookup(context, keys[i]); /* warm up */
+  for (int b = 0; b < BATCHES; b++) {
+    gint64 start = now_ns();
+    for (int i = 0; i < BATCH; i++) {
+      sink += (guintptr)lookup(context, keys[next]);
+      next = (next + 1) % KEYS;
+    }
+    means[b] = (double)(now_ns() - start) / BATCH;
+  }
+  (void)sink;
+  qsort(means, BATCHES, sizeof means[0], compare_doubles);
+  return means[BATCHES / 2];
+}
+
+static const char *localizer_lookup(gpointer localizer, const char *key) {
+  return lprojd_localizer_lookup(localizer, key, NULL, NULL);
+}
+
+static const char *gettext_lookup(gpointer unused, const char *key) {
+  (void)unused;
+  return dgettext("bench", key);
+}
+
+static const char *hash_lookup(gpointer table, const char *key) { return g_hash_table_lookup(table, key); }
+
+static void check(const char *what, LookupFunction lookup, gpointer context) {
+  for (int i = 0; i < KEYS; i++)
+    if (g_strcmp0(lookup(context, keys[i]), values[i]) != 0) g_error("%s answers %s wrongly", what, keys[i]);
+}
+
+int main(void) {
+  /* gettext reads no catalog in the C locale; C.UTF-8 is always there. */
+  const char *locale = setlocale(LC_ALL, "C.UTF-8");
+  if (locale == NULL) g_error("no C.UTF-8 locale");
+  make_keys();
+  g_autofree char *directory = g_dir_make_tmp("lprojd-bench-XXXXXX", NULL);
+  g_autofree char *bundle = make_bundle(directory);
+  make_catalog(directory, locale);
+
+  DaemonFixture *daemon = daemon_fixture_new(bundle, "bench", "en");
+  daemon_fixture_start(daemon);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(LprojdLocalizer) localizer = lprojd_localizer_new("bench", "org.example.Bench", daemon->socket_path, NULL, &error);
+  if (localizer == NULL) g_error("%s", error->message);
+
+  /* Copies, as any table holds: the probe must not be the stored key itself. */
+  g_autoptr(GHashTable) table = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+  for (int i = 0; i < KEYS; i++) g_hash_table_insert(table, g_strdup(keys[i]), values[i]);
+
+  check("lprojd_localizer_lookup", localizer_lookup, localizer);
+  check("dgettext", gettext_lookup, NULL);
+  check("GHashTable", hash_lookup, table);
+
+  printf("%d keys, %d batches of %d hits, median of batch means\n", KEYS, BATCHES, BATCH);
+  printf("%-28s %8s\n", "lookup", "ns");
+  printf("%-28s %8.1f\n", "lprojd_localizer_lookup", median_ns(localizer_lookup, localizer));
+  printf("%-28s %8.1f\n", "dgettext (GNU gettext .mo)", median_ns(gettext_lookup, NULL));
+  printf("%-28s %8.1f\n", "GHashTable (floor)", median_ns(hash_lookup, table));
+
+  g_clear_object(&localizer);
+  daemon_fixture_free(daemon);
+  const char *remove[] = {"rm", "-rf", directory, NULL};
+  g_spawn_sync(NULL, (char **)remove, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, NULL, NULL);
+  return 0;
+}

@@ -1,0 +1,166 @@
+/* Fetching from lprojd: the calls that build a mirror (clients/README.md,
+ * "Life of a localizer", steps 3 and 5). Blocking, on a connection used for
+ * calls only; lprojd is a local socket and answers these from memory. */
+#include "localizer-private.h"
+
+JsonObject *localizer_call(LprojdLocalizer *self, const char *method, JsonObject *parameters, GError **error) {
+  g_autoptr(GRecMutexLocker) locker = g_rec_mutex_locker_new(&self->lock);
+  if (self->calls == NULL) {
+    self->calls = varlink_connection_new(self->socket_path, NULL, error);
+    if (self->calls == NULL) {
+      json_object_unref(parameters);
+      return NULL;
+    }
+  }
+  GError *local_error = NULL;
+  JsonObject *reply = varlink_connection_call(self->calls, method, parameters, NULL, &local_error);
+  /* After a broken or garbled exchange the stream cannot be trusted. */
+  if (local_error != NULL && (localizer_is_connection_error(local_error) ||
+                              g_error_matches(local_error, LPROJD_ERROR, LPROJD_ERROR_MALFORMED_REPLY)))
+    g_clear_pointer(&self->calls, varlink_connection_unref);
+  if (local_error != NULL) g_propagate_error(error, local_error);
+  return reply;
+}
+
+static void malformed(GError **error, const char *what) {
+  g_set_error(error, LPROJD_ERROR, LPROJD_ERROR_MALFORMED_REPLY, "malformed reply: %s", what);
+}
+
+static const char *reply_string(JsonObject *object, const char *member) {
+  JsonNode *node = object != NULL ? json_object_get_member(object, member) : NULL;
+  return node != NULL && json_node_get_value_type(node) == G_TYPE_STRING ? json_node_get_string(node) : NULL;
+}
+
+char *localizer_selection_locale(JsonObject *reply, GError **error) {
+  JsonNode *selection = json_object_get_member(reply, "selection");
+  const char *locale =
+      selection != NULL && JSON_NODE_HOLDS_OBJECT(selection) ? reply_string(json_node_get_object(selection), "locale") : NULL;
+  if (locale == NULL) malformed(error, "a selection without a locale");
+  return g_strdup(locale);
+}
+
+char *localizer_fetch_selection(LprojdLocalizer *self, GError **error) {
+  JsonObject *parameters = json_object_new();
+  json_object_set_string_member(parameters, "client", self->client);
+  json_object_set_string_member(parameters, "bundle", self->bundle);
+  JsonArray *languages = json_array_new();
+  for (char **language = self->preferred_languages; *language != NULL; language++)
+    json_array_add_string_element(languages, *language);
+  json_object_set_array_member(parameters, "preferredLanguages", languages);
+  g_autoptr(JsonObject) reply = localizer_call(self, LPROJD_INTERFACE "GetSelection", parameters, error);
+  return reply != NULL ? localizer_selection_locale(reply, error) : NULL;
+}
+
+/* The bundle's entry in ListBundles: its tables and development locale. */
+static JsonObject *fetch_bundle(LprojdLocalizer *self, GError **error) {
+  g_autoptr(JsonObject) reply = localizer_call(self, LPROJD_INTERFACE "ListBundles", NULL, error);
+  if (reply == NULL) return NULL;
+  JsonNode *bundles = json_object_get_member(reply, "bundles");
+  if (bundles == NULL || !JSON_NODE_HOLDS_ARRAY(bundles)) {
+    malformed(error, "ListBundles without bundles");
+    return NULL;
+  }
+  JsonArray *list = json_node_get_array(bundles);
+  for (guint i = 0; i < json_array_get_length(list); i++) {
+    JsonNode *node = json_array_get_element(list, i);
+    JsonObject *bundle = JSON_NODE_HOLDS_OBJECT(node) ? json_node_get_object(node) : NULL;
+    if (g_strcmp0(reply_string(bundle, "name"), self->bundle) == 0) return json_object_ref(bundle);
+  }
+  g_set_error(error, LPROJD_ERROR, LPROJD_ERROR_BUNDLE_NOT_FOUND, "lprojd serves no bundle named %s", self->bundle);
+  return NULL;
+}
+
+static MirrorTable *fetch_table(LprojdLocalizer *self, const char *table, const char *locale, GError **error) {
+  JsonObject *parameters = json_object_new();
+  json_object_set_string_member(parameters, "bundle", self->bundle);
+  json_object_set_string_member(parameters, "table", table);
+  json_object_set_string_member(parameters, "locale", locale);
+  json_object_set_string_member(parameters, "client", self->client);
+  g_autoptr(JsonObject) reply = localizer_call(self, LPROJD_INTERFACE "GetTable", parameters, error);
+  return reply != NULL ? mirror_table_new(reply, error) : NULL;
+}
+
+static JsonObject *fetch_supported(LprojdLocalizer *self, const char *locale, GError **error) {
+  JsonObject *parameters = json_object_new();
+  json_object_set_string_member(parameters, "bundle", self->bundle);
+  json_object_set_string_member(parameters, "client", self->client);
+  json_object_set_string_member(parameters, "locale", locale);
+  JsonObject *reply = localizer_call(self, LPROJD_INTERFACE "SupportedLocales", parameters, error);
+  JsonNode *locales = reply != NULL ? json_object_get_member(reply, "locales") : NULL;
+  if (reply != NULL && (locales == NULL || !JSON_NODE_HOLDS_ARRAY(locales))) {
+    malformed(error, "SupportedLocales without locales");
+    g_clear_pointer(&reply, json_object_unref);
+  }
+  return reply;
+}
+
+/* Fetches each table named into `tables` (name -> MirrorTable). A table
+ * that no longer exists leaves the map. */
+static gboolean fetch_into(LprojdLocalizer *self, GHashTable *tables, const char *const *names, const char *locale,
+                           GError **error) {
+  for (const char *const *name = names; *name != NULL; name++) {
+    GError *local_error = NULL;
+    MirrorTable *table = fetch_table(self, *name, locale, &local_error);
+    if (table != NULL) {
+      g_hash_table_replace(tables, g_strdup(*name), table);
+    } else if (g_error_matches(local_error, LPROJD_ERROR, LPROJD_ERROR_TABLE_NOT_FOUND)) {
+      g_hash_table_remove(tables, *name);
+      g_clear_error(&local_error);
+    } else {
+      g_propagate_error(error, local_error);
+      return FALSE;
+    }
+  }
+  return TRUE;
+}
+
+static Mirror *fetch_mirror(LprojdLocalizer *self, const char *locale, const char *development_locale,
+                            const char *const *table_names, GError **error) {
+  g_autoptr(GHashTable) tables = mirror_copy_tables(NULL);
+  if (!fetch_into(self, tables, table_names, locale, error)) return NULL;
+  g_autoptr(JsonObject) supported = fetch_supported(self, locale, error);
+  if (supported == NULL) return NULL;
+  return mirror_new(locale, development_locale, g_steal_pointer(&tables), supported);
+}
+
+/* The bundle's table names from its ListBundles entry. */
+static char **table_names(JsonObject *bundle, GError **error) {
+  JsonNode *node = json_object_get_member(bundle, "tables");
+  if (node == NULL || !JSON_NODE_HOLDS_ARRAY(node)) {
+    malformed(error, "a bundle without tables");
+    return NULL;
+  }
+  JsonArray *tables = json_node_get_array(node);
+  GPtrArray *names = g_ptr_array_new();
+  for (guint i = 0; i < json_array_get_length(tables); i++) {
+    JsonNode *name = json_array_get_element(tables, i);
+    if (json_node_get_value_type(name) == G_TYPE_STRING) g_ptr_array_add(names, g_strdup(json_node_get_string(name)));
+  }
+  g_ptr_array_add(names, NULL);
+  return (char **)g_ptr_array_free(names, FALSE);
+}
+
+Mirror *localizer_fetch_everything(LprojdLocalizer *self, GError **error) {
+  g_autoptr(GRecMutexLocker) locker = g_rec_mutex_locker_new(&self->lock);
+  g_autofree char *locale = localizer_fetch_selection(self, error);
+  if (locale == NULL) return NULL;
+  g_autoptr(JsonObject) bundle = fetch_bundle(self, error);
+  if (bundle == NULL) return NULL;
+  g_auto(GStrv) names = table_names(bundle, error);
+  if (names == NULL) return NULL;
+  return fetch_mirror(self, locale, reply_string(bundle, "developmentLocale"), (const char *const *)names, error);
+}
+
+Mirror *localizer_fetch_locale(LprojdLocalizer *self, const Mirror *base, const char *locale, GError **error) {
+  g_autoptr(GRecMutexLocker) locker = g_rec_mutex_locker_new(&self->lock);
+  g_autofree const char **names = (const char **)g_hash_table_get_keys_as_array(base->tables, NULL);
+  return fetch_mirror(self, locale, base->development_locale, names, error);
+}
+
+Mirror *localizer_fetch_tables(LprojdLocalizer *self, const Mirror *base, const char *const *names, GError **error) {
+  g_autoptr(GRecMutexLocker) locker = g_rec_mutex_locker_new(&self->lock);
+  g_autoptr(GHashTable) tables = mirror_copy_tables(base);
+  g_autofree const char **all = (const char **)g_hash_table_get_keys_as_array(base->tables, NULL);
+  if (!fetch_into(self, tables, names != NULL ? names : all, base->locale, error)) return NULL;
+  return mirror_new(base->locale, base->development_locale, g_steal_pointer(&tables), base->supported);
+}

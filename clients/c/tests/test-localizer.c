@@ -1,0 +1,433 @@
+/* The localizer against the real lprojd serving a copy of the demo bundle:
+ * every answer is compared with the daemon's own over the socket. Changes
+ * are awaited by running the main context until the `changed` signal comes
+ * (or a timeout fails the test), never by sleeping. */
+#include <signal.h>
+
+#include <glib/gstdio.h>
+
+#include "daemon-fixture.h"
+#include "lprojd/localizer.h"
+#include "varlink.h"
+
+#define BUNDLE "demo"
+#define CLIENT "org.example.Demo"
+#define WAIT_SECONDS 20
+
+static const char *demo_bundle(void) {
+  const char *path = g_getenv("DEMO_BUNDLE");
+  return path != NULL ? path : "../../Examples/DemoApp";
+}
+
+typedef struct {
+  DaemonFixture *daemon;
+  LprojdLocalizer *localizer;
+  guint changes; /* every LprojdChange seen since the last wait */
+} Fixture;
+
+static void on_changed(LprojdLocalizer *localizer, LprojdChange what, gpointer data) {
+  (void)localizer;
+  Fixture *fixture = data;
+  fixture->changes |= what;
+}
+
+static LprojdLocalizer *new_localizer(Fixture *fixture, const char *client) {
+  g_autoptr(GError) error = NULL;
+  LprojdLocalizer *localizer = lprojd_localizer_new(BUNDLE, client, fixture->daemon->socket_path, NULL, &error);
+  g_assert_no_error(error);
+  g_signal_connect(localizer, "changed", G_CALLBACK(on_changed), fixture);
+  return localizer;
+}
+
+static void setup(Fixture *fixture, gconstpointer data) {
+  (void)data;
+  fixture->daemon = daemon_fixture_new(demo_bundle(), BUNDLE, "en");
+  daemon_fixture_start(fixture->daemon);
+  fixture->localizer = new_localizer(fixture, CLIENT);
+}
+
+static void teardown(Fixture *fixture, gconstpointer data) {
+  (void)data;
+  g_clear_object(&fixture->localizer);
+  /* Let pending notifications run and release what they hold. */
+  while (g_main_context_iteration(NULL, FALSE)) {}
+  daemon_fixture_free(fixture->daemon);
+}
+
+static gboolean on_timeout(gpointer data) {
+  *(gboolean *)data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* Runs `context` until `condition` holds, failing the test after WAIT_SECONDS. */
+static void run_until(GMainContext *context, gboolean (*condition)(gpointer), gpointer data, const char *what) {
+  gboolean timed_out = FALSE;
+  g_autoptr(GSource) timeout = g_timeout_source_new_seconds(WAIT_SECONDS);
+  g_source_set_callback(timeout, on_timeout, &timed_out, NULL);
+  g_source_attach(timeout, context);
+  while (!condition(data) && !timed_out) g_main_context_iteration(context, TRUE);
+  g_source_destroy(timeout);
+  if (timed_out) g_error("timed out waiting for %s", what);
+}
+
+typedef struct {
+  Fixture *fixture;
+  guint wanted;
+} ChangeWait;
+
+static gboolean change_arrived(gpointer data) {
+  ChangeWait *wait = data;
+  return (wait->fixture->changes & wait->wanted) == wait->wanted;
+}
+
+/* Waits for `changed` with every flag of `wanted`; returns all flags seen. */
+static guint wait_changed(Fixture *fixture, guint wanted) {
+  ChangeWait wait = {fixture, wanted};
+  run_until(NULL, change_arrived, &wait, "the changed signal");
+  guint changes = fixture->changes;
+  fixture->changes = 0;
+  return changes;
+}
+
+/* Calls lprojd directly, as another process would. */
+static JsonObject *call(Fixture *fixture, const char *method, JsonObject *parameters) {
+  g_autoptr(GError) error = NULL;
+  g_autoptr(VarlinkConnection) connection = varlink_connection_new(fixture->daemon->socket_path, NULL, &error);
+  g_assert_no_error(error);
+  g_autofree char *name = g_strconcat(LPROJD_INTERFACE, method, NULL);
+  JsonObject *reply = varlink_connection_call(connection, name, parameters, NULL, &error);
+  g_assert_no_error(error);
+  return reply;
+}
+
+static JsonObject *lookup_parameters(const char *key, const char *table, const char *locale) {
+  JsonObject *parameters = json_object_new();
+  json_object_set_string_member(parameters, "bundle", BUNDLE);
+  json_object_set_string_member(parameters, "key", key);
+  json_object_set_string_member(parameters, "table", table);
+  json_object_set_string_member(parameters, "locale", locale);
+  json_object_set_string_member(parameters, "client", CLIENT);
+  return parameters;
+}
+
+static void select_elsewhere(Fixture *fixture, const char *locale) {
+  JsonObject *parameters = json_object_new();
+  json_object_set_string_member(parameters, "client", CLIENT);
+  json_object_set_string_member(parameters, "bundle", BUNDLE);
+  json_object_set_string_member(parameters, "locale", locale);
+  g_autoptr(JsonObject) reply = call(fixture, "SelectLocale", parameters);
+}
+
+/* Every key of `table` in the mirror's locale, as Lookup answers it. */
+static void assert_table_matches_daemon(Fixture *fixture, const char *table) {
+  const char *locale = lprojd_localizer_get_locale(fixture->localizer);
+  JsonObject *parameters = json_object_new();
+  json_object_set_string_member(parameters, "bundle", BUNDLE);
+  json_object_set_string_member(parameters, "table", table);
+  json_object_set_string_member(parameters, "locale", locale);
+  json_object_set_string_member(parameters, "client", CLIENT);
+  g_autoptr(JsonObject) reply = call(fixture, "GetTable", parameters);
+  g_autoptr(GList) keys = json_object_get_members(json_object_get_object_member(reply, "sources"));
+  g_assert_cmpuint(g_list_length(keys), >, 0);
+  for (GList *key = keys; key != NULL; key = key->next) {
+    g_autoptr(JsonObject) answer = call(fixture, "Lookup", lookup_parameters(key->data, table, locale));
+    g_assert_cmpstr(lprojd_localizer_lookup(fixture->localizer, key->data, table, NULL), ==,
+                    json_object_get_string_member(answer, "value"));
+    g_assert_true(json_object_get_boolean_member(answer, "found"));
+    g_assert_cmpstr(lprojd_localizer_lookup_source(fixture->localizer, key->data, table), ==,
+                    json_object_get_string_member_with_default(answer, "locale", NULL));
+  }
+}
+
+static void test_lookups_match_daemon(Fixture *fixture, gconstpointer data) {
+  (void)data;
+  const char *locales[] = {"en", "de", "fr", "ru", "ar", "ja", "pt-BR", "en-GB", "zh-Hant"};
+  for (gsize i = 0; i < G_N_ELEMENTS(locales); i++) {
+    g_autoptr(GError) error = NULL;
+    g_assert_true(lprojd_localizer_select(fixture->localizer, locales[i], &error));
+    g_assert_no_error(error);
+    g_assert_cmpstr(lprojd_localizer_get_locale(fixture->localizer), ==, locales[i]);
+    assert_table_matches_daemon(fixture, "Localizable");
+    assert_table_matches_daemon(fixture, "Menu");
+  }
+  /* A missing key: the default, else the key; not found. */
+  g_assert_cmpstr(lprojd_localizer_lookup(fixture->localizer, "no.such.key", NULL, "Fallback"), ==, "Fallback");
+  g_assert_cmpstr(lprojd_localizer_lookup(fixture->localizer, "no.such.key", NULL, NULL), ==, "no.such.key");
+  g_assert_null(lprojd_localizer_lookup_source(fixture->localizer, "no.such.key", NULL));
+  g_assert_cmpstr(lprojd_localizer_lookup(fixture->localizer, "menu.file", "NoSuchTable", NULL), ==, "menu.file");
+}
+
+static void test_placeholders(Fixture *fixture, gconstpointer data) {
+  (void)data;
+  g_autoptr(GHashTable) values = g_hash_table_new(g_str_hash, g_str_equal);
+  g_hash_table_insert(values, "name", "Ada {name}");
+  const char *locales[] = {"en", "de", "ru"};
+  for (gsize i = 0; i < G_N_ELEMENTS(locales); i++) {
+    g_assert_true(lprojd_localizer_select(fixture->localizer, locales[i], NULL));
+    JsonObject *parameters = lookup_parameters("greeting", "Localizable", locales[i]);
+    JsonObject *placeholders = json_object_new();
+    json_object_set_string_member(placeholders, "name", "Ada {name}");
+    json_object_set_object_member(parameters, "placeholders", placeholders);
+    g_autoptr(JsonObject) answer = call(fixture, "Lookup", parameters);
+    g_autofree char *filled =
+        lprojd_localizer_lookup_with_placeholders(fixture->localizer, "greeting", NULL, NULL, values);
+    g_assert_cmpstr(filled, ==, json_object_get_string_member(answer, "value"));
+  }
+}
+
+static void test_formatted_plurals(Fixture *fixture, gconstpointer data) {
+  (void)data;
+  g_assert_true(lprojd_localizer_select(fixture->localizer, "ru", NULL));
+  const gint64 counts[] = {0, 1, 2, 3, 4, 5, 11, 12, 21, 22, 25, 101, 111, 1000};
+  for (gsize i = 0; i < G_N_ELEMENTS(counts); i++) {
+    const char *keys[] = {"files.selected", "inbox.unread"};
+    for (gsize k = 0; k < G_N_ELEMENTS(keys); k++) {
+      LprojdArgument argument = LPROJD_ARG_INT(counts[i]);
+      g_autoptr(GError) error = NULL;
+      g_autofree char *text = lprojd_localizer_format(fixture->localizer, keys[k], NULL, &argument, 1, NULL, &error);
+      g_assert_no_error(error);
+      JsonObject *parameters = lookup_parameters(keys[k], "Localizable", "ru");
+      JsonArray *arguments = json_array_new();
+      JsonObject *number = json_object_new();
+      json_object_set_int_member(number, "int", counts[i]);
+      json_array_add_object_element(arguments, number);
+      json_object_set_array_member(parameters, "arguments", arguments);
+      g_autoptr(JsonObject) answer = call(fixture, "Lookup", parameters);
+      g_assert_cmpstr(text, ==, json_object_get_string_member(answer, "value"));
+    }
+  }
+  g_autoptr(GError) error = NULL;
+  LprojdArgument one = LPROJD_ARG_INT(1), five = LPROJD_ARG_INT(5);
+  g_autofree char *single = lprojd_localizer_format(fixture->localizer, "files.selected", NULL, &one, 1, NULL, &error);
+  g_autofree char *many = lprojd_localizer_format(fixture->localizer, "files.selected", NULL, &five, 1, NULL, &error);
+  g_assert_no_error(error);
+  g_assert_cmpstr(single, ==, "Выбрано: 1 файл");
+  g_assert_cmpstr(many, ==, "Выбрано: 5 файлов");
+
+  /* A float and a string in English; a string where %d wants a number is the daemon's error. */
+  g_assert_true(lprojd_localizer_select(fixture->localizer, "en", NULL));
+  LprojdArgument progress[] = {LPROJD_ARG_FLOAT(42.5), LPROJD_ARG_STRING("a.zip")};
+  g_autofree char *text = lprojd_localizer_format(fixture->localizer, "download.progress", NULL, progress, 2, NULL, &error);
+  g_assert_no_error(error);
+  g_assert_cmpstr(text, ==, "Downloaded 42.5% of a.zip");
+  LprojdArgument wrong = LPROJD_ARG_STRING("three");
+  g_autofree char *refused = lprojd_localizer_format(fixture->localizer, "inbox.unread", NULL, &wrong, 1, NULL, &error);
+  g_assert_null(refused);
+  g_assert_error(error, LPROJD_ERROR, LPROJD_ERROR_INVALID_ARGUMENTS);
+}
+
+static void test_select_and_external_selection(Fixture *fixture, gconstpointer data) {
+  (void)data;
+  g_autoptr(GError) error = NULL;
+  g_assert_true(lprojd_localizer_select(fixture->localizer, "de", &error));
+  g_assert_no_error(error);
+  g_assert_cmpstr(lprojd_localizer_get_locale(fixture->localizer), ==, "de");
+  g_assert_cmpuint(wait_changed(fixture, LPROJD_CHANGE_LOCALE) & LPROJD_CHANGE_LOCALE, !=, 0);
+  g_assert_cmpstr(lprojd_localizer_lookup(fixture->localizer, "menu.file", "Menu", NULL), ==, "Ablage");
+
+  /* Another process selects for the same app: this one follows. */
+  select_elsewhere(fixture, "fr");
+  wait_changed(fixture, LPROJD_CHANGE_LOCALE);
+  g_assert_cmpstr(lprojd_localizer_get_locale(fixture->localizer), ==, "fr");
+  g_autoptr(JsonObject) answer = call(fixture, "Lookup", lookup_parameters("welcome.title", "Localizable", "fr"));
+  g_assert_cmpstr(lprojd_localizer_lookup(fixture->localizer, "welcome.title", NULL, NULL), ==,
+                  json_object_get_string_member(answer, "value"));
+
+  /* The language menu, named in the new locale as lprojd names them. */
+  JsonObject *parameters = json_object_new();
+  json_object_set_string_member(parameters, "bundle", BUNDLE);
+  json_object_set_string_member(parameters, "locale", "fr");
+  g_autoptr(JsonObject) supported = call(fixture, "SupportedLocales", parameters);
+  JsonArray *expected = json_object_get_array_member(supported, "locales");
+  g_autoptr(GPtrArray) names = lprojd_localizer_supported_locales(fixture->localizer);
+  g_assert_cmpuint(names->len, ==, json_array_get_length(expected));
+  for (guint i = 0; i < names->len; i++) {
+    LprojdLocaleName *name = g_ptr_array_index(names, i);
+    JsonObject *entry = json_array_get_object_element(expected, i);
+    g_assert_cmpstr(name->locale, ==, json_object_get_string_member(entry, "locale"));
+    g_assert_cmpstr(name->name, ==, json_object_get_string_member(entry, "name"));
+    g_assert_cmpstr(name->native_name, ==, json_object_get_string_member(entry, "nativeName"));
+  }
+
+  g_assert_true(lprojd_localizer_reset(fixture->localizer, &error));
+  g_assert_no_error(error);
+  g_assert_false(lprojd_localizer_select(fixture->localizer, "not a locale!", &error));
+  g_assert_error(error, LPROJD_ERROR, LPROJD_ERROR_INVALID_LOCALE);
+}
+
+/* Replaces a file the way editors do: a new file renamed over the old one. */
+static void replace_file(const char *path, const char *contents) {
+  g_autofree char *temporary = g_strconcat(path, ".tmp", NULL);
+  g_autoptr(GError) error = NULL;
+  g_file_set_contents(temporary, contents, -1, &error);
+  g_assert_no_error(error);
+  g_assert_cmpint(g_rename(temporary, path), ==, 0);
+}
+
+static void test_table_edit(Fixture *fixture, gconstpointer data) {
+  (void)data;
+  g_assert_true(lprojd_localizer_select(fixture->localizer, "fr", NULL));
+  wait_changed(fixture, LPROJD_CHANGE_LOCALE);
+  g_autofree char *path = g_build_filename(fixture->daemon->bundle_dir, "fr.lproj", "Localizable.strings", NULL);
+  g_autofree char *original = NULL;
+  g_file_get_contents(path, &original, NULL, NULL);
+  g_autofree char *edited = g_strconcat(original, "\n\"welcome.title\" = \"Bienvenue, version 2\";\n", NULL);
+  replace_file(path, edited);
+  wait_changed(fixture, LPROJD_CHANGE_TABLES);
+  g_assert_cmpstr(lprojd_localizer_lookup(fixture->localizer, "welcome.title", NULL, NULL), ==, "Bienvenue, version 2");
+}
+
+static gboolean disconnected(gpointer data) { return !lprojd_localizer_is_connected(data); }
+
+static void test_reconnect(Fixture *fixture, gconstpointer data) {
+  (void)data;
+  g_assert_true(lprojd_localizer_select(fixture->localizer, "de", NULL));
+  const int signals_to_stop[] = {SIGTERM, SIGKILL};
+  for (gsize i = 0; i < G_N_ELEMENTS(signals_to_stop); i++) {
+    daemon_fixture_stop(fixture->daemon, signals_to_stop[i]);
+    run_until(NULL, disconnected, fixture->localizer, "the localizer to notice the outage");
+    /* The outage: the last mirror answers. */
+    g_assert_cmpstr(lprojd_localizer_lookup(fixture->localizer, "menu.file", "Menu", NULL), ==, "Ablage");
+    g_autoptr(GError) error = NULL;
+    LprojdArgument two = LPROJD_ARG_INT(2);
+    g_assert_null(lprojd_localizer_format(fixture->localizer, "files.selected", NULL, &two, 1, NULL, &error));
+    g_assert_error(error, LPROJD_ERROR, LPROJD_ERROR_UNAVAILABLE);
+    g_clear_error(&error);
+    fixture->changes = 0;
+    daemon_fixture_start(fixture->daemon);
+    wait_changed(fixture, LPROJD_CHANGE_RECONNECTED);
+    g_assert_true(lprojd_localizer_is_connected(fixture->localizer));
+    g_assert_cmpstr(lprojd_localizer_get_locale(fixture->localizer), ==, "de");
+    g_autofree char *text = lprojd_localizer_format(fixture->localizer, "files.selected", NULL, &two, 1, NULL, &error);
+    g_assert_no_error(error);
+    g_assert_nonnull(text);
+  }
+}
+
+static void test_without_daemon(Fixture *fixture, gconstpointer data) {
+  (void)data;
+  g_assert_true(lprojd_localizer_select(fixture->localizer, "de", NULL));
+  g_clear_object(&fixture->localizer);
+  daemon_fixture_stop(fixture->daemon, SIGTERM);
+
+  /* The cached mirror answers plain lookups and placeholders. */
+  fixture->localizer = new_localizer(fixture, CLIENT);
+  g_assert_false(lprojd_localizer_is_connected(fixture->localizer));
+  g_assert_cmpstr(lprojd_localizer_get_locale(fixture->localizer), ==, "de");
+  g_assert_cmpstr(lprojd_localizer_lookup(fixture->localizer, "menu.file", "Menu", NULL), ==, "Ablage");
+  g_autoptr(GHashTable) values = g_hash_table_new(g_str_hash, g_str_equal);
+  g_hash_table_insert(values, "name", "Ada");
+  g_autofree char *greeting = lprojd_localizer_lookup_with_placeholders(fixture->localizer, "greeting", NULL, NULL, values);
+  g_assert_cmpstr(greeting, ==, "Hallo, Ada!");
+  g_autoptr(GPtrArray) names = lprojd_localizer_supported_locales(fixture->localizer);
+  g_assert_cmpuint(names->len, >, 0);
+
+  /* What needs the daemon says it is unavailable. */
+  g_autoptr(GError) error = NULL;
+  LprojdArgument three = LPROJD_ARG_INT(3);
+  g_assert_null(lprojd_localizer_format(fixture->localizer, "files.selected", NULL, &three, 1, NULL, &error));
+  g_assert_error(error, LPROJD_ERROR, LPROJD_ERROR_UNAVAILABLE);
+  g_clear_error(&error);
+  g_assert_false(lprojd_localizer_select(fixture->localizer, "fr", &error));
+  g_assert_error(error, LPROJD_ERROR, LPROJD_ERROR_UNAVAILABLE);
+
+  /* No cached mirror for another client: the default, else the key. */
+  g_autoptr(LprojdLocalizer) stranger = new_localizer(fixture, "org.example.Other");
+  g_assert_null(lprojd_localizer_get_locale(stranger));
+  g_assert_cmpstr(lprojd_localizer_lookup(stranger, "menu.file", "Menu", "File"), ==, "File");
+  g_assert_cmpstr(lprojd_localizer_lookup(stranger, "menu.file", "Menu", NULL), ==, "menu.file");
+
+  /* lprojd comes up: the localizer connects by itself. */
+  g_clear_error(&error);
+  daemon_fixture_start(fixture->daemon);
+  wait_changed(fixture, LPROJD_CHANGE_RECONNECTED);
+  g_autofree char *text = lprojd_localizer_format(fixture->localizer, "files.selected", NULL, &three, 1, NULL, &error);
+  g_assert_no_error(error);
+  g_assert_cmpstr(text, ==, "3 Dateien ausgewählt");
+}
+
+static void test_unknown_bundle(Fixture *fixture, gconstpointer data) {
+  (void)data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(LprojdLocalizer) localizer =
+      lprojd_localizer_new("no-such-bundle", CLIENT, fixture->daemon->socket_path, NULL, &error);
+  g_assert_null(localizer);
+  g_assert_error(error, LPROJD_ERROR, LPROJD_ERROR_BUNDLE_NOT_FOUND);
+}
+
+/* ---- the signal reaches the creating thread's context ---- */
+
+typedef struct {
+  const char *socket_path;
+  GMainContext *context;
+  GThread *signalled_on;
+  gboolean created;
+  GMutex mutex;
+  GCond cond;
+} ThreadTest;
+
+static void on_thread_changed(LprojdLocalizer *localizer, LprojdChange what, gpointer data) {
+  (void)localizer;
+  if (what & LPROJD_CHANGE_LOCALE) ((ThreadTest *)data)->signalled_on = g_thread_self();
+}
+
+static gboolean thread_signalled(gpointer data) { return ((ThreadTest *)data)->signalled_on != NULL; }
+
+static gpointer localizer_thread(gpointer data) {
+  ThreadTest *test = data;
+  g_main_context_push_thread_default(test->context);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(LprojdLocalizer) localizer = lprojd_localizer_new(BUNDLE, CLIENT, test->socket_path, NULL, &error);
+  g_assert_no_error(error);
+  g_signal_connect(localizer, "changed", G_CALLBACK(on_thread_changed), test);
+  g_mutex_lock(&test->mutex);
+  test->created = TRUE;
+  g_cond_signal(&test->cond);
+  g_mutex_unlock(&test->mutex);
+  run_until(test->context, thread_signalled, test, "the changed signal on the localizer's thread");
+  g_clear_object(&localizer);
+  while (g_main_context_iteration(test->context, FALSE)) {}
+  g_main_context_pop_thread_default(test->context);
+  return NULL;
+}
+
+static void test_signal_on_creating_context(Fixture *fixture, gconstpointer data) {
+  (void)data;
+  ThreadTest test = {.socket_path = fixture->daemon->socket_path, .context = g_main_context_new()};
+  g_mutex_init(&test.mutex);
+  g_cond_init(&test.cond);
+  GThread *thread = g_thread_new("localizer", localizer_thread, &test);
+  g_mutex_lock(&test.mutex);
+  while (!test.created) g_cond_wait(&test.cond, &test.mutex);
+  g_mutex_unlock(&test.mutex);
+  select_elsewhere(fixture, "ja");
+  g_thread_join(thread);
+  g_assert_true(test.signalled_on == thread);
+  g_main_context_unref(test.context);
+  g_mutex_clear(&test.mutex);
+  g_cond_clear(&test.cond);
+}
+
+int main(int argc, char **argv) {
+  g_test_init(&argc, &argv, NULL);
+  /* Cached mirrors go to a directory of this run (set before any thread). */
+  g_autofree char *cache = g_dir_make_tmp("lprojd-client-cache-XXXXXX", NULL);
+  g_setenv("XDG_CACHE_HOME", cache, TRUE);
+  if (!g_file_test(g_getenv("LPROJD_BINARY") ? g_getenv("LPROJD_BINARY") : "../../.build/release/lprojd",
+                   G_FILE_TEST_IS_EXECUTABLE))
+    g_error("no lprojd to test against: build it, or set LPROJD_BINARY");
+#define ADD(path, test) g_test_add(path, Fixture, NULL, setup, test, teardown)
+  ADD("/localizer/lookups-match-daemon", test_lookups_match_daemon);
+  ADD("/localizer/placeholders", test_placeholders);
+  ADD("/localizer/formatted-plurals", test_formatted_plurals);
+  ADD("/localizer/select-and-external-selection", test_select_and_external_selection);
+  ADD("/localizer/table-edit", test_table_edit);
+  ADD("/localizer/reconnect", test_reconnect);
+  ADD("/localizer/without-daemon", test_without_daemon);
+  ADD("/localizer/unknown-bundle", test_unknown_bundle);
+  ADD("/localizer/signal-on-creating-context", test_signal_on_creating_context);
+  int status = g_test_run();
+  const char *remove[] = {"rm", "-rf", cache, NULL};
+  g_spawn_sync(NULL, (char **)remove, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, NULL, NULL);
+  return status;
+}

@@ -1,0 +1,191 @@
+/* The parts that need no daemon: preferred languages from the environment,
+ * placeholders, the cache file, and replies a broken server could send. */
+#include <string.h>
+
+#include <gio/gunixsocketaddress.h>
+#include <glib/gstdio.h>
+
+#include "cache.h"
+#include "lprojd/localizer.h"
+#include "placeholders.h"
+#include "varlink.h"
+
+/* ---- preferred languages (clients/README.md's table, and more) ---- */
+
+static void assert_languages(const char *const *environment, const char *expected) {
+  g_auto(GStrv) languages = lprojd_preferred_languages_from_environ(environment);
+  g_autofree char *joined = g_strjoinv(" ", languages);
+  g_assert_cmpstr(joined, ==, expected);
+}
+
+static void test_environ(void) {
+  assert_languages((const char *[]){"LANGUAGE=fr:de", "LANG=en_US.UTF-8", NULL}, "fr de");
+  assert_languages((const char *[]){"LANG=pt_BR.UTF-8", NULL}, "pt-BR");
+  assert_languages((const char *[]){"LC_ALL=C", "LANGUAGE=fr", NULL}, "");
+  assert_languages((const char *[]){"LC_MESSAGES=sr_RS@latin", NULL}, "sr-Latn-RS");
+  assert_languages((const char *[]){"LANG=C.UTF-8", "LANGUAGE=fr", NULL}, "");
+  assert_languages((const char *[]){"LANG=POSIX", "LANGUAGE=fr", NULL}, "");
+  /* An unset locale is not C: LANGUAGE applies. */
+  assert_languages((const char *[]){"LANGUAGE=fr_FR:de", NULL}, "fr-FR de");
+  assert_languages((const char *[]){NULL}, "");
+  /* The first non-empty of LC_ALL, LC_MESSAGES, LANG. */
+  assert_languages((const char *[]){"LC_ALL=", "LC_MESSAGES=de_DE@euro", "LANG=fr_FR", NULL}, "de-DE");
+  /* Empty and C entries skipped, duplicates keep their first place. */
+  assert_languages((const char *[]){"LANG=de_DE", "LANGUAGE=:fr:C:de_DE.UTF-8:fr:sr@cyrillic", NULL}, "fr de-DE sr-Cyrl");
+  assert_languages((const char *[]){"LANG=en_US", "LANGUAGE=", NULL}, "en-US");
+}
+
+/* ---- placeholders, as Placeholders.swift fills them ---- */
+
+static void assert_filled(const char *text, const char *expected) {
+  g_autoptr(GHashTable) values = g_hash_table_new(g_str_hash, g_str_equal);
+  g_hash_table_insert(values, "name", "Ada");
+  g_hash_table_insert(values, "user.first-name_2", "B");
+  g_hash_table_insert(values, "loop", "{name}");
+  g_autofree char *long_name = g_strnfill(PLACEHOLDER_MAX_NAME, 'x');
+  g_autofree char *too_long = g_strnfill(PLACEHOLDER_MAX_NAME + 1, 'y');
+  g_hash_table_insert(values, long_name, "64");
+  g_hash_table_insert(values, too_long, "65");
+  g_autofree char *filled = placeholders_substitute(text, values);
+  g_assert_cmpstr(filled, ==, expected);
+}
+
+static void test_placeholders(void) {
+  assert_filled("Hello, {name}!", "Hello, Ada!");
+  assert_filled("{name}{name}", "AdaAda");
+  assert_filled("{user.first-name_2}", "B");
+  assert_filled("{unknown} {name}", "{unknown} Ada");
+  assert_filled("{{name}}", "{Ada}");
+  assert_filled("{1name} {.name} {} {name", "{1name} {.name} {} {name");
+  assert_filled("{loop}", "{name}"); /* one pass */
+  g_autofree char *longest = g_strnfill(PLACEHOLDER_MAX_NAME, 'x');
+  g_autofree char *at_limit = g_strdup_printf("{%s}", longest);
+  assert_filled(at_limit, "64");
+  g_autofree char *over = g_strnfill(PLACEHOLDER_MAX_NAME + 1, 'y');
+  g_autofree char *over_limit = g_strdup_printf("{%s}", over);
+  assert_filled(over_limit, over_limit);
+  g_autofree char *none = placeholders_substitute("{name}", NULL);
+  g_assert_cmpstr(none, ==, "{name}");
+}
+
+/* ---- the cache file ---- */
+
+static void test_cache_path(void) {
+  g_setenv("XDG_CACHE_HOME", "/cache", TRUE);
+  g_autofree char *plain = cache_path("demo", "org.example.App");
+  g_assert_cmpstr(plain, ==, "/cache/lprojd/mirrors/demo@org.example.App.json");
+  g_autofree char *escaped = cache_path("../x", ".hidden/é");
+  g_assert_cmpstr(escaped, ==, "/cache/lprojd/mirrors/%2E.%2Fx@%2Ehidden%2F%C3%A9.json");
+  g_unsetenv("XDG_CACHE_HOME");
+  g_autofree char *home = cache_path("a", "b");
+  g_autofree char *expected = g_build_filename(g_get_home_dir(), ".cache", "lprojd", "mirrors", "a@b.json", NULL);
+  g_assert_cmpstr(home, ==, expected);
+}
+
+static const char *cache_example =
+    "{\"format\": 1, \"bundle\": \"demo\", \"client\": \"org.example.App\", \"locale\": \"fr\","
+    " \"developmentLocale\": \"en\", \"tables\": {\"Localizable\": {\"strings\": {\"a\": \"A\"},"
+    " \"plurals\": {\"p\": {\"format\": \"%#@n@\", \"variables\": {}, \"locale\": \"fr\"}}, \"sources\": {\"a\": \"fr\","
+    " \"p\": \"en\"}, \"generation\": 3}}, \"supportedLocales\": {\"displayLocale\": \"fr\", \"locales\": "
+    "[{\"locale\": \"fr\", \"name\": \"français\", \"nativeName\": \"français\"}]}}";
+
+static void test_cache_round_trip(void) {
+  g_autoptr(Mirror) mirror = mirror_from_cache_json(cache_example, strlen(cache_example), "demo", "org.example.App");
+  g_assert_nonnull(mirror);
+  g_assert_cmpstr(mirror->locale, ==, "fr");
+  g_assert_cmpstr(mirror_lookup(mirror, "a", NULL), ==, "A");
+  g_assert_cmpstr(mirror_lookup(mirror, "p", "Localizable"), ==, "%#@n@");
+  g_assert_cmpstr(mirror_source(mirror, "p", NULL), ==, "en");
+  g_autofree char *written = mirror_to_cache_json(mirror, "demo", "org.example.App");
+  g_autoptr(Mirror) again = mirror_from_cache_json(written, strlen(written), "demo", "org.example.App");
+  g_assert_nonnull(again);
+  g_assert_cmpuint(mirror_difference(mirror, again), ==, 0);
+  /* Another bundle's or client's file is not ours. */
+  g_assert_null(mirror_from_cache_json(written, strlen(written), "demo", "org.example.Other"));
+}
+
+static void test_cache_rejects(void) {
+  const char *bad[] = {
+      "", "not json", "[]", "{\"format\": 2, \"bundle\": \"demo\", \"client\": \"c\", \"locale\": \"fr\", \"tables\": {}}",
+      "{\"format\": 1, \"bundle\": \"demo\", \"client\": \"c\", \"tables\": {}}",
+      "{\"format\": 1, \"bundle\": \"demo\", \"client\": \"c\", \"locale\": \"fr\", \"tables\": {\"T\": {\"strings\": {\"a\": 1}}}}",
+      "{\"format\": 1, \"bundle\": \"demo\", \"client\": \"c\", \"locale\": \"fr\", \"tables\": {\"T\": {\"plurals\": {\"p\": {}}}}}",
+      "{\"format\": 1, \"bundle\": \"demo\", \"client\": \"c\", \"locale\": \"fr\", \"tables\": [] }",
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS(bad); i++) g_assert_null(mirror_from_cache_json(bad[i], strlen(bad[i]), "demo", "c"));
+}
+
+/* ---- a server that answers the first call with `reply` ---- */
+
+typedef struct {
+  GSocket *listener;
+  const char *reply;
+  gsize length;
+} BrokenServer;
+
+static gpointer serve_once(gpointer data) {
+  BrokenServer *server = data;
+  g_autoptr(GSocket) peer = g_socket_accept(server->listener, NULL, NULL);
+  if (peer == NULL) return NULL;
+  char call[4096];
+  g_socket_receive(peer, call, sizeof call, NULL, NULL); /* the call: one small message */
+  for (gsize sent = 0; sent < server->length;) {
+    gssize count = g_socket_send(peer, server->reply + sent, server->length - sent, NULL, NULL);
+    if (count <= 0) break;
+    sent += (gsize)count;
+  }
+  return NULL;
+}
+
+/* Creates a localizer against a server sending `reply`; returns the error. */
+static GError *error_from_server(const char *reply, gsize length) {
+  g_autofree char *directory = g_dir_make_tmp("lprojd-broken-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename(directory, "sock", NULL);
+  BrokenServer server = {g_socket_new(G_SOCKET_FAMILY_UNIX, G_SOCKET_TYPE_STREAM, 0, NULL), reply, length};
+  g_autoptr(GSocketAddress) address = g_unix_socket_address_new(path);
+  g_assert_true(g_socket_bind(server.listener, address, TRUE, NULL));
+  g_assert_true(g_socket_listen(server.listener, NULL));
+  GThread *thread = g_thread_new("broken-server", serve_once, &server);
+  GError *error = NULL;
+  g_autoptr(LprojdLocalizer) localizer = lprojd_localizer_new("demo", "c", path, NULL, &error);
+  g_assert_null(localizer);
+  g_socket_close(server.listener, NULL);
+  g_thread_join(thread);
+  g_object_unref(server.listener);
+  g_remove(path);
+  g_rmdir(directory);
+  return error;
+}
+
+static void test_malformed_replies(void) {
+  const char *cases[] = {"not json", "[1, 2]", "{\"parameters\": [1]}", "{\"parameters\": {\"event\": {\"type\": 7}}}"};
+  for (gsize i = 0; i < G_N_ELEMENTS(cases); i++) {
+    g_autofree char *framed = g_strdup(cases[i]);
+    g_autoptr(GError) error = error_from_server(framed, strlen(framed) + 1);
+    g_assert_error(error, LPROJD_ERROR, LPROJD_ERROR_MALFORMED_REPLY);
+  }
+  /* A reply that never ends is refused once over the limit. */
+  gsize huge = VARLINK_MAX_MESSAGE + 128 * 1024;
+  g_autofree char *endless = g_malloc(huge);
+  memset(endless, ' ', huge);
+  g_autoptr(GError) error = error_from_server(endless, huge);
+  g_assert_error(error, LPROJD_ERROR, LPROJD_ERROR_MALFORMED_REPLY);
+  /* The daemon's errors map by name. */
+  const char *refusal = "{\"error\": \"org.lprojd.Localization.BundleNotFound\", \"parameters\": {\"bundle\": \"demo\"}}";
+  g_autoptr(GError) not_found = error_from_server(refusal, strlen(refusal) + 1);
+  g_assert_error(not_found, LPROJD_ERROR, LPROJD_ERROR_BUNDLE_NOT_FOUND);
+  const char *other = "{\"error\": \"org.varlink.service.InvalidParameter\", \"parameters\": {\"parameter\": \"x\"}}";
+  g_autoptr(GError) protocol = error_from_server(other, strlen(other) + 1);
+  g_assert_error(protocol, LPROJD_ERROR, LPROJD_ERROR_PROTOCOL);
+}
+
+int main(int argc, char **argv) {
+  g_test_init(&argc, &argv, NULL);
+  g_test_add_func("/pure/preferred-languages", test_environ);
+  g_test_add_func("/pure/placeholders", test_placeholders);
+  g_test_add_func("/pure/cache-path", test_cache_path);
+  g_test_add_func("/pure/cache-round-trip", test_cache_round_trip);
+  g_test_add_func("/pure/cache-rejects", test_cache_rejects);
+  g_test_add_func("/pure/malformed-replies", test_malformed_replies);
+  return g_test_run();
+}

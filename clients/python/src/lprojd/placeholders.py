@@ -1,0 +1,21 @@
+"""`{name}` placeholders, replaced exactly as lprojd replaces them.
+
+The daemon's rules (Sources/LprojFormat/Placeholders/Placeholders.swift): a
+name is ASCII letters, digits, `_`, `.` and `-`, starts with a letter or
+`_`, and has at most 64 bytes; a name with no value stays as written; one
+pass, so a value containing `{other}` is not expanded again.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+_PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_.\-]{0,63})\}", re.ASCII)
+
+
+def substitute(text: str, values: Mapping[str, str] | None) -> str:
+    """`text` with every `{name}` that `values` has replaced by its value."""
+    if not values or "{" not in text:
+        return text
+    return _PLACEHOLDER.sub(lambda match: values.get(match.group(1), match.group(0)), text)

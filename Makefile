@@ -12,9 +12,11 @@
 #   make generate   Sources/LprojInterface/Localization.swift from the IDL
 #   make format     lay out the Swift sources (swift format, .swift-format);
 #                   make lint-format checks them, as CI does
+#   make demo-app   the GTK 4 app (Examples/GtkDemo) on the demo daemon
 #   make install    after `make release`: binaries, systemd units (system and
-#                   user), the sample configuration and the demo bundle, under
-#                   PREFIX (default /usr/local), staged in DESTDIR if set
+#                   user), the sample configuration and the demo bundle, and
+#                   the C client (make install-client), under PREFIX (default
+#                   /usr/local), staged in DESTDIR if set
 #
 # `deps` installs the Debian packages and Python modules a fresh machine
 # lacks; `demo` and `test` run it first.
@@ -32,12 +34,19 @@ BUILD_DIR    ?= .build/release
 BUILD_FLAGS  ?=
 
 APT_PACKAGES := libicu-dev libsystemd-dev libsqlite3-dev pkg-config systemd util-linux strace
+# The C client (GLib, json-glib; gettext's msgfmt for its benchmark's
+# baseline), and the GTK 4 app under a headless X server. PyGObject is built
+# by pip for whichever python3 runs the tests, hence its build headers.
+APT_PACKAGES += gcc libglib2.0-dev libjson-glib-dev gettext gir1.2-gtk-4.0 xvfb xauth \
+  libgirepository1.0-dev libcairo2-dev python3-dev
 DEMO_DIR     ?= $(or $(XDG_RUNTIME_DIR),/tmp)/lprojd-demo
 DEMO_SOCKET  ?= $(DEMO_DIR)/org.lprojd.Localization
 PIP_PACKAGES := varlink==31.0.0 babel==2.12.1
+# pip, for a python3 of its own (pyenv, venv) or Debian's (which wants the flag).
+PIP          := python3 -m pip install -q --disable-pip-version-check
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build release test bench soak fuzz-build fuzz fuzz-smoke demo install install-binaries install-data clean generate format lint-format
+.PHONY: all deps build release test test-clients demo-app install-client bench soak fuzz-build fuzz fuzz-smoke demo install install-binaries install-data clean generate format lint-format
 
 all: build
 
@@ -54,8 +63,10 @@ deps:
 	  echo "Installing Python modules: $(PIP_PACKAGES)"; \
 	  python3 -m pip --version >/dev/null 2>&1 || python3 -m ensurepip --upgrade >/dev/null 2>&1 || \
 	    DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq python3-pip; \
-	  python3 -m pip install -q --disable-pip-version-check $(PIP_PACKAGES) || \
-	    python3 -m pip install -q --disable-pip-version-check --break-system-packages $(PIP_PACKAGES); }
+	  $(PIP) $(PIP_PACKAGES) || $(PIP) --break-system-packages $(PIP_PACKAGES); }
+	@python3 -c 'import gi, pytest' 2>/dev/null || { \
+	  echo "Installing Python modules: PyGObject pytest"; \
+	  $(PIP) 'PyGObject>=3.42,<3.51' pytest || $(PIP) --break-system-packages 'PyGObject>=3.42,<3.51' pytest; }
 
 build: deps
 	$(SWIFT) build $(BUILD_FLAGS)
@@ -77,6 +88,13 @@ test: deps
 	$(SWIFT) build -c release --product lproj-soak $(BUILD_FLAGS)
 	$(SWIFT) test --skip-build --skip HardeningTests $(BUILD_FLAGS)
 	$(HARDENING) $(SWIFT) test --skip-build --filter HardeningTests $(BUILD_FLAGS)
+	$(MAKE) test-clients
+
+# The C and Python localizers and the GTK app, against the release lprojd.
+test-clients:
+	$(MAKE) -C clients/c check LPROJD_BINARY=$(CURDIR)/.build/release/lprojd
+	$(PIP) './clients/python[glib,test]' || $(PIP) --break-system-packages './clients/python[glib,test]'
+	LPROJD_BINARY=$(CURDIR)/.build/release/lprojd python3 -m pytest -q -p no:cacheprovider clients/python/tests
 
 bench: deps
 	$(SWIFT) build -c release --product lprojd
@@ -119,7 +137,16 @@ demo: build
 	@echo "In another terminal: export LPROJD_SOCKET=$(DEMO_SOCKET); then .build/debug/lprojctl bundles"
 	$(SWIFT) run lprojd --socket $(DEMO_SOCKET) --state-directory $(DEMO_DIR)/state --bundle demo=$(CURDIR)/Examples/DemoApp@en
 
-install: install-binaries install-data
+install: install-binaries install-data install-client
+
+# The C client: library, header and pkg-config file (lprojd-client).
+install-client:
+	$(MAKE) -C clients/c install PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
+
+# The GTK 4 app (Examples/GtkDemo) against the demo daemon: the one `make
+# demo` runs, else one started for it. Needs a display.
+demo-app: build
+	Examples/GtkDemo/run-demo-app --lprojd $(CURDIR)/.build/debug/lprojd --socket $(DEMO_SOCKET)
 
 install-binaries:
 	@test -x $(BUILD_DIR)/lprojd -a -x $(BUILD_DIR)/lprojctl || { echo "No binaries in $(BUILD_DIR): run 'make release' first."; exit 1; }
@@ -154,3 +181,4 @@ install-data:
 
 clean:
 	rm -rf .build
+	$(MAKE) -C clients/c clean

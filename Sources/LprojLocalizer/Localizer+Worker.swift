@@ -134,7 +134,11 @@ extension Localizer {
         let mine = event.client == nil || event.client == client
         switch event.type {
         case .localeChanged where mine:
-            guard let locale = event.locale, locale != parts.locale else { return }
+            // The selection now, not the event's: events of the app's own
+            // earlier selections arrive after it has taken a later one in,
+            // and must not flip the mirror back meanwhile.
+            let locale = try await connection.selection(client: client, bundle: bundle, preferredLanguages: preferredLanguages).locale
+            guard locale != parts.locale else { return }
             parts = try await fetchAll(connection, locale: locale)
             publish(parts, [.locale], tables: parts.tables.keys.sorted(), &session)
         case .tablesChanged where mine:

@@ -120,12 +120,15 @@ public final class Localizer: Sendable, Observable {
         task?.cancel()
         work.finish()
         await task?.value
-        let connection = state.withLock { state in
-            defer { state.connection = nil }
-            for listener in state.listeners.values { listener.finish() }
-            state.listeners = [:]
-            return state.connection
+        let (connection, listeners) = state.withLock { state in
+            defer {
+                state.connection = nil
+                state.listeners = [:]
+            }
+            return (state.connection, Array(state.listeners.values))
         }
+        // Outside the lock: a finished stream's termination handler takes it.
+        for listener in listeners { listener.finish() }
         await connection?.close()
     }
 

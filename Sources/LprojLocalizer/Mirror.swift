@@ -32,6 +32,9 @@ final class Mirror: Sendable {
     let developmentLocale: String
     let supportedLocales: [Localization.LocaleName]
     private let answers: Answers
+    /// `Localizable`, the table nearly every lookup reads: reached without
+    /// hashing its name.
+    private let defaultTable: MirroredTable?
 
     private enum Answers: Sendable {
         case tables([String: MirroredTable], numbers: any NumberRendering, rules: PluralRuleChoice)
@@ -49,6 +52,7 @@ final class Mirror: Sendable {
         self.developmentLocale = developmentLocale
         self.supportedLocales = supportedLocales
         self.answers = answers
+        if case .tables(let tables, _, _) = answers { defaultTable = tables[TableName.defaultTable] } else { defaultTable = nil }
     }
 
     /// A mirror of tables fetched from lprojd. `formatLocale` is the locale
@@ -78,15 +82,13 @@ final class Mirror: Sendable {
 
     /// A key's value as written (a plural entry's format key), the default
     /// or the key when no table has it: `Lookup` without arguments.
-    @inline(__always)
     func value(_ key: String, table: String, defaultValue: String?) -> String {
+        if let defaultTable, table == TableName.defaultTable {
+            return defaultTable.value(key) ?? defaultValue ?? key
+        }
         switch answers {
         case .tables(let tables, _, _):
-            switch tables[table]?.entries[key] {
-            case .string(let value, _)?: return value
-            case .plural(let plural, _, _)?: return plural.formatKey
-            case nil: return defaultValue ?? key
-            }
+            return tables[table]?.value(key) ?? defaultValue ?? key
         case .engine(let bundle, let locale):
             return bundle.lookup(key, table: table, locale: locale, defaultValue: defaultValue).value
         case .none:
@@ -102,12 +104,14 @@ final class Mirror: Sendable {
     ) throws(FormatError) -> LocalizedValue {
         switch answers {
         case .tables(let tables, let numbers, let rules):
-            let entry = tables[table]?.entries[key]
+            let mirrored = tables[table]
             let raw: String, plural: PluralFormat?, pluralLocale: LocaleIdentifier?
-            switch entry {
-            case .string(let value, _)?: (raw, plural, pluralLocale) = (value, nil, nil)
-            case .plural(let format, let locale, _)?: (raw, plural, pluralLocale) = (format.formatKey, format, locale)
-            case nil: (raw, plural, pluralLocale) = (defaultValue ?? key, nil, nil)
+            if let value = mirrored?.strings[key] {
+                (raw, plural, pluralLocale) = (value, nil, nil)
+            } else if let entry = mirrored?.plurals[key] {
+                (raw, plural, pluralLocale) = (entry.format.formatKey, entry.format, entry.locale)
+            } else {
+                (raw, plural, pluralLocale) = (defaultValue ?? key, nil, nil)
             }
             let value: String
             if let arguments {
@@ -118,7 +122,7 @@ final class Mirror: Sendable {
             } else {
                 value = Placeholders.substitute(in: raw, values: placeholders) ?? raw
             }
-            return LocalizedValue(value: value, found: entry != nil, source: entry?.source)
+            return LocalizedValue(value: value, found: mirrored?.contains(key) ?? false, source: mirrored?.source(of: key))
         case .engine(let bundle, let locale):
             do {
                 let result = try bundle.localizedString(
@@ -161,47 +165,70 @@ struct PluralRuleChoice: Sendable {
 
 /// One table as lprojd resolved it for the mirror's locale: every key's
 /// value, with the per-key fallback already applied.
+///
+/// Plain values and plural entries are kept apart, so that the common
+/// lookup is one hash of the key returning the value itself. Where each key
+/// came from is kept as the table's most common source plus the keys that
+/// differ: most keys of a table come from one folder, and a second
+/// dictionary of every key would cost a quarter of the mirror's memory.
 final class MirroredTable: Sendable {
-    enum Entry: Sendable {
-        /// A `.strings` value, and the locale it came from.
-        case string(String, source: String?)
-        /// A `.stringsdict` entry, the locale whose plural rules choose its
-        /// forms, and the locale it came from.
-        case plural(PluralFormat, locale: LocaleIdentifier?, source: String?)
-
-        var source: String? {
-            switch self {
-            case .string(_, let source), .plural(_, _, let source): source
-            }
-        }
+    struct Plural: Sendable {
+        let format: PluralFormat
+        /// The locale whose plural rules choose its forms.
+        let locale: LocaleIdentifier?
     }
 
     let generation: Int
-    let entries: [String: Entry]
+    let strings: [String: String]
+    let plurals: [String: Plural]
+    private let commonSource: String?
+    private let otherSources: [String: String]
 
-    init(generation: Int, entries: [String: Entry]) {
+    init(generation: Int, strings: [String: String], plurals: [String: Plural], sources: [String: String]) {
         self.generation = generation
-        self.entries = entries
+        self.strings = strings
+        self.plurals = plurals
+        var counts: [String: Int] = [:]
+        for source in sources.values { counts[source, default: 0] += 1 }
+        let common = counts.max { $0.value < $1.value }?.key
+        commonSource = common
+        otherSources = sources.filter { $0.value != common }
     }
 
     /// A `GetTable` reply as a table. A plural entry lprojd sent that does
     /// not parse (it never sends one) is kept as its format key, so that the
     /// key still answers with what `Lookup` would write without arguments.
     convenience init(_ reply: Localization.GetTable.Reply) {
-        var entries: [String: Entry] = [:]
-        entries.reserveCapacity(reply.strings.count + reply.plurals.count)
-        for (key, value) in reply.strings {
-            entries[key] = .string(value, source: reply.sources[key])
-        }
+        // A dictionary of its own, sized for the table: the decoded reply's
+        // grew as it was read.
+        var strings: [String: String] = [:]
+        strings.reserveCapacity(reply.strings.count)
+        for (key, value) in reply.strings { strings[key] = value }
+        var plurals: [String: Plural] = [:]
         for (key, plural) in reply.plurals {
-            let source = reply.sources[key]
             if let format = try? PluralFormat(plural) {
-                entries[key] = .plural(format, locale: try? LocaleIdentifier(plural.locale), source: source)
+                plurals[key] = Plural(format: format, locale: try? LocaleIdentifier(plural.locale))
             } else {
-                entries[key] = .string(plural.format, source: source)
+                strings[key] = plural.format
             }
         }
-        self.init(generation: reply.generation, entries: entries)
+        self.init(generation: reply.generation, strings: strings, plurals: plurals, sources: reply.sources)
+    }
+
+    /// A key's value as written: a plural entry's format key.
+    @inline(__always)
+    func value(_ key: String) -> String? {
+        strings[key] ?? plurals[key]?.format.formatKey
+    }
+
+    func contains(_ key: String) -> Bool {
+        strings[key] != nil || plurals[key] != nil
+    }
+
+    /// Where a key's value came from, as `Lookup` says.
+    func source(of key: String) -> String? {
+        guard contains(key) else { return nil }
+        return otherSources[key] ?? commonSource
     }
 }
 

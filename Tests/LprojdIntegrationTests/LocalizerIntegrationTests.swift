@@ -176,6 +176,15 @@ import func LprojLocalizer.NSLocalizedString
         #expect(bare.source == .keys && bare.localized("welcome.title", defaultValue: "Welcome") == "Welcome")
     }
 
+    @Test func closingEndsTheChangeStreams() async throws {
+        let daemon = try await DaemonProcess()
+        let localizer = try await Localizer.start(bundle: "demo", client: "it.close", socketPath: daemon.socket, preferredLanguages: [])
+        let changes = localizer.changes()
+        await localizer.close()
+        try await withTimeout(seconds: 10, "the stream did not end") { for await _ in changes {} }
+        #expect(localizer.localized("welcome.title") == "Welcome to Demo")
+    }
+
     @Test func anUnknownBundleIsAnError() async throws {
         let daemon = try await DaemonProcess()
         await #expect(throws: LprojError.self) {

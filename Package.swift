@@ -147,7 +147,7 @@ let package = Package(
         .target(name: "CBenchSupport", path: "Benchmarks/CBenchSupport"),
         .executableTarget(
             name: "lproj-bench",
-            dependencies: ["LprojEngine", "LprojFiles", "LprojLocales", "CBenchSupport"],
+            dependencies: ["LprojEngine", "LprojFiles", "LprojLocales", "LprojLocalizer", "CBenchSupport"],
             path: "Benchmarks/LprojBench",
             swiftSettings: strictSwift
         ),

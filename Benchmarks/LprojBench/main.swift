@@ -3,7 +3,7 @@
 //
 //   swift build -c release --product lprojd && swift run -c release lproj-bench
 //   ... lproj-bench --smoke                 a quick check that everything runs
-//   ... lproj-bench --only parse,catalog,lookup,memory,daemon
+//   ... lproj-bench --only parse,catalog,lookup,memory,daemon,localizer
 import Foundation
 #if canImport(Glibc)
     import Glibc
@@ -15,7 +15,7 @@ if let index = arguments.firstIndex(of: "--echo-server"), index + 1 < arguments.
 }
 
 let smoke = arguments.contains("--smoke")
-var sections: Set<String> = ["parse", "catalog", "lookup", "memory", "daemon"]
+var sections: Set<String> = ["parse", "catalog", "lookup", "memory", "daemon", "localizer"]
 if let index = arguments.firstIndex(of: "--only"), index + 1 < arguments.count {
     sections = Set(arguments[index + 1].split(separator: ",").map(String.init))
 }
@@ -35,6 +35,7 @@ do {
     if sections.contains("lookup") { rows += try LookupBenchmark.run(smoke: smoke) }
     if sections.contains("memory") { rows += try MemoryBenchmark.run(smoke: smoke) }
     if sections.contains("daemon") { rows += try DaemonBenchmarks.run(smoke: smoke) }
+    if sections.contains("localizer") { rows += try await LocalizerBenchmark.run(smoke: smoke) }
 } catch {
     Report.print(rows)
     FileHandle.standardError.write(Data("lproj-bench: \(error)\n".utf8))

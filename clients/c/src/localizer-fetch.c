@@ -26,15 +26,8 @@ static void malformed(GError **error, const char *what) {
   g_set_error(error, LPROJD_ERROR, LPROJD_ERROR_MALFORMED_REPLY, "malformed reply: %s", what);
 }
 
-static const char *reply_string(JsonObject *object, const char *member) {
-  JsonNode *node = object != NULL ? json_object_get_member(object, member) : NULL;
-  return node != NULL && json_node_get_value_type(node) == G_TYPE_STRING ? json_node_get_string(node) : NULL;
-}
-
 char *localizer_selection_locale(JsonObject *reply, GError **error) {
-  JsonNode *selection = json_object_get_member(reply, "selection");
-  const char *locale =
-      selection != NULL && JSON_NODE_HOLDS_OBJECT(selection) ? reply_string(json_node_get_object(selection), "locale") : NULL;
+  const char *locale = member_string(member_object(reply, "selection"), "locale");
   if (locale == NULL) malformed(error, "a selection without a locale");
   return g_strdup(locale);
 }
@@ -64,7 +57,7 @@ static JsonObject *fetch_bundle(LprojdLocalizer *self, GError **error) {
   for (guint i = 0; i < json_array_get_length(list); i++) {
     JsonNode *node = json_array_get_element(list, i);
     JsonObject *bundle = JSON_NODE_HOLDS_OBJECT(node) ? json_node_get_object(node) : NULL;
-    if (g_strcmp0(reply_string(bundle, "name"), self->bundle) == 0) return json_object_ref(bundle);
+    if (g_strcmp0(member_string(bundle, "name"), self->bundle) == 0) return json_object_ref(bundle);
   }
   g_set_error(error, LPROJD_ERROR, LPROJD_ERROR_BUNDLE_NOT_FOUND, "lprojd serves no bundle named %s", self->bundle);
   return NULL;
@@ -125,19 +118,9 @@ static Mirror *fetch_mirror(LprojdLocalizer *self, const char *locale, const cha
 
 /* The bundle's table names from its ListBundles entry. */
 static char **table_names(JsonObject *bundle, GError **error) {
-  JsonNode *node = json_object_get_member(bundle, "tables");
-  if (node == NULL || !JSON_NODE_HOLDS_ARRAY(node)) {
-    malformed(error, "a bundle without tables");
-    return NULL;
-  }
-  JsonArray *tables = json_node_get_array(node);
-  GPtrArray *names = g_ptr_array_new();
-  for (guint i = 0; i < json_array_get_length(tables); i++) {
-    JsonNode *name = json_array_get_element(tables, i);
-    if (json_node_get_value_type(name) == G_TYPE_STRING) g_ptr_array_add(names, g_strdup(json_node_get_string(name)));
-  }
-  g_ptr_array_add(names, NULL);
-  return (char **)g_ptr_array_free(names, FALSE);
+  char **names = member_strv(bundle, "tables");
+  if (names == NULL) malformed(error, "a bundle without tables");
+  return names;
 }
 
 Mirror *localizer_fetch_everything(LprojdLocalizer *self, GError **error) {
@@ -148,7 +131,7 @@ Mirror *localizer_fetch_everything(LprojdLocalizer *self, GError **error) {
   if (bundle == NULL) return NULL;
   g_auto(GStrv) names = table_names(bundle, error);
   if (names == NULL) return NULL;
-  return fetch_mirror(self, locale, reply_string(bundle, "developmentLocale"), (const char *const *)names, error);
+  return fetch_mirror(self, locale, member_string(bundle, "developmentLocale"), (const char *const *)names, error);
 }
 
 Mirror *localizer_fetch_locale(LprojdLocalizer *self, const Mirror *base, const char *locale, GError **error) {

@@ -17,27 +17,15 @@ static void read_events(LprojdLocalizer *self);
 
 /* ---- events ---- */
 
-static const char *event_string(JsonObject *event, const char *member) {
-  JsonNode *node = json_object_get_member(event, member);
-  return node != NULL && json_node_get_value_type(node) == G_TYPE_STRING ? json_node_get_string(node) : NULL;
-}
-
 /* The subscription is filtered to our client and bundle; an event that
  * names another is not ours all the same. */
 static gboolean names_us(const char *value, const char *ours) { return value == NULL || strcmp(value, ours) == 0; }
 
 /* The `tables` of a tablesChanged event, or NULL for all. */
 static char **event_tables(JsonObject *event) {
-  JsonNode *node = json_object_get_member(event, "tables");
-  if (node == NULL || !JSON_NODE_HOLDS_ARRAY(node) || json_array_get_length(json_node_get_array(node)) == 0) return NULL;
-  JsonArray *tables = json_node_get_array(node);
-  GPtrArray *names = g_ptr_array_new();
-  for (guint i = 0; i < json_array_get_length(tables); i++) {
-    JsonNode *name = json_array_get_element(tables, i);
-    if (json_node_get_value_type(name) == G_TYPE_STRING) g_ptr_array_add(names, g_strdup(json_node_get_string(name)));
-  }
-  g_ptr_array_add(names, NULL);
-  return (char **)g_ptr_array_free(names, FALSE);
+  char **tables = member_strv(event, "tables");
+  if (tables != NULL && tables[0] == NULL) g_clear_pointer(&tables, g_strfreev);
+  return tables;
 }
 
 /* localesChanged: the saved locale may be gone, so ask for it again. */
@@ -52,16 +40,16 @@ static Mirror *refresh_locales(LprojdLocalizer *self, const Mirror *base, guint 
  * and what changed. */
 static Mirror *refresh_for_event(LprojdLocalizer *self, const Mirror *base, JsonObject *event, guint *changes,
                                  GError **error) {
-  const char *type = event_string(event, "type");
-  if (type == NULL || !names_us(event_string(event, "bundle"), self->bundle)) return NULL;
-  gboolean for_client = names_us(event_string(event, "client"), self->client);
+  const char *type = member_string(event, "type");
+  if (type == NULL || !names_us(member_string(event, "bundle"), self->bundle)) return NULL;
+  gboolean for_client = names_us(member_string(event, "client"), self->client);
   if (strcmp(type, "bundleChanged") == 0 || base->locale == NULL) {
     Mirror *mirror = localizer_fetch_everything(self, error);
     if (mirror != NULL) *changes = LPROJD_CHANGE_BUNDLE | mirror_difference(base, mirror);
     return mirror;
   }
   if (strcmp(type, "localeChanged") == 0 && for_client) {
-    const char *locale = event_string(event, "locale");
+    const char *locale = member_string(event, "locale");
     /* Our own select() applied it already. */
     if (locale == NULL || strcmp(locale, base->locale) == 0) return NULL;
     *changes = LPROJD_CHANGE_LOCALE;
@@ -100,9 +88,8 @@ static void refresh_after_reconnect(LprojdLocalizer *self) {
 
 /* Handles one event; FALSE when the subscription is over. */
 static gboolean handle_event(LprojdLocalizer *self, JsonObject *parameters) {
-  JsonNode *node = json_object_get_member(parameters, "event");
-  JsonObject *event = node != NULL && JSON_NODE_HOLDS_OBJECT(node) ? json_node_get_object(node) : NULL;
-  const char *type = event != NULL ? event_string(event, "type") : NULL;
+  JsonObject *event = member_object(parameters, "event");
+  const char *type = member_string(event, "type");
   if (type == NULL) return TRUE; /* an event of a newer daemon, perhaps: not ours to judge */
   if (strcmp(type, "shutdown") == 0) return FALSE;
   /* Not fetched since (re)subscribing, as when the bundle was missing:
@@ -191,9 +178,7 @@ static void read_events(LprojdLocalizer *self) {
 static gboolean wait_ready(VarlinkConnection *connection, GCancellable *cancellable, GError **error) {
   g_autoptr(JsonObject) first = varlink_connection_receive(connection, NULL, cancellable, error);
   if (first == NULL) return FALSE;
-  JsonNode *event = json_object_get_member(first, "event");
-  if (event == NULL || !JSON_NODE_HOLDS_OBJECT(event) ||
-      g_strcmp0(event_string(json_node_get_object(event), "type"), "ready") != 0) {
+  if (g_strcmp0(member_string(member_object(first, "event"), "type"), "ready") != 0) {
     g_set_error_literal(error, LPROJD_ERROR, LPROJD_ERROR_MALFORMED_REPLY, "a subscription that does not start ready");
     return FALSE;
   }

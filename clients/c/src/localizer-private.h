@@ -3,6 +3,7 @@
  * replies) and localizer-live.c (the subscription and reconnection). */
 #pragma once
 
+#include "json-members.h"
 #include "lprojd/localizer.h"
 #include "mirror.h"
 #include "varlink.h"

@@ -2,6 +2,7 @@
 
 #include <string.h>
 
+#include "json-members.h"
 #include "lprojd/localizer.h"
 
 #define CACHE_FORMAT 1
@@ -11,16 +12,6 @@
 static gboolean holds_object(JsonObject *object, const char *member) {
   JsonNode *node = json_object_get_member(object, member);
   return node == NULL || JSON_NODE_HOLDS_NULL(node) || JSON_NODE_HOLDS_OBJECT(node);
-}
-
-static JsonObject *object_member(JsonObject *object, const char *member) {
-  JsonNode *node = json_object_get_member(object, member);
-  return node != NULL && JSON_NODE_HOLDS_OBJECT(node) ? json_node_get_object(node) : NULL;
-}
-
-static const char *string_member(JsonObject *object, const char *member) {
-  JsonNode *node = json_object_get_member(object, member);
-  return node != NULL && json_node_get_value_type(node) == G_TYPE_STRING ? json_node_get_string(node) : NULL;
 }
 
 /* Adds every string member of `object` to `map`, copied into `text` if
@@ -48,7 +39,7 @@ static gboolean add_plural_formats(GHashTable *map, JsonObject *plurals, GString
   JsonNode *node;
   json_object_iter_init(&iter, plurals);
   while (json_object_iter_next(&iter, &name, &node)) {
-    const char *format = JSON_NODE_HOLDS_OBJECT(node) ? string_member(json_node_get_object(node), "format") : NULL;
+    const char *format = JSON_NODE_HOLDS_OBJECT(node) ? member_string(json_node_get_object(node), "format") : NULL;
     if (format == NULL) return FALSE;
     g_hash_table_insert(map, g_string_chunk_insert(text, name), g_string_chunk_insert(text, format));
   }
@@ -62,9 +53,9 @@ MirrorTable *mirror_table_new(JsonObject *reply, GError **error) {
   table->values = g_hash_table_new(g_str_hash, g_str_equal);
   table->sources = g_hash_table_new(g_str_hash, g_str_equal);
   gboolean valid = holds_object(reply, "strings") && holds_object(reply, "plurals") &&
-                   holds_object(reply, "sources") && add_plural_formats(table->values, object_member(reply, "plurals"), table->text) &&
-                   add_strings(table->values, object_member(reply, "strings"), table->text) &&
-                   add_strings(table->sources, object_member(reply, "sources"), NULL);
+                   holds_object(reply, "sources") && add_plural_formats(table->values, member_object(reply, "plurals"), table->text) &&
+                   add_strings(table->values, member_object(reply, "strings"), table->text) &&
+                   add_strings(table->sources, member_object(reply, "sources"), NULL);
   if (!valid) {
     g_set_error_literal(error, LPROJD_ERROR, LPROJD_ERROR_MALFORMED_REPLY, "a table is not as GetTable describes it");
     mirror_table_unref(table);
@@ -224,12 +215,12 @@ Mirror *mirror_from_cache_json(const char *text, gsize length, const char *bundl
   JsonNode *format = json_object_get_member(root, "format");
   if (format == NULL || json_node_get_value_type(format) != G_TYPE_INT64 || json_node_get_int(format) != CACHE_FORMAT)
     return NULL;
-  const char *locale = string_member(root, "locale");
-  JsonObject *tables = object_member(root, "tables");
-  if (g_strcmp0(string_member(root, "bundle"), bundle) != 0 || g_strcmp0(string_member(root, "client"), client) != 0 ||
+  const char *locale = member_string(root, "locale");
+  JsonObject *tables = member_object(root, "tables");
+  if (g_strcmp0(member_string(root, "bundle"), bundle) != 0 || g_strcmp0(member_string(root, "client"), client) != 0 ||
       locale == NULL || tables == NULL || !holds_object(root, "supportedLocales"))
     return NULL;
   GHashTable *table_map = tables_from_cache(tables);
   if (table_map == NULL) return NULL;
-  return mirror_new(locale, string_member(root, "developmentLocale"), table_map, object_member(root, "supportedLocales"));
+  return mirror_new(locale, member_string(root, "developmentLocale"), table_map, member_object(root, "supportedLocales"));
 }

@@ -109,15 +109,9 @@ enum LocalizerBenchmark {
         let subscriber = try BenchSocket(path: socket)
         subscriber.send(Array(#"{"method":"org.lprojd.Localization.Subscribe","parameters":{"bundle":"bench"},"more":true}"#.utf8) + [0])
         _ = subscriber.receiveText()
-        var samples: [Double] = []
-        for round in 0..<rounds {
-            try Data("\"probe\" = \"Baseline \(round)\";\n".utf8).write(to: staging)
-            let start = DispatchTime.now().uptimeNanoseconds
-            guard rename(staging.path, table.path) == 0 else { throw BenchmarkFailure("rename failed") }
-            while let text = subscriber.receiveText(), !text.contains("tablesChanged") {}
-            samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+        return try DaemonBenchmarks.announcementLatencies(subscriber: subscriber, table: table, staging: staging, rounds: rounds) {
+            Data("\"probe\" = \"Baseline \($0)\";\n".utf8)
         }
-        return samples
     }
 
     // MARK: Memory

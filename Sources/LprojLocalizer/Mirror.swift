@@ -26,7 +26,14 @@ final class Mirror: Sendable {
         case none
     }
 
-    let origin: Origin
+    /// Where the answers come from, as their kind says.
+    var origin: Origin {
+        switch answers {
+        case .tables: .daemon
+        case .engine: .engine
+        case .none: .none
+        }
+    }
     /// The locale the app's strings are in.
     let locale: String
     let developmentLocale: String
@@ -44,10 +51,9 @@ final class Mirror: Sendable {
 
     /// An empty mirror: keys answer for themselves.
     static let empty = Mirror(
-        origin: .none, locale: "", developmentLocale: "", supportedLocales: [], answers: .none)
+        locale: "", developmentLocale: "", supportedLocales: [], answers: .none)
 
-    private init(origin: Origin, locale: String, developmentLocale: String, supportedLocales: [Localization.LocaleName], answers: Answers) {
-        self.origin = origin
+    private init(locale: String, developmentLocale: String, supportedLocales: [Localization.LocaleName], answers: Answers) {
         self.locale = locale
         self.developmentLocale = developmentLocale
         self.supportedLocales = supportedLocales
@@ -64,14 +70,14 @@ final class Mirror: Sendable {
         let numbersLocale = (try? LocaleIdentifier(formatLocale ?? locale)) ?? (try? LocaleIdentifier(developmentLocale))
         let rules = PluralRuleChoice(requested: numbersLocale, development: try? LocaleIdentifier(developmentLocale))
         self.init(
-            origin: .daemon, locale: locale, developmentLocale: developmentLocale, supportedLocales: supportedLocales,
+            locale: locale, developmentLocale: developmentLocale, supportedLocales: supportedLocales,
             answers: .tables(tables, numbers: numbersLocale.map(ICUNumberRenderer.init) ?? POSIXNumberRenderer(), rules: rules))
     }
 
     /// A mirror answering from a bundle loaded in process.
     convenience init(bundle: LoadedBundle, locale: ResolvedLocale, supportedLocales: [Localization.LocaleName]) {
         self.init(
-            origin: .engine, locale: locale.locale.tag, developmentLocale: bundle.configuration.developmentLocale.tag,
+            locale: locale.locale.tag, developmentLocale: bundle.configuration.developmentLocale.tag,
             supportedLocales: supportedLocales, answers: .engine(bundle, locale))
     }
 
@@ -199,11 +205,7 @@ final class MirroredTable: Sendable {
     /// not parse (it never sends one) is kept as its format key, so that the
     /// key still answers with what `Lookup` would write without arguments.
     convenience init(_ reply: Localization.GetTable.Reply) {
-        // A dictionary of its own, sized for the table: the decoded reply's
-        // grew as it was read.
-        var strings: [String: String] = [:]
-        strings.reserveCapacity(reply.strings.count)
-        for (key, value) in reply.strings { strings[key] = value }
+        var strings = reply.strings
         var plurals: [String: Plural] = [:]
         for (key, plural) in reply.plurals {
             if let format = try? PluralFormat(plural) {

@@ -5,6 +5,21 @@ import Testing
 @Suite struct JSONTests {
     func parse(_ text: String) throws -> JSONValue { try JSONParser.parse(Array(text.utf8)) }
 
+    @Test func anObjectBuiltFromAMapIsSearchedAndExtendedLikeAParsedOne() {
+        let keys = (0..<40).map { "k\($0)" }
+        var object = JSONObject(uniqueKeys: keys, values: keys.indices.map { .int($0) })
+        #expect(object["k7"] == .int(7))
+        #expect(object["k39"] == .int(39))
+        #expect(object["missing"] == nil)
+        object["k40"] = .int(40)
+        object["k7"] = .int(-7)
+        #expect(object.count == 41)
+        #expect(object["k7"] == .int(-7))
+        #expect(object["k40"] == .int(40))
+        object["k0"] = nil
+        #expect(object["k0"] == nil && object["k1"] == .int(1) && object.count == 40)
+    }
+
     @Test func valuesRoundTrip() throws {
         let text = #"{"a":[1,-2.5,true,false,null,"x\ny\"\\\u0001é😀"],"b":{},"c":[],"d":1.5e3}"#
         let value = try parse(text)

@@ -130,10 +130,14 @@ struct Sample: VarlinkStruct, Equatable {
         #expect(try failure(#"{"colour":"red"}"#, .ignore) == SchemaError(field: "name", .missing))
     }
 
-    @Test func writesSetFieldsInOrderAndMapsSorted() throws {
+    @Test func writesSetFieldsInOrderAndMapsWhole() throws {
         let sample = Sample(name: "a", count: 2, labels: ["é": "3", "b": "2", "a": "1"])
-        #expect(
-            JSONWriter.encode(.object(sample.varlinkObject)) == Array(#"{"name":"a","count":2,"labels":{"a":"1","b":"2","é":"3"}}"#.utf8))
+        let text = String(decoding: JSONWriter.encode(.object(sample.varlinkObject)), as: UTF8.self)
+        // Fields in the IDL's order; a map's members in no set order (JSON
+        // objects have none), each once.
+        #expect(text.hasPrefix(#"{"name":"a","count":2,"labels":{"#))
+        let labels = text.dropFirst(#"{"name":"a","count":2,"labels":{"#.count).dropLast(2)
+        #expect(labels.split(separator: ",").map(String.init).sorted() == [#""a":"1""#, #""b":"2""#, #""é":"3""#])
         #expect(try Sample(varlink: sample.varlinkObject, unknownFields: .reject) == sample)
     }
 

@@ -228,12 +228,20 @@ enum DaemonBenchmarks {
     /// Writes `content(round)` to `staging` and renames it over `table`,
     /// `rounds` times: the seconds from each `rename()` until `subscriber`
     /// (subscribed to the table's bundle) reads `tablesChanged`.
+    /// Longer than the event hub's tick (`SubscriptionHub.tick`, 10 ms).
+    static let quietGap: Duration = .milliseconds(15)
+
     static func announcementLatencies(
         subscriber: BenchSocket, table: URL, staging: URL, rounds: Int, content: (Int) -> Data
     ) throws -> [Double] {
         var samples: [Double] = []
         for round in 0..<rounds {
             try content(round).write(to: staging)
+            // A subscriber gets at most one delivery per tick of the event hub
+            // (10 ms); changes closer together merge into the next tick's one.
+            // Waiting out the tick measures one change's way to a subscriber,
+            // not the rate limit.
+            usleep(useconds_t(quietGap.components.attoseconds / 1_000_000_000_000))
             let start = DispatchTime.now().uptimeNanoseconds
             guard rename(staging.path, table.path) == 0 else { throw BenchmarkFailure("rename failed") }
             while let text = subscriber.receiveText(), !text.contains("tablesChanged") {}

@@ -80,17 +80,24 @@ extension LprojFolder {
         return nil
     }
 
+    /// How many entries a table has in this folder.
+    func entryCount(table: String) -> Int {
+        guard let entries = self.table(named: table) else { return 0 }
+        return entries.plurals.count + entries.strings.count
+    }
+
     /// Every entry of a table in this folder, in the order ``answer(_:table:)``
-    /// prefers them: `.stringsdict` entries, then `.strings` values.
-    func forEachEntry(table: String, _ body: (String, ResolvedTable.Entry) -> Void) {
+    /// prefers them: `.stringsdict` entries, then `.strings` values. The
+    /// entry is made when `body` asks for it.
+    func forEachEntry(table: String, _ body: (String, () -> ResolvedTable.Entry) -> Void) {
         guard let entries = self.table(named: table) else { return }
         let source = name.description
         for (key, plural) in entries.plurals {
-            body(key, .init(value: plural.formatKey, source: source, plural: plural, pluralLocale: standardLocale))
+            body(key) { .init(value: plural.formatKey, source: source, plural: plural, pluralLocale: standardLocale) }
         }
         let strings = entries.strings
         for entry in 0..<strings.count {
-            body(strings.key(at: entry), .init(value: strings.value(at: entry), source: source, plural: nil, pluralLocale: nil))
+            body(strings.key(at: entry)) { .init(value: strings.value(at: entry), source: source, plural: nil, pluralLocale: nil) }
         }
     }
 }

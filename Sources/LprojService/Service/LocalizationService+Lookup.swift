@@ -95,6 +95,7 @@ extension LocalizationService {
             let resolved = bundle.resolvedTable(table, locale: locale, overlay: overlay)
             var strings: [String: String] = [:], plurals: [String: Localization.PluralEntry] = [:], sources: [String: String] = [:]
             sources.reserveCapacity(resolved.entries.count)
+            strings.reserveCapacity(resolved.entries.count)
             for (key, entry) in resolved.entries {
                 sources[key] = entry.source
                 if let plural = entry.plural {

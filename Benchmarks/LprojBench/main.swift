@@ -3,7 +3,9 @@
 //
 //   swift build -c release --product lprojd && swift run -c release lproj-bench
 //   ... lproj-bench --smoke                 a quick check that everything runs
-//   ... lproj-bench --only parse,catalog,lookup,memory,daemon,localizer
+//   ... lproj-bench --only parse,catalog,lookup,memory,daemon,localizer,cli
+//   ... lproj-bench --lprojctl PATH         the lprojctl the cli rows run
+//                                           (default: the one beside lproj-bench)
 import Foundation
 #if canImport(Glibc)
     import Glibc
@@ -15,7 +17,11 @@ if let index = arguments.firstIndex(of: "--echo-server"), index + 1 < arguments.
 }
 
 let smoke = arguments.contains("--smoke")
-var sections: Set<String> = ["parse", "catalog", "lookup", "memory", "daemon", "localizer"]
+var sections: Set<String> = ["parse", "catalog", "lookup", "memory", "daemon", "localizer", "cli"]
+var lprojctl = Binaries.directory.appendingPathComponent("lprojctl")
+if let index = arguments.firstIndex(of: "--lprojctl"), index + 1 < arguments.count {
+    lprojctl = URL(fileURLWithPath: arguments[index + 1])
+}
 if let index = arguments.firstIndex(of: "--only"), index + 1 < arguments.count {
     sections = Set(arguments[index + 1].split(separator: ",").map(String.init))
 }
@@ -36,6 +42,7 @@ do {
     if sections.contains("memory") { rows += try MemoryBenchmark.run(smoke: smoke) }
     if sections.contains("daemon") { rows += try DaemonBenchmarks.run(smoke: smoke) }
     if sections.contains("localizer") { rows += try await LocalizerBenchmark.run(smoke: smoke) }
+    if sections.contains("cli") { rows += try CommandLineBenchmark.run(smoke: smoke, lprojctl: lprojctl) }
 } catch {
     Report.print(rows)
     FileHandle.standardError.write(Data("lproj-bench: \(error)\n".utf8))

@@ -1,7 +1,16 @@
 import ArgumentParser
 
-/// lprojctl: the command-line client of lprojd, and an offline linter.
+/// lprojctl: a plain `lookup` is answered at once (``QuickLookup``);
+/// everything else goes through the argument parser.
 @main
+enum Entry {
+    static func main() async {
+        if QuickLookup.answer(CommandLine.arguments) { return }
+        await LprojCtl.main()
+    }
+}
+
+/// lprojctl: the command-line client of lprojd, and an offline linter.
 struct LprojCtl: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lprojctl",

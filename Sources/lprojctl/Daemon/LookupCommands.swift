@@ -42,9 +42,13 @@ struct LookupCommand: AsyncParsableCommand {
                 connection.printJSON(reply)
             } else {
                 print(reply.value)
-                if !reply.found { Output.note("(not found: \(defaultValue == nil ? "the key itself" : "the default") is shown)") }
+                if !reply.found { Output.note(Self.notFoundNote(defaultValue: defaultValue)) }
             }
         }
+    }
+
+    static func notFoundNote(defaultValue: String?) -> String {
+        "(not found: \(defaultValue == nil ? "the key itself" : "the default") is shown)"
     }
 
     static func argument(_ text: String) -> Localization.Argument {

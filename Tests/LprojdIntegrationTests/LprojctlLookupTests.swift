@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+
+/// `lprojctl lookup` as scripts run it: the plain forms are answered on a
+/// blocking socket without the argument parser (`QuickLookup`); the rest,
+/// and every failure, go through the parser. Both must print the same.
+@Suite struct LprojctlLookupTests {
+    static let files = [
+        "en.lproj/Localizable.strings": """
+        "title" = "Title";
+        "files" = "%d files in %@";
+        "hello" = "Hello, {name}!";
+        """,
+        "de.lproj/Localizable.strings": "\"title\" = \"Titel\";\n\"files\" = \"%d Dateien in %@\";\n",
+    ]
+
+    @Test func plainLookupsAnswerAsTheParserDoes() async throws {
+        let daemon = try await DaemonProcess(files: Self.files)
+        let ctl = DaemonProcess.binaries.appendingPathComponent("lprojctl").path
+        func lprojctl(_ arguments: [String]) async throws -> Finished {
+            try await run(ctl, ["lookup"] + arguments + ["--socket", daemon.socket])
+        }
+        let titel = try await lprojctl(["demo", "title", "--locale", "de"])
+        #expect(titel.status == 0 && titel.output == "Titel\n" && titel.errors.isEmpty)
+        #expect(try await lprojctl(["demo", "title", "--locale=de"]).output == "Titel\n")
+        #expect(try await lprojctl(["--locale", "de", "demo", "title"]).output == "Titel\n")
+        #expect(
+            try await lprojctl(["demo", "files", "--locale", "de", "--arg", "3", "--arg", "Downloads"]).output == "3 Dateien in Downloads\n"
+        )
+        #expect(try await lprojctl(["demo", "hello", "--placeholder", "name=Ada"]).output == "Hello, Ada!\n")
+        let missing = try await lprojctl(["demo", "nothing.here", "--default", "Fallback"])
+        #expect(missing.status == 0 && missing.output == "Fallback\n" && missing.errors == "(not found: the default is shown)\n")
+        // The parser's forms answer the same.
+        let json = try await lprojctl(["demo", "title", "--locale", "de", "--json"])
+        #expect(json.status == 0 && json.output.contains(#""value" : "Titel""#))
+        #expect(try await lprojctl(["demo", "title", "-h"]).output.contains("USAGE: lprojctl lookup"))
+    }
+
+    @Test func failuresAreReportedByTheParserPath() async throws {
+        let daemon = try await DaemonProcess(files: Self.files)
+        let ctl = DaemonProcess.binaries.appendingPathComponent("lprojctl").path
+        let unknown = try await run(ctl, ["lookup", "nosuch", "title", "--socket", daemon.socket])
+        #expect(unknown.status != 0 && unknown.output.isEmpty && unknown.errors.contains("nosuch"), "\(unknown.errors)")
+        let gone = try await run(ctl, ["lookup", "demo", "title", "--socket", daemon.directory.appendingPathComponent("none").path])
+        #expect(gone.status != 0 && gone.errors.contains("cannot connect to lprojd"), "\(gone.errors)")
+        let malformed = try await run(ctl, ["lookup", "demo", "title", "--placeholder", "noequals", "--socket", daemon.socket])
+        #expect(malformed.status != 0 && malformed.errors.contains("expected name=value"), "\(malformed.errors)")
+    }
+}

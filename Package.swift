@@ -118,6 +118,7 @@ let package = Package(
             name: "LprojLocalizer",
             dependencies: [
                 "LprojClient", "LprojInterface", "LprojEngine", "LprojFiles", "LprojFormat", "LprojFormatting", "LprojLocales",
+                "LprojTables",
             ],
             swiftSettings: strictSwift
         ),

@@ -2,6 +2,7 @@ internal import LprojEngine
 public import LprojFormat
 internal import LprojInterface
 internal import LprojLocales
+internal import LprojTables
 
 /// A looked-up string: its value, whether a table had the key, and where
 /// the value came from (a folder's locale, `Base`, or the locale a string
@@ -112,7 +113,7 @@ final class Mirror: Sendable {
         case .tables(let tables, let numbers, let rules):
             let mirrored = tables[table]
             let raw: String, plural: PluralFormat?, pluralLocale: LocaleIdentifier?
-            if let value = mirrored?.strings[key] {
+            if let value = mirrored?.strings.value(forKey: key) {
                 (raw, plural, pluralLocale) = (value, nil, nil)
             } else if let entry = mirrored?.plurals[key] {
                 (raw, plural, pluralLocale) = (entry.format.formatKey, entry.format, entry.locale)
@@ -173,7 +174,11 @@ struct PluralRuleChoice: Sendable {
 /// value, with the per-key fallback already applied.
 ///
 /// Plain values and plural entries are kept apart, so that the common
-/// lookup is one hash of the key returning the value itself. Where each key
+/// lookup is one hash of the key. Plain values are a ``StringTable`` (every
+/// key and value in one UTF-8 arena, with an open-addressing index): near
+/// the size of the table's file, where a `[String: String]` of the same
+/// entries took four times that, and a lookup is one fast hash of the
+/// key's bytes, one comparison and the value made a `String`. Where each key
 /// came from is kept as the table's most common source plus the keys that
 /// differ: most keys of a table come from one folder, and a second
 /// dictionary of every key would cost a quarter of the mirror's memory.
@@ -185,14 +190,14 @@ final class MirroredTable: Sendable {
     }
 
     let generation: Int
-    let strings: [String: String]
+    let strings: StringTable
     let plurals: [String: Plural]
     private let commonSource: String?
     private let otherSources: [String: String]
 
     init(generation: Int, strings: [String: String], plurals: [String: Plural], sources: [String: String]) {
         self.generation = generation
-        self.strings = strings
+        self.strings = StringTable(uniqueEntries: strings)
         self.plurals = plurals
         var counts: [String: Int] = [:]
         for source in sources.values { counts[source, default: 0] += 1 }
@@ -220,11 +225,11 @@ final class MirroredTable: Sendable {
     /// A key's value as written: a plural entry's format key.
     @inline(__always)
     func value(_ key: String) -> String? {
-        strings[key] ?? plurals[key]?.format.formatKey
+        strings.value(forKey: key) ?? plurals[key]?.format.formatKey
     }
 
     func contains(_ key: String) -> Bool {
-        strings[key] != nil || plurals[key] != nil
+        strings.contains(key) || plurals[key] != nil
     }
 
     /// Where a key's value came from, as `Lookup` says.

@@ -34,7 +34,8 @@ import Testing
         #expect(result.errors == "0 errors, 0 warnings\n")
     }
 
-    /// `dump` prints the JSON Foundation's reading of the file would give.
+    /// `dump` prints what Foundation reads from the file, as JSON whose keys
+    /// are in code-point order.
     @Test(arguments: [
         "vlc-ios/Resources/ko.lproj/Localizable.strings",
         "duckduckgo-ios/DuckDuckGo/ro.lproj/Localizable.stringsdict",
@@ -43,12 +44,33 @@ import Testing
     func dumpMatchesFoundation(_ relativePath: String) throws {
         let path = Tool.corpus.appendingPathComponent(relativePath).path
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
-        let reference = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
-        let expected = try JSONSerialization.data(
-            withJSONObject: reference, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        let reference = try #require(try PropertyListSerialization.propertyList(from: data, options: [], format: nil) as? NSDictionary)
         let result = try Tool.run("lprojctl", ["dump", path])
         #expect(result.status == 0, "\(result.errors)")
-        #expect(result.output == String(decoding: expected, as: UTF8.self) + "\n")
+        let printed = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? NSDictionary)
+        #expect(printed == reference)
+        #expect(printed.count > 0)
+    }
+
+    /// Keys print in code-point order at every level, indented by two
+    /// spaces, with JSON's escapes; printing twice gives the same bytes.
+    @Test func dumpPrintsKeysInCodePointOrder() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("lprojctl-\(UUID().uuidString).strings")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let keys = ["b", "B", "a10", "a9", "é", "e", "Z", "_x", "😀"]
+        try Data(keys.map { "\"\($0)\" = \"v \\\"\($0)\\\"\\n/\";\n" }.joined().utf8).write(to: file)
+        let result = try Tool.run("lprojctl", ["dump", file.path])
+        #expect(result.status == 0, "\(result.errors)")
+        let expected =
+            "{\n"
+            + [
+                #""B" : "v \"B\"\n/""#, #""Z" : "v \"Z\"\n/""#, #""_x" : "v \"_x\"\n/""#, #""a10" : "v \"a10\"\n/""#,
+                #""a9" : "v \"a9\"\n/""#, #""b" : "v \"b\"\n/""#, #""e" : "v \"e\"\n/""#,
+                #""é" : "v \"é\"\n/""#, #""😀" : "v \"😀\"\n/""#,
+            ]
+            .map { "  " + $0 }.joined(separator: ",\n") + "\n}\n"
+        #expect(result.output == expected)
+        #expect(try Tool.run("lprojctl", ["dump", file.path]).output == result.output)
     }
 
     @Test func dumpReportsWhereAFileBreaks() throws {

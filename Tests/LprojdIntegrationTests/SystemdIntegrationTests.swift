@@ -160,7 +160,7 @@ import Testing
         daemon.send(SIGHUP)
         _ = try await notify.next("READY", "1", after: mark) { $0["STATUS"]?.hasPrefix("1 bundle,") == true }
         // (After the events of the bundles read again under the new limit.)
-        let removed = try await events.next {
+        _ = try await events.next {
             $0.type == .bundleChanged && $0.bundle == "demo" && $0.message == "the bundle is no longer served"
         }
         await expectError("org.lprojd.Localization.BundleNotFound") { _ = try await lprojd.lookup(bundle: "demo", key: "welcome.title") }

@@ -27,6 +27,16 @@ public struct StringTable: Sendable {
         self = builder.finish().table
     }
 
+    /// Builds a table from entries whose keys are distinct, in the order
+    /// given (a dictionary's, for a table that is only looked up in).
+    public init(uniqueEntries entries: some Collection<(key: String, value: String)>) {
+        var bytes = 0
+        for (key, value) in entries { bytes += key.utf8.count + value.utf8.count }
+        var builder = StringTableBuilder(estimatedBytes: bytes)
+        for (key, value) in entries { builder.append(key: key, value: value) }
+        self = builder.finish().table
+    }
+
     /// The number of keys.
     public var count: Int { storage.records.count / 4 }
 

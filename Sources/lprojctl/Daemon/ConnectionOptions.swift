@@ -47,16 +47,8 @@ struct ConnectionOptions: ParsableArguments {
     }
 
     /// Prints a reply (or any of the interface's values) as the JSON lprojd
-    /// sent, indented.
+    /// sent, indented, keys in code-point order.
     func printJSON(_ value: some VarlinkValue) {
-        let compact = Data(JSONWriter.encode(value.varlinkValue))
-        if let object = try? JSONSerialization.jsonObject(with: compact, options: .fragmentsAllowed),
-            let pretty = try? JSONSerialization.data(
-                withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed])
-        {
-            Output.write(pretty)
-        } else {
-            Output.write(compact)
-        }
+        Output.write(Data(JSONWriter.encodePretty(value.varlinkValue)))
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LprojEngine
 import LprojTables
+import VarlinkProtocol
 
 /// `lprojctl dump FILE`
 struct Dump: ParsableCommand {
@@ -9,8 +10,8 @@ struct Dump: ParsableCommand {
         abstract: "Print what lprojd reads from a table file or String Catalog, as JSON.",
         discussion: """
             A .strings file prints as an object of key -> value, a .stringsdict
-            file as its property list: the same JSON that Foundation's
-            PropertyListSerialization would give. A String Catalog (.xcstrings)
+            file as its property list: what Foundation's PropertyListSerialization
+            reads, as JSON with keys in code-point order. A String Catalog (.xcstrings)
             prints one language's table as the .strings and .stringsdict files
             Xcode compiles from it would: both merged, or the one --file names.
             """
@@ -50,8 +51,7 @@ struct Dump: ParsableCommand {
         } catch {
             throw Failure(error.diagnostic.formatted(file: file))
         }
-        let object = PropertyListValue.dictionary(propertyList).jsonObject
-        Output.write(try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]))
+        Output.write(Data(JSONWriter.encodePretty(PropertyListValue.dictionary(propertyList).json)))
     }
 
     private func catalogPropertyList(_ bytes: [UInt8]) throws(TableParseError) -> [String: PropertyListValue] {
@@ -80,4 +80,20 @@ struct Dump: ParsableCommand {
 /// The files a catalog compiles to.
 enum CompiledFile: String, ExpressibleByArgument, CaseIterable {
     case strings, stringsdict
+}
+
+extension PropertyListValue {
+    /// The value as JSON: dates in ISO 8601, data in base64.
+    var json: JSONValue {
+        switch self {
+        case .string(let string): .string(string)
+        case .integer(let integer): .number(JSONNumber(Int64(integer)))
+        case .real(let real): .number(JSONNumber(real))
+        case .boolean(let boolean): .bool(boolean)
+        case .date(let date): .string(date.formatted(.iso8601))
+        case .data(let data): .string(Data(data).base64EncodedString())
+        case .array(let items): .array(items.map(\.json))
+        case .dictionary(let items): .object(JSONObject(uniqueKeys: Array(items.keys), values: items.values.map(\.json)))
+        }
+    }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import VarlinkProtocol
 import LprojFiles
 import LprojLint
 import LprojLocales
@@ -37,20 +38,19 @@ struct Lint: ParsableCommand {
         }
         let findings = linter.lint(paths: paths)
         if json {
-            let objects: [[String: Any]] = findings.map { finding in
-                var object: [String: Any] = [
-                    "file": finding.file, "severity": finding.diagnostic.severity.rawValue,
-                    "code": finding.diagnostic.code, "message": finding.diagnostic.message,
+            let objects: [JSONValue] = findings.map { finding in
+                var object: JSONObject = [
+                    "file": .string(finding.file), "severity": .string(finding.diagnostic.severity.rawValue),
+                    "code": .string(finding.diagnostic.code), "message": .string(finding.diagnostic.message),
                 ]
                 if let location = finding.diagnostic.location {
-                    object["line"] = location.line
-                    object["column"] = location.column
+                    object["line"] = .int(location.line)
+                    object["column"] = .int(location.column)
                 }
-                if let key = finding.diagnostic.keyPath { object["key"] = key }
-                return object
+                if let key = finding.diagnostic.keyPath { object["key"] = .string(key) }
+                return .object(object)
             }
-            Output.write(
-                try JSONSerialization.data(withJSONObject: objects, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]))
+            Output.write(Data(JSONWriter.encodePretty(.array(objects))))
         } else {
             for finding in findings { print(finding.formatted) }
         }

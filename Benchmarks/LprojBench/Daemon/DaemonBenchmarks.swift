@@ -261,7 +261,14 @@ enum DaemonBenchmarks {
     static func fanOut(directory: URL, bundle: URL, smoke: Bool) throws -> [BenchmarkRow] {
         let count = smoke ? 200 : 1000
         let rounds = smoke ? 5 : 30
-        let (daemon, socket) = try startDaemon(directory: directory, bundles: ["bench=\(bundle.path)@en"])
+        // One uid holds all the subscribers: the per-uid limits are raised
+        // for them (by default a uid may hold 256 connections and 128
+        // subscriptions).
+        let (daemon, socket) = try startDaemon(
+            directory: directory, bundles: ["bench=\(bundle.path)@en"],
+            configuration:
+                "limits:\n  max-connections-per-uid: \(count + 64)\n  max-subscriptions-per-uid: \(count + 64)\n  max-memory-per-uid: 256 MiB\n"
+        )
         defer { daemon.stop() }
         var subscribers: [BenchSocket] = []
         for _ in 0..<count {
@@ -279,6 +286,7 @@ enum DaemonBenchmarks {
                     #"{"method":"org.lprojd.Localization.AddStrings","parameters":{"client":"bench","bundle":"bench","locale":"de","strings":{"k\#(round)":"v"}}}"#
                         .utf8) + [0])
             samples += waitForAll(subscribers, since: start)
+            guard samples.count == (round + 1) * count else { throw BenchmarkFailure("subscribers lost their events (dropped?)") }
             _ = trigger.receive()
         }
         // Baseline: one process writing a message to 1,000 socket pairs.
@@ -323,9 +331,11 @@ enum DaemonBenchmarks {
                 _ = sockets[index].receive()
                 latencies.append(Double(now - start) / 1e9)
                 pending.remove(index)
-                entries[index].events = 0
             }
-            for index in entries.indices where !pending.contains(index) { entries[index].events = 0 }
+            // A socket that has answered leaves the poll set (a negative
+            // descriptor is skipped): one the daemon closed would report
+            // POLLHUP whatever its events, and poll would spin.
+            for index in entries.indices where !pending.contains(index) { entries[index].fd = -1 }
         }
         return latencies
     }

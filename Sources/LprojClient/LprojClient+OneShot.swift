@@ -33,12 +33,7 @@ extension LprojClient {
         } catch {
             throw .disconnected
         }
-        if let error = reply.error { throw LprojError(VarlinkError(error, reply.parameters)) }
-        do {
-            return try Method.Reply(varlink: reply.parameters, unknownFields: .ignore)
-        } catch {
-            throw .malformedReply(error)
-        }
+        return try typedReply(Method.self, reply)
     }
 
     private static func connectSocket(_ descriptor: Int32, to path: String) -> Bool {

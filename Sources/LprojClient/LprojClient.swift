@@ -53,6 +53,12 @@ public final class LprojClient: Sendable {
         } catch {
             throw .disconnected
         }
+        return try Self.typedReply(Method.self, reply)
+    }
+
+    /// A reply as the method's type: its error as ``LprojError``, or its
+    /// parameters decoded (a reply that does not fit is malformed).
+    static func typedReply<Method: VarlinkMethod>(_ method: Method.Type, _ reply: VarlinkReply) throws(LprojError) -> Method.Reply {
         if let error = reply.error { throw LprojError(VarlinkError(error, reply.parameters)) }
         do {
             return try Method.Reply(varlink: reply.parameters, unknownFields: .ignore)

@@ -241,7 +241,7 @@ enum DaemonBenchmarks {
             // (10 ms); changes closer together merge into the next tick's one.
             // Waiting out the tick measures one change's way to a subscriber,
             // not the rate limit.
-            usleep(useconds_t(quietGap.components.attoseconds / 1_000_000_000_000))
+            usleep(useconds_t(Measure.seconds(quietGap) * 1e6))
             let start = DispatchTime.now().uptimeNanoseconds
             guard rename(staging.path, table.path) == 0 else { throw BenchmarkFailure("rename failed") }
             while let text = subscriber.receiveText(), !text.contains("tablesChanged") {}

@@ -41,11 +41,11 @@ extension LoadedBundle {
                     entries[key] = .init(value: value, source: name, plural: nil, pluralLocale: nil)
                 }
             case .folder(let index):
+                if entries.isEmpty { entries.reserveCapacity(localizations[index].entryCount(table: table)) }
                 // A key a nearer folder already gave costs one probe: its
                 // entry (the value's string) is only made for a new key.
                 localizations[index].forEachEntry(table: table) { key, entry in
-                    if entries.isEmpty { entries.reserveCapacity(localizations[index].entryCount(table: table)) }
-                    entries[key] = entries[key] ?? entry()
+                    if entries[key] == nil { entries[key] = entry() }
                 }
             }
             return false

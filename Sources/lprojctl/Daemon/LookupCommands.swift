@@ -29,10 +29,10 @@ struct LookupCommand: AsyncParsableCommand {
         let typed = arguments.map(Self.argument)
         var named: [String: String] = [:]
         for placeholder in placeholders {
-            guard let equals = placeholder.firstIndex(of: "=") else {
+            guard let (name, value) = Self.placeholder(placeholder) else {
                 throw ValidationError("--placeholder \(placeholder): expected name=value")
             }
-            named[String(placeholder[..<equals])] = String(placeholder[placeholder.index(after: equals)...])
+            named[name] = value
         }
         try await connection.withClient { client in
             let reply = try await client.lookup(
@@ -45,6 +45,12 @@ struct LookupCommand: AsyncParsableCommand {
                 if !reply.found { Output.note(Self.notFoundNote(defaultValue: defaultValue)) }
             }
         }
+    }
+
+    /// A `--placeholder` as written, `name=value`; nil without `=`.
+    static func placeholder(_ text: String) -> (name: String, value: String)? {
+        guard let equals = text.firstIndex(of: "=") else { return nil }
+        return (String(text[..<equals]), String(text[text.index(after: equals)...]))
     }
 
     static func notFoundNote(defaultValue: String?) -> String {

@@ -80,8 +80,8 @@ enum QuickLookup {
             case "default": request.defaultValue = value
             case "arg": request.arguments.append(value)
             case "placeholder":
-                guard let equals = value.firstIndex(of: "=") else { return nil }
-                request.placeholders[String(value[..<equals])] = String(value[value.index(after: equals)...])
+                guard let (name, value) = LookupCommand.placeholder(value) else { return nil }
+                request.placeholders[name] = value
             default: return nil
             }
         }

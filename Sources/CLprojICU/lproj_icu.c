@@ -44,21 +44,37 @@ int32_t lproj_locale_minimize(const char *tag, char *out, int32_t capacity) {
     return transform_likely(tag, out, capacity, uloc_minimizeSubtags);
 }
 
+// Whether a key of an opened locale bundle is the locale's own (not one
+// ures_getByKey found in a parent while falling back).
+static int own_resource(UResourceBundle *resource, const char *id) {
+    UErrorCode status = U_ZERO_ERROR;
+    const char *from = ures_getLocaleByType(resource, ULOC_ACTUAL_LOCALE, &status);
+    return U_SUCCESS(status) && from != NULL && strcmp(from, id) == 0;
+}
+
 int32_t lproj_locale_explicit_parent(const char *tag, char *out, int32_t capacity) {
     char id[LPROJ_ID_CAPACITY];
     if (tag_to_icu_id(tag, id, sizeof id) < 0) return -1;
     UErrorCode status = U_ZERO_ERROR;
-    // openDirect: exactly this locale's resource, with no fallback, because the
-    // question is what *this* locale declares as its parent.
-    UResourceBundle *bundle = ures_openDirect(NULL, id, &status);
+    // ures_open, with fallback, and the keys' own locale checked: never
+    // ures_openDirect. ICU 72 caches a directly opened language-only bundle
+    // with root as its parent, ignoring its %%Parent, and every later ures_open
+    // shares that entry: after openDirect("nb"), Norwegian Bokmål number
+    // formats came from root ("1,000,000" for "1 000 000").
+    UResourceBundle *bundle = ures_open(NULL, id, &status);
     if (U_FAILURE(status)) return 0;
+    if (!own_resource(bundle, id)) {
+        ures_close(bundle);
+        return 0;
+    }
     int32_t result = 0;
     UErrorCode keyStatus = U_ZERO_ERROR;
+    UResourceBundle *parent = ures_getByKey(bundle, "%%Parent", NULL, &keyStatus);
     int32_t length = 0;
-    const UChar *parent = ures_getStringByKey(bundle, "%%Parent", &length, &keyStatus);
-    if (U_SUCCESS(keyStatus) && length > 0 && length < LPROJ_ID_CAPACITY) {
+    const UChar *parentName = U_SUCCESS(keyStatus) && own_resource(parent, id) ? ures_getString(parent, &length, &keyStatus) : NULL;
+    if (parentName != NULL && U_SUCCESS(keyStatus) && length > 0 && length < LPROJ_ID_CAPACITY) {
         char parentID[LPROJ_ID_CAPACITY];
-        u_UCharsToChars(parent, parentID, length);
+        u_UCharsToChars(parentName, parentID, length);
         parentID[length] = '\0';
         if (strcmp(parentID, "root") == 0) {
             result = 2;
@@ -69,10 +85,11 @@ int32_t lproj_locale_explicit_parent(const char *tag, char *out, int32_t capacit
         UErrorCode rootStatus = U_ZERO_ERROR;
         UResourceBundle *isRoot = ures_getByKey(bundle, "%%ParentIsRoot", NULL, &rootStatus);
         if (U_SUCCESS(rootStatus)) {
-            if (ures_getInt(isRoot, &rootStatus) != 0 && U_SUCCESS(rootStatus)) result = 2;
-            ures_close(isRoot);
+            if (own_resource(isRoot, id) && ures_getInt(isRoot, &rootStatus) != 0 && U_SUCCESS(rootStatus)) result = 2;
         }
+        ures_close(isRoot);
     }
+    ures_close(parent);
     ures_close(bundle);
     return result;
 }

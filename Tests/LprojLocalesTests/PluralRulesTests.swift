@@ -65,4 +65,18 @@ import Testing
             ICUNumberRenderer(locale: try LocaleIdentifier("en")).format(
                 Int64(42), style: NumberStyle(notation: .integer, minimumIntegerDigits: 4)) == "0,042")
     }
+
+    /// Nynorsk's own file in ICU 72 has no number data: it inherits
+    /// Norwegian's through its declared parent, `no`. Reading that parent
+    /// (as fallback chains and plural rules do) once opened the file in a
+    /// way that made ICU forget it, for the whole process: numbers then came
+    /// from root ("1,000,000"). No other test formats Nynorsk, so the chain
+    /// is read here before its first number.
+    @Test func readingALocalesDeclaredParentKeepsItsNumberFormats() throws {
+        let nynorsk = try LocaleIdentifier("nn")
+        #expect(ICU.explicitParent("nn") == .locale("no"))
+        #expect(FallbackChain(nynorsk).keys.map(\.tag) == ["nn-Latn", "no-Latn"])
+        _ = PluralRules.forLocale(nynorsk)
+        #expect(try render("nn", 1_000_000, NumberStyle(notation: .integer)) == "1\u{A0}000\u{A0}000")
+    }
 }

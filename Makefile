@@ -138,7 +138,7 @@ fuzz-smoke: fuzz-build
 demo: build
 	@echo "Serving Examples/DemoApp as the bundle 'demo' on $(DEMO_SOCKET)."
 	@echo "In another terminal: export LPROJD_SOCKET=$(DEMO_SOCKET); then .build/debug/lprojctl bundles"
-	$(SWIFT) run lprojd --socket $(DEMO_SOCKET) --state-directory $(DEMO_DIR)/state --bundle demo=$(CURDIR)/Examples/DemoApp@en
+	$(SWIFT) run lprojd --socket $(DEMO_SOCKET) --state-directory $(DEMO_DIR)/state --bundle demo=$(CURDIR)/Examples/DemoApp@en --pseudo-locales
 
 install: install-binaries install-data install-client
 

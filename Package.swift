@@ -164,7 +164,9 @@ let package = Package(
             swiftSettings: strictSwift),
         .testTarget(name: "LprojLocalizerTests", dependencies: ["LprojLocalizer"], swiftSettings: strictSwift),
         .testTarget(name: "LprojFilesTests", dependencies: ["LprojFiles", "LprojEngine"], swiftSettings: strictSwift),
-        .testTarget(name: "LprojLintTests", dependencies: ["LprojLint", "LprojFiles", "LprojEngine"], swiftSettings: strictSwift),
+        .testTarget(
+            name: "LprojLintTests", dependencies: ["LprojLint", "LprojFiles", "LprojEngine", "LprojTables", "LprojFormat"],
+            swiftSettings: strictSwift),
         .target(
             name: "CICUOracle",
             path: "Tests/CICUOracle",

@@ -90,6 +90,7 @@ public enum ConfigurationFile {
                 bundleConfiguration.catalogConflict = conflict
             }
             bundleConfiguration.catalogAllStates = bundle.catalogAllStates ?? false
+            bundleConfiguration.pseudoLocales = bundle.pseudoLocales ?? false
             configuration.bundles.append(bundleConfiguration)
         }
         return configuration
@@ -176,6 +177,7 @@ public enum ConfigurationFile {
         var customLocales: [String: String]?
         var catalogConflicts: String?
         var catalogAllStates: Bool?
+        var pseudoLocales: Bool?
 
         enum CodingKeys: String, CodingKey, CaseIterable {
             case name, directory
@@ -183,6 +185,7 @@ public enum ConfigurationFile {
             case customLocales = "custom-locales"
             case catalogConflicts = "catalog-conflicts"
             case catalogAllStates = "catalog-all-states"
+            case pseudoLocales = "pseudo-locales"
         }
 
         init(from decoder: any Decoder) throws {
@@ -198,6 +201,7 @@ public enum ConfigurationFile {
             customLocales = try known.decodeIfPresent([String: String].self, forKey: .customLocales)
             catalogConflicts = try known.decodeIfPresent(String.self, forKey: .catalogConflicts)
             catalogAllStates = try known.decodeIfPresent(Bool.self, forKey: .catalogAllStates)
+            pseudoLocales = try known.decodeIfPresent(Bool.self, forKey: .pseudoLocales)
         }
     }
 

@@ -20,7 +20,8 @@ struct DaemonSettings: Sendable {
     /// - Parameter socketActivated: whether the service manager passed a
     ///   listening socket, which then needs no path.
     init(
-        configPath: String?, socket: String?, stateDirectory: String?, bundles: [String], logLevel: String?, environment: [String: String],
+        configPath: String?, socket: String?, stateDirectory: String?, bundles: [String], pseudoLocales: Bool = false, logLevel: String?,
+        environment: [String: String],
         socketActivated: Bool = false
     ) throws {
         let isRoot = getuid() == 0
@@ -31,7 +32,11 @@ struct DaemonSettings: Sendable {
         } else {
             configuration = DaemonConfiguration()
         }
-        for argument in bundles { configuration.setBundle(try Self.bundle(argument, limits: configuration.limits)) }
+        for argument in bundles {
+            var bundle = try Self.bundle(argument, limits: configuration.limits)
+            bundle.pseudoLocales = pseudoLocales
+            configuration.setBundle(bundle)
+        }
         if let socket { configuration.socketPath = socket }
         if let stateDirectory { configuration.stateDirectory = stateDirectory }
         if let logLevel { configuration.logLevel = logLevel }

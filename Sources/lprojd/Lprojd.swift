@@ -31,6 +31,11 @@ struct Lprojd: AsyncParsableCommand {
     )
     var bundles: [String] = []
 
+    @Flag(
+        name: .customLong("pseudo-locales"),
+        help: "Offer the pseudo-locales en-XA and ar-XB in the bundles given with --bundle (pseudo-locales: true in a configuration).")
+    var pseudoLocales = false
+
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: String?
 
@@ -45,10 +50,13 @@ struct Lprojd: AsyncParsableCommand {
             throw ExitCode(1)
         }
 
-        let (config, socket, stateDirectory, bundles, logLevel) = (config, socket, stateDirectory, bundles, logLevel)
+        let (config, socket, stateDirectory, bundles, logLevel, pseudoLocales) = (
+            config, socket, stateDirectory, bundles, logLevel, pseudoLocales
+        )
         let readSettings: @Sendable () throws -> DaemonSettings = {
             try DaemonSettings(
-                configPath: config, socket: socket, stateDirectory: stateDirectory, bundles: bundles, logLevel: logLevel,
+                configPath: config, socket: socket, stateDirectory: stateDirectory, bundles: bundles, pseudoLocales: pseudoLocales,
+                logLevel: logLevel,
                 environment: ProcessInfo.processInfo.environment, socketActivated: activated != nil)
         }
         let settings: DaemonSettings

@@ -40,6 +40,13 @@ import Testing
         #expect(configuration.bundles.first?.directory == "/etc/bundles/b")
     }
 
+    @Test func pseudoLocalesAreOfferedOnlyWhenABundleSaysSo() throws {
+        let text = "bundles:\n  - name: a\n    directory: /a\n    pseudo-locales: true\n  - name: b\n    directory: /b\n"
+        let configuration = try ConfigurationFile.parse(text, name: "x", baseDirectory: "/")
+        #expect(configuration.bundles.map(\.pseudoLocales) == [true, false])
+        #expect(try ConfigurationFile.read(path: Self.sample).bundles.first?.pseudoLocales == false)
+    }
+
     @Test(arguments: [
         ("sokcet: /x\n", "unknown setting 'sokcet'"),
         ("bundles:\n  - name: bad/name\n    directory: /x\n", "is not a bundle name"),
@@ -50,6 +57,7 @@ import Testing
         ("limits:\n  max-connections: -1\n", "must be a positive number"),
         ("limits:\n  max-conections: 5\n", "unknown setting 'max-conections'"),
         ("socket: [1, 2]\n", "socket"),
+        ("bundles:\n  - name: a\n    directory: /x\n    pseudo-locales: maybe\n", "pseudo-locales"),
         ("bundles: [\n", "x:"),
     ])
     func mistakesAreExplained(_ text: String, _ expected: String) {

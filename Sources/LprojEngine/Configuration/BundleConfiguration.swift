@@ -20,6 +20,9 @@ public struct BundleConfiguration: Sendable, Hashable {
     /// Serve String Catalog units in every state (`new` included), like
     /// `xcstringstool compile --force-build-all-strings`.
     public var catalogAllStates = false
+    /// Offer the pseudo-locales `en-XA` and `ar-XB`: the development
+    /// locale's values, transformed (``LprojFormat/PseudoLocalization``).
+    public var pseudoLocales = false
 
     /// Creates a configuration.
     public init(

@@ -13,8 +13,13 @@ extension LoadedBundle {
         _ key: String, table: String = TableName.defaultTable, locale: ResolvedLocale, defaultValue: String? = nil,
         overlay: (any StringOverlay)? = nil
     ) -> LookupResult {
-        firstAnswer(CollectionOfOne(key), table: table, steps: locale.steps, chain: locale.chain, overlay: overlay)
-            ?? LookupResult(value: defaultValue ?? key, localization: nil, plural: nil)
+        guard let found = firstAnswer(CollectionOfOne(key), table: table, steps: locale.steps, chain: locale.chain, overlay: overlay) else {
+            // Left as given in a pseudo-locale too: what is not transformed
+            // is what the tables lack.
+            return LookupResult(value: defaultValue ?? key, localization: nil, plural: nil)
+        }
+        guard let pseudo = locale.pseudo else { return found }
+        return found.pseudoLocalized(pseudo)
     }
 
     /// Looks a key up in what speaks for the locale's language only: its own
@@ -83,6 +88,13 @@ extension LoadedBundle {
 }
 
 extension LookupResult {
+    /// The value (and plural entry) as a pseudo-locale shows them.
+    func pseudoLocalized(_ pseudo: PseudoLocalization) -> LookupResult {
+        let plural = self.plural.map(pseudo.transform)
+        return LookupResult(
+            value: plural?.formatKey ?? pseudo.transform(value), localization: localization, addedLocale: addedLocale, plural: plural)
+    }
+
     func replacingValue(_ value: String) -> LookupResult {
         LookupResult(value: value, localization: localization, addedLocale: addedLocale, plural: plural)
     }

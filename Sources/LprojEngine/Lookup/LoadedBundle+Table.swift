@@ -15,6 +15,11 @@ public struct ResolvedTable: Sendable {
         public let plural: PluralFormat?
         /// For a stringsdict entry, the locale whose plural rules apply.
         public let pluralLocale: LocaleIdentifier?
+
+        func pseudoLocalized(_ pseudo: PseudoLocalization) -> Entry {
+            let plural = self.plural.map(pseudo.transform)
+            return Entry(value: plural?.formatKey ?? pseudo.transform(value), source: source, plural: plural, pluralLocale: pluralLocale)
+        }
     }
 
     /// The requested locale.
@@ -49,6 +54,9 @@ extension LoadedBundle {
                 }
             }
             return false
+        }
+        if let pseudo = locale.pseudo {
+            entries = entries.mapValues { $0.pseudoLocalized(pseudo) }
         }
         return ResolvedTable(locale: locale.locale, entries: entries)
     }

@@ -1,3 +1,4 @@
+public import LprojFormat
 public import LprojLocales
 
 /// A requested locale, checked against a bundle, with the folders to
@@ -6,8 +7,11 @@ public import LprojLocales
 public final class ResolvedLocale: Sendable {
     /// The requested locale.
     public let locale: LocaleIdentifier
-    /// The locale whose number formats apply (a custom locale's mapping).
+    /// The locale whose number formats apply (a custom locale's mapping,
+    /// a pseudo-locale's base).
     public let standardLocale: LocaleIdentifier
+    /// The transform a pseudo-locale applies to every value found.
+    public let pseudo: PseudoLocalization?
     /// One step of the chain: a locale, and the folders that answer to it.
     public struct Step: Sendable {
         /// The locale key (`nil` for `Base`).
@@ -32,9 +36,10 @@ public final class ResolvedLocale: Sendable {
     /// The folders of ``ownLanguageSteps``, in order.
     public let ownLanguageChain: [Int]
 
-    init(locale: LocaleIdentifier, standardLocale: LocaleIdentifier, steps: [Step], ownStepCount: Int) {
+    init(locale: LocaleIdentifier, standardLocale: LocaleIdentifier, steps: [Step], ownStepCount: Int, pseudo: PseudoLocalization? = nil) {
         self.locale = locale
         self.standardLocale = standardLocale
+        self.pseudo = pseudo
         self.steps = steps
         self.chain = steps.flatMap(\.folders)
         self.ownStepCount = ownStepCount
@@ -96,7 +101,12 @@ extension LoadedBundle {
     public func resolve(locale: LocaleIdentifier) throws(LookupError) -> ResolvedLocale {
         var keys: [LocaleKey]
         let standard: LocaleIdentifier
-        if let mapped = configuration.customLocales[locale.tag] {
+        let pseudo = configuration.pseudoLocales ? PseudoLocalization(locale) : nil
+        if let pseudo {
+            // The development locale's values, transformed: no folder of its own.
+            standard = pseudo.baseLocale
+            keys = []
+        } else if let mapped = configuration.customLocales[locale.tag] {
             // A custom locale reads its own folder, then its standard locale's chain.
             standard = mapped
             keys = [locale.matchKey] + FallbackChain(mapped).keys
@@ -118,7 +128,7 @@ extension LoadedBundle {
             if index < ownKeyCount { ownStepCount += 1 }
         }
         steps.append(ResolvedLocale.Step(key: nil, folders: baseIndex.map { [$0] } ?? []))
-        return ResolvedLocale(locale: locale, standardLocale: standard, steps: steps, ownStepCount: ownStepCount)
+        return ResolvedLocale(locale: locale, standardLocale: standard, steps: steps, ownStepCount: ownStepCount, pseudo: pseudo)
     }
 
     /// The development locale, resolved.

@@ -1,3 +1,4 @@
+internal import LprojFormat
 public import LprojLocales
 public import LprojTables
 internal import Synchronization
@@ -41,7 +42,8 @@ public final class LoadedBundle: Sendable {
     /// Resolved lookup chains by requested locale text; bounded.
     let chains = Mutex<[String: CachedChain]>([:])
     static let chainCacheLimit = 1024
-    /// The locales of its folders (not Base), sorted.
+    /// The locales of its folders (not Base), sorted, then the
+    /// pseudo-locales when the configuration offers them.
     public let supportedLocales: [LocaleIdentifier]
     /// The locales a client may select (the folders' and the development
     /// locale) by match key, the first spelling of each: computed once, so
@@ -90,7 +92,12 @@ public final class LoadedBundle: Sendable {
         }
         self.localizationsByKey = byKey
         self.baseIndex = base
-        let supported = localizations.compactMap { if case .locale(let locale) = $0.name { locale } else { nil } }.sorted()
+        var supported = localizations.compactMap { if case .locale(let locale) = $0.name { locale } else { nil } }.sorted()
+        if configuration.pseudoLocales {
+            // After the real ones: a menu lists them last.
+            supported.removeAll { PseudoLocalization($0) != nil }
+            supported += PseudoLocalization.allCases.map { $0.locale }
+        }
         self.supportedLocales = supported
         var selectable: [LocaleKey: LocaleIdentifier] = [:]
         for locale in supported + [configuration.developmentLocale] where selectable[locale.matchKey] == nil {

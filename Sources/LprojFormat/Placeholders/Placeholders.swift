@@ -65,7 +65,7 @@ public enum Placeholders {
     /// when no well-formed name of at most ``maximumNameLength`` bytes does.
     /// Stops at the first byte that cannot be in a name, so a scan never
     /// passes the next `{`.
-    private static func nameEnd(in bytes: [UInt8], from start: Int) -> Int? {
+    static func nameEnd(in bytes: [UInt8], from start: Int) -> Int? {
         var index = start
         while index < bytes.count, index - start <= maximumNameLength {
             switch bytes[index] {

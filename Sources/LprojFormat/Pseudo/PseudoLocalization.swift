@@ -1,0 +1,193 @@
+/// The text transforms of CLDR's pseudo-locales, as Android's resource
+/// compiler applies them: `en-XA` (accented, longer, bracketed) and `ar-XB`
+/// (right to left). They show, without a translator, the strings an app
+/// never localized, the layouts that clip longer text, and the ones that do
+/// not mirror.
+///
+/// Only literal text changes. Every conversion (`%@`, `%1$lld`, `%.2f`),
+/// plural reference (`%#@files@`), `%%`, malformed or incomplete `%`
+/// sequence and `{name}` placeholder is kept byte for byte, so a value
+/// takes the same arguments before and after. Values arrive unescaped (as a
+/// table's parser decoded them), so escapes never reach a transform; line
+/// breaks and other whitespace stay where they are.
+public enum PseudoLocalization: Sendable, Hashable, CaseIterable {
+    /// `en-XA`: every ASCII letter accented (`Ĥéļļö`), about 40% more text,
+    /// and the value between brackets, so that clipping shows.
+    case accented
+    /// `ar-XB`: every word and argument forced right to left (RLM RLO …
+    /// PDF RLM), so that the text reads mirrored as Arabic would lay out.
+    case bidirectional
+
+    /// A value transformed. An empty value stays empty: it is blank on
+    /// purpose, and brackets would make it look translated.
+    public func transform(_ text: String) -> String {
+        guard !text.isEmpty else { return text }
+        // A lone `%` at the end prints nothing; anything written after it
+        // would become its conversion (`% o…`), so it stays last.
+        if let (body, trailing) = Self.trailingPercent(text) { return transform(body) + trailing }
+        switch self {
+        case .accented:
+            var body = String.UnicodeScalarView()
+            let letters = appendAccented(text, to: &body)
+            return "[" + String(body) + Self.padding(forLetters: letters) + "]"
+        case .bidirectional:
+            var body = String.UnicodeScalarView()
+            appendBidirectional(text, to: &body)
+            return String(body)
+        }
+    }
+
+    /// A plural entry transformed: its format key as a value, and every
+    /// form of every variable as text inside it (accents and length, with
+    /// the brackets once, around the whole). Categories, variable names and
+    /// value types are kept.
+    public func transform(_ plural: PluralFormat) -> PluralFormat {
+        var variables: [String: PluralVariable] = [:]
+        for (name, variable) in plural.variables {
+            let forms = variable.forms.mapValues { whole -> String in
+                let (form, trailing) = Self.trailingPercent(whole) ?? (whole, "")
+                guard !form.isEmpty else { return whole }
+                var body = String.UnicodeScalarView()
+                switch self {
+                case .accented:
+                    let letters = appendAccented(form, to: &body)
+                    return String(body) + Self.padding(forLetters: letters) + trailing
+                case .bidirectional:
+                    appendBidirectional(form, to: &body)
+                    return String(body) + trailing
+                }
+            }
+            variables[name] = PluralVariable(valueTypeText: variable.valueTypeText, forms: forms)
+        }
+        // Only literal text changed, so the entry is exactly as valid as it was.
+        return (try? PluralFormat(formatKey: transform(plural.formatKey), variables: variables)) ?? plural
+    }
+
+    // MARK: Splitting text from what must not change
+
+    /// The text before an incomplete `%` that ends it, and that `%`.
+    static func trailingPercent(_ text: String) -> (String, String)? {
+        guard text.utf8.last == UInt8(ascii: "%"), case .incomplete(let percent)? = FormatString(text).segments.last else { return nil }
+        return (String(text.utf8.dropLast(percent.utf8.count))!, percent)
+    }
+
+    /// Calls `literal` for each run of plain text and `kept` for each
+    /// conversion, reference or placeholder, in order: together they are
+    /// the whole text.
+    static func split(_ text: String, literal: (Substring) -> Void, kept: (Substring) -> Void) {
+        for segment in FormatString(text).segments {
+            switch segment {
+            case .literal(let run):
+                splitPlaceholders(run, literal: literal, kept: kept)
+            case .specifier(let specifier):
+                kept(specifier.text[...])
+            case .variable(let reference):
+                kept(reference.text[...])
+            case .unknown(let text, _), .malformedVariable(let text), .incomplete(let text):
+                kept(text[...])
+            }
+        }
+    }
+
+    private static func splitPlaceholders(_ run: String, literal: (Substring) -> Void, kept: (Substring) -> Void) {
+        guard run.utf8.contains(UInt8(ascii: "{")) else { return literal(run[...]) }
+        let bytes = Array(run.utf8)
+        var start = 0, index = 0
+        func piece(_ range: Range<Int>) -> Substring {
+            let utf8 = run.utf8
+            return run[utf8.index(utf8.startIndex, offsetBy: range.lowerBound)..<utf8.index(utf8.startIndex, offsetBy: range.upperBound)]
+        }
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "{"), let end = Placeholders.nameEnd(in: bytes, from: index + 1) {
+                if start < index { literal(piece(start..<index)) }
+                kept(piece(index..<end + 1))
+                index = end + 1
+                start = index
+            } else {
+                index += 1
+            }
+        }
+        if start < bytes.count { literal(piece(start..<bytes.count)) }
+    }
+
+    // MARK: en-XA
+
+    /// Appends the text with its letters accented; returns how many
+    /// characters of plain text it had (what the padding follows).
+    private func appendAccented(_ text: String, to output: inout String.UnicodeScalarView) -> Int {
+        var letters = 0
+        Self.split(text) { run in
+            for scalar in run.unicodeScalars {
+                if scalar.isASCII, let accented = Self.accents[Int(scalar.value)] {
+                    output.append(accented)
+                } else {
+                    output.append(scalar)
+                }
+            }
+            letters += run.count
+        } kept: { token in
+            output.append(contentsOf: token.unicodeScalars)
+        }
+        return letters
+    }
+
+    /// About 40% of the text's length (at least one character when there
+    /// is text), as words a reader can tell from the value.
+    static func padding(forLetters letters: Int) -> String {
+        guard letters > 0 else { return "" }
+        let wanted = (letters * 2 + 4) / 5
+        var padding = ""
+        var words = paddingWords.makeIterator()
+        while padding.count <= wanted {
+            guard let word = words.next() else {
+                words = paddingWords.makeIterator()
+                continue
+            }
+            padding += " " + word
+        }
+        return String(padding.prefix(wanted + 1))
+    }
+
+    private static let paddingWords = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
+
+    /// ASCII letters to accented ones (each a single precomposed scalar),
+    /// indexed by the ASCII value.
+    private static let accents: [Unicode.Scalar?] = {
+        var table = [Unicode.Scalar?](repeating: nil, count: 128)
+        let upper = Array("ÅƁÇÐÉƑĜĤÎĴĶĻṀÑÖÞǪŔŠŢÛṼŴẊÝŽ".unicodeScalars)
+        let lower = Array("åƀçðéƒĝĥîĵķļṁñöþǫŕšţûṽŵẋýž".unicodeScalars)
+        for offset in 0..<26 {
+            table[Int(UInt8(ascii: "A")) + offset] = upper[offset]
+            table[Int(UInt8(ascii: "a")) + offset] = lower[offset]
+        }
+        return table
+    }()
+
+    // MARK: ar-XB
+
+    private static let rightToLeftMark: Unicode.Scalar = "\u{200F}"
+    private static let rightToLeftOverride: Unicode.Scalar = "\u{202E}"
+    private static let popDirectionalFormatting: Unicode.Scalar = "\u{202C}"
+
+    /// Appends the text with each word and each kept token between
+    /// RLM RLO and PDF RLM, whitespace between them as it was.
+    private func appendBidirectional(_ text: String, to output: inout String.UnicodeScalarView) {
+        func open() { output.append(contentsOf: [Self.rightToLeftMark, Self.rightToLeftOverride]) }
+        func close() { output.append(contentsOf: [Self.popDirectionalFormatting, Self.rightToLeftMark]) }
+        Self.split(text) { run in
+            var inWord = false
+            for scalar in run.unicodeScalars {
+                let isSpace = scalar.properties.isWhitespace
+                if !isSpace && !inWord { open() }
+                if isSpace && inWord { close() }
+                inWord = !isSpace
+                output.append(scalar)
+            }
+            if inWord { close() }
+        } kept: { token in
+            open()
+            output.append(contentsOf: token.unicodeScalars)
+            close()
+        }
+    }
+}

@@ -222,7 +222,7 @@ let package = Package(
             name: "LprojServiceTests",
             dependencies: [
                 "LprojService", "LprojInterface", "LprojEngine", "LprojFiles", "LprojLocales", "LprojFormatting", "LprojStore",
-                "LprojWatch",
+                "LprojWatch", "VarlinkProtocol",
                 "ClientBudget", "LprojTablesOracle", "LprojTestSupport", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSwift

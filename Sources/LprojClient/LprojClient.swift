@@ -194,6 +194,20 @@ public final class LprojClient: Sendable {
     }
 
     /// The daemon's state.
+    /// The misses lookups met (see the interface's `GetMisses`).
+    public func misses(bundle: String? = nil, locale: String? = nil, since: Double? = nil, limit: Int? = nil) async throws(LprojError)
+        -> Localization.GetMisses.Reply
+    {
+        try await call(
+            Localization.GetMisses.self,
+            .init(bundle: bundle, locale: locale, since: since.map { JSONNumber($0, fractionDigits: 3) }, limit: limit))
+    }
+
+    /// Forgets the misses recorded, of one bundle or all; how many were.
+    public func resetMisses(bundle: String? = nil) async throws(LprojError) -> Int {
+        try await call(Localization.ResetMisses.self, .init(bundle: bundle)).removed
+    }
+
     public func status() async throws(LprojError) -> Localization.GetStatus.Reply {
         try await call(Localization.GetStatus.self, .init())
     }

@@ -801,6 +801,142 @@ extension Localization {
     }
 }
 
+extension Localization {
+    /// A key of a bundle that lookups in a locale did not find in the locale's
+    /// own chain: they were answered by the development locale, Base, the
+    /// caller's default or the key itself. What a translator would add next.
+    public struct Miss: VarlinkStruct, Equatable {
+        public var bundle: String
+        public var locale: String
+        public var table: String
+        public var key: String
+        /// Lookups that missed it.
+        public var count: Int
+        /// Distinct clients (app ids of a user) that missed it, counted up to 32.
+        public var clients: Int
+        /// When it was first and last missed, in seconds since 1970.
+        public var firstSeen: JSONNumber
+        public var lastSeen: JSONNumber
+
+        /// The fields' names, in the order the interface lists them.
+        public static let fieldNames: [String] = ["bundle", "locale", "table", "key", "count", "clients", "firstSeen", "lastSeen"]
+
+        public init(
+            bundle: String,
+            locale: String,
+            table: String,
+            key: String,
+            count: Int,
+            clients: Int,
+            firstSeen: JSONNumber,
+            lastSeen: JSONNumber
+        ) {
+            self.bundle = bundle
+            self.locale = locale
+            self.table = table
+            self.key = key
+            self.count = count
+            self.clients = clients
+            self.firstSeen = firstSeen
+            self.lastSeen = lastSeen
+        }
+
+        public init(varlink object: JSONObject, unknownFields: UnknownFields) throws(SchemaError) {
+            var _bundle: String?
+            var _locale: String?
+            var _table: String?
+            var _key: String?
+            var _count: Int?
+            var _clients: Int?
+            var _firstSeen: JSONNumber?
+            var _lastSeen: JSONNumber?
+            for (name, value) in object.members {
+                switch name {
+                case "bundle": _bundle = try varlinkField(name, value, unknownFields)
+                case "locale": _locale = try varlinkField(name, value, unknownFields)
+                case "table": _table = try varlinkField(name, value, unknownFields)
+                case "key": _key = try varlinkField(name, value, unknownFields)
+                case "count": _count = try varlinkField(name, value, unknownFields)
+                case "clients": _clients = try varlinkField(name, value, unknownFields)
+                case "firstSeen": _firstSeen = try varlinkField(name, value, unknownFields)
+                case "lastSeen": _lastSeen = try varlinkField(name, value, unknownFields)
+                default: try varlinkUnknownField(name, unknownFields)
+                }
+            }
+            self.init(
+                bundle: try varlinkRequired("bundle", _bundle),
+                locale: try varlinkRequired("locale", _locale),
+                table: try varlinkRequired("table", _table),
+                key: try varlinkRequired("key", _key),
+                count: try varlinkRequired("count", _count),
+                clients: try varlinkRequired("clients", _clients),
+                firstSeen: try varlinkRequired("firstSeen", _firstSeen),
+                lastSeen: try varlinkRequired("lastSeen", _lastSeen)
+            )
+        }
+
+        public var varlinkObject: JSONObject {
+            var object = JSONObject(minimumCapacity: 8)
+            object.appendUnchecked("bundle", self.bundle.varlinkValue)
+            object.appendUnchecked("locale", self.locale.varlinkValue)
+            object.appendUnchecked("table", self.table.varlinkValue)
+            object.appendUnchecked("key", self.key.varlinkValue)
+            object.appendUnchecked("count", self.count.varlinkValue)
+            object.appendUnchecked("clients", self.clients.varlinkValue)
+            object.appendUnchecked("firstSeen", self.firstSeen.varlinkValue)
+            object.appendUnchecked("lastSeen", self.lastSeen.varlinkValue)
+            return object
+        }
+    }
+}
+
+extension Localization {
+    /// Lookups of keys that no table of a bundle has (typos, strings never
+    /// added to a table). Only a few are kept by name, as sent.
+    public struct UnknownKeys: VarlinkStruct, Equatable {
+        public var bundle: String
+        public var count: Int
+        /// At most 16 distinct keys a bundle, each cut to 128 bytes.
+        public var sample: [String]
+
+        /// The fields' names, in the order the interface lists them.
+        public static let fieldNames: [String] = ["bundle", "count", "sample"]
+
+        public init(bundle: String, count: Int, sample: [String]) {
+            self.bundle = bundle
+            self.count = count
+            self.sample = sample
+        }
+
+        public init(varlink object: JSONObject, unknownFields: UnknownFields) throws(SchemaError) {
+            var _bundle: String?
+            var _count: Int?
+            var _sample: [String]?
+            for (name, value) in object.members {
+                switch name {
+                case "bundle": _bundle = try varlinkField(name, value, unknownFields)
+                case "count": _count = try varlinkField(name, value, unknownFields)
+                case "sample": _sample = try varlinkField(name, value, unknownFields)
+                default: try varlinkUnknownField(name, unknownFields)
+                }
+            }
+            self.init(
+                bundle: try varlinkRequired("bundle", _bundle),
+                count: try varlinkRequired("count", _count),
+                sample: try varlinkRequired("sample", _sample)
+            )
+        }
+
+        public var varlinkObject: JSONObject {
+            var object = JSONObject(minimumCapacity: 3)
+            object.appendUnchecked("bundle", self.bundle.varlinkValue)
+            object.appendUnchecked("count", self.count.varlinkValue)
+            object.appendUnchecked("sample", self.sample.varlinkValue)
+            return object
+        }
+    }
+}
+
 // MARK: Methods
 
 extension Localization {
@@ -2600,6 +2736,172 @@ extension Localization {
 }
 
 extension Localization {
+    /// The misses lookups met, most frequent first (then by bundle, locale,
+    /// table, key), those last seen at or after since (seconds since 1970), at
+    /// most limit of them (default 100, at most 10000). Root and lprojd's own
+    /// user see every user's misses, summed; anyone else sees the misses of
+    /// their own lookups. Misses are counted in memory and saved to the state
+    /// database every few seconds and when lprojd stops. dropped counts the
+    /// misses not recorded because the record was full (20000 keys, 5000 a user).
+    public enum GetMisses: VarlinkMethod {
+        public static let qualifiedName = "org.lprojd.Localization.GetMisses"
+
+        /// GetMisses's parameters.
+        public struct Parameters: VarlinkStruct, Equatable {
+            public var bundle: String?
+            public var locale: String?
+            public var since: JSONNumber?
+            public var limit: Int?
+
+            /// The fields' names, in the order the interface lists them.
+            public static let fieldNames: [String] = ["bundle", "locale", "since", "limit"]
+
+            public init(bundle: String? = nil, locale: String? = nil, since: JSONNumber? = nil, limit: Int? = nil) {
+                self.bundle = bundle
+                self.locale = locale
+                self.since = since
+                self.limit = limit
+            }
+
+            public init(varlink object: JSONObject, unknownFields: UnknownFields) throws(SchemaError) {
+                var _bundle: String?
+                var _locale: String?
+                var _since: JSONNumber?
+                var _limit: Int?
+                for (name, value) in object.members {
+                    switch name {
+                    case "bundle": _bundle = try varlinkField(name, value, unknownFields)
+                    case "locale": _locale = try varlinkField(name, value, unknownFields)
+                    case "since": _since = try varlinkField(name, value, unknownFields)
+                    case "limit": _limit = try varlinkField(name, value, unknownFields)
+                    default: try varlinkUnknownField(name, unknownFields)
+                    }
+                }
+                self.init(bundle: _bundle, locale: _locale, since: _since, limit: _limit)
+            }
+
+            public var varlinkObject: JSONObject {
+                var object = JSONObject(minimumCapacity: 4)
+                if let value = self.bundle { object.appendUnchecked("bundle", value.varlinkValue) }
+                if let value = self.locale { object.appendUnchecked("locale", value.varlinkValue) }
+                if let value = self.since { object.appendUnchecked("since", value.varlinkValue) }
+                if let value = self.limit { object.appendUnchecked("limit", value.varlinkValue) }
+                return object
+            }
+        }
+
+        /// GetMisses's reply.
+        public struct Reply: VarlinkStruct, Equatable {
+            public var misses: [Miss]
+            public var unknownKeys: [UnknownKeys]
+            public var dropped: Int
+
+            /// The fields' names, in the order the interface lists them.
+            public static let fieldNames: [String] = ["misses", "unknownKeys", "dropped"]
+
+            public init(misses: [Miss], unknownKeys: [UnknownKeys], dropped: Int) {
+                self.misses = misses
+                self.unknownKeys = unknownKeys
+                self.dropped = dropped
+            }
+
+            public init(varlink object: JSONObject, unknownFields: UnknownFields) throws(SchemaError) {
+                var _misses: [Miss]?
+                var _unknownKeys: [UnknownKeys]?
+                var _dropped: Int?
+                for (name, value) in object.members {
+                    switch name {
+                    case "misses": _misses = try varlinkField(name, value, unknownFields)
+                    case "unknownKeys": _unknownKeys = try varlinkField(name, value, unknownFields)
+                    case "dropped": _dropped = try varlinkField(name, value, unknownFields)
+                    default: try varlinkUnknownField(name, unknownFields)
+                    }
+                }
+                self.init(
+                    misses: try varlinkRequired("misses", _misses),
+                    unknownKeys: try varlinkRequired("unknownKeys", _unknownKeys),
+                    dropped: try varlinkRequired("dropped", _dropped)
+                )
+            }
+
+            public var varlinkObject: JSONObject {
+                var object = JSONObject(minimumCapacity: 3)
+                object.appendUnchecked("misses", self.misses.varlinkValue)
+                object.appendUnchecked("unknownKeys", self.unknownKeys.varlinkValue)
+                object.appendUnchecked("dropped", self.dropped.varlinkValue)
+                return object
+            }
+        }
+    }
+}
+
+extension Localization {
+    /// Forgets the misses recorded (of one bundle, or of all). For root and
+    /// lprojd's own user only.
+    public enum ResetMisses: VarlinkMethod {
+        public static let qualifiedName = "org.lprojd.Localization.ResetMisses"
+
+        /// ResetMisses's parameters.
+        public struct Parameters: VarlinkStruct, Equatable {
+            public var bundle: String?
+
+            /// The fields' names, in the order the interface lists them.
+            public static let fieldNames: [String] = ["bundle"]
+
+            public init(bundle: String? = nil) {
+                self.bundle = bundle
+            }
+
+            public init(varlink object: JSONObject, unknownFields: UnknownFields) throws(SchemaError) {
+                var _bundle: String?
+                for (name, value) in object.members {
+                    switch name {
+                    case "bundle": _bundle = try varlinkField(name, value, unknownFields)
+                    default: try varlinkUnknownField(name, unknownFields)
+                    }
+                }
+                self.init(bundle: _bundle)
+            }
+
+            public var varlinkObject: JSONObject {
+                var object = JSONObject(minimumCapacity: 1)
+                if let value = self.bundle { object.appendUnchecked("bundle", value.varlinkValue) }
+                return object
+            }
+        }
+
+        /// ResetMisses's reply.
+        public struct Reply: VarlinkStruct, Equatable {
+            public var removed: Int
+
+            /// The fields' names, in the order the interface lists them.
+            public static let fieldNames: [String] = ["removed"]
+
+            public init(removed: Int) {
+                self.removed = removed
+            }
+
+            public init(varlink object: JSONObject, unknownFields: UnknownFields) throws(SchemaError) {
+                var _removed: Int?
+                for (name, value) in object.members {
+                    switch name {
+                    case "removed": _removed = try varlinkField(name, value, unknownFields)
+                    default: try varlinkUnknownField(name, unknownFields)
+                    }
+                }
+                self.init(removed: try varlinkRequired("removed", _removed))
+            }
+
+            public var varlinkObject: JSONObject {
+                var object = JSONObject(minimumCapacity: 1)
+                object.appendUnchecked("removed", self.removed.varlinkValue)
+                return object
+            }
+        }
+    }
+}
+
+extension Localization {
     /// A call to one of the interface's methods, with its parameters read.
     public enum Call: Sendable, Equatable {
         case lookup(Lookup.Parameters)
@@ -2619,6 +2921,8 @@ extension Localization {
         case supportedLocales(SupportedLocales.Parameters)
         case reload(Reload.Parameters)
         case getStatus(GetStatus.Parameters)
+        case getMisses(GetMisses.Parameters)
+        case resetMisses(ResetMisses.Parameters)
 
         /// Reads a call to `method` (its name without the interface's);
         /// nil when the interface has no such method.
@@ -2658,6 +2962,10 @@ extension Localization {
                 self = .reload(try Reload.Parameters(varlink: parameters, unknownFields: .reject))
             case "GetStatus":
                 self = .getStatus(try GetStatus.Parameters(varlink: parameters, unknownFields: .reject))
+            case "GetMisses":
+                self = .getMisses(try GetMisses.Parameters(varlink: parameters, unknownFields: .reject))
+            case "ResetMisses":
+                self = .resetMisses(try ResetMisses.Parameters(varlink: parameters, unknownFields: .reject))
             default: return nil
             }
         }

@@ -177,7 +177,7 @@ public final class ClientStore: Sendable {
     }
 
     /// The database to write, or ``Unavailable``.
-    private func database() throws(Unavailable) -> any DatabaseWriter {
+    func database() throws(Unavailable) -> any DatabaseWriter {
         guard let writer = writer.withLock({ $0 }) else {
             throw Unavailable(reason: unavailableReason ?? "the state database is not open")
         }
@@ -188,7 +188,7 @@ public final class ClientStore: Sendable {
     /// with its reason, and the database is closed, to be opened afresh
     /// (``open()``): a connection SQLite opened read-only, or on a file
     /// since replaced, would stay so.
-    private func writing<T>(_ work: (any DatabaseWriter) async throws -> T) async throws -> T {
+    func writing<T>(_ work: (any DatabaseWriter) async throws -> T) async throws -> T {
         let database = try database()
         do {
             return try await work(database)
@@ -264,6 +264,27 @@ public final class ClientStore: Sendable {
                         """)
             }
             try db.drop(table: "preferences")
+        }
+        migrator.registerMigration("v4-misses") { db in
+            try db.create(table: "miss") { table in
+                table.column("uid", .integer).notNull()
+                table.column("bundle", .text).notNull()
+                table.column("locale", .text).notNull()
+                table.column("tableName", .text).notNull()
+                table.column("key", .text).notNull()
+                table.column("count", .integer).notNull()
+                table.column("clientHashes", .blob).notNull()
+                table.column("firstSeen", .double).notNull()
+                table.column("lastSeen", .double).notNull()
+                table.primaryKey(["uid", "bundle", "locale", "tableName", "key"])
+            }
+            try db.create(table: "unknownKeys") { table in
+                table.column("uid", .integer).notNull()
+                table.column("bundle", .text).notNull()
+                table.column("count", .integer).notNull()
+                table.column("sample", .text).notNull()
+                table.primaryKey(["uid", "bundle"])
+            }
         }
         return migrator
     }

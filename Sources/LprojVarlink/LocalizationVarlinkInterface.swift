@@ -57,6 +57,8 @@ public final class LocalizationVarlinkInterface: VarlinkInterface {
             case .supportedLocales(let parameters): return outcome(try service.supportedLocales(parameters, caller: caller))
             case .reload(let parameters): return outcome(try service.reload(parameters, caller: caller))
             case .getStatus(let parameters): return .reply(service.getStatus(parameters, caller: caller).varlinkObject)
+            case .getMisses(let parameters): return outcome(try service.getMisses(parameters, caller: caller))
+            case .resetMisses(let parameters): return outcome(try service.resetMisses(parameters, caller: caller))
             }
         } catch {
             return .error(Self.varlinkError(error))

@@ -47,7 +47,7 @@ struct Daemon {
         let (catalog, watcher) = try loadBundles(events: hub, logger: logger)
         let group = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
         LoopLagMonitor.startIfAsked(group: group, environment: ProcessInfo.processInfo.environment, logger: logger)
-        let server = try await serve(
+        let (server, service) = try await serve(
             catalog: catalog, watcher: watcher, hub: hub, store: store, budget: budget, group: group, logger: logger)
 
         let status = StatusReporter(notifier: notifier) {
@@ -59,6 +59,7 @@ struct Daemon {
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
             .init(service: watcher), .init(service: server), .init(service: reloader),
             .init(service: StateRecovery(store: store, logger: logger)),
+            .init(service: MissSaver(service: service)),
         ]
         if let interval = WatchdogRequest.interval() {
             logger.info("the watchdog expects a sign of life every \(interval); pinging every \(interval / 2)")
@@ -131,7 +132,7 @@ struct Daemon {
     private func serve(
         catalog: Catalog, watcher: CatalogWatcher, hub: SubscriptionHub, store: ClientStore, budget: BudgetBook,
         group: MultiThreadedEventLoopGroup, logger: Logger
-    ) async throws -> VarlinkServer {
+    ) async throws -> (VarlinkServer, LocalizationService) {
         let limits = settings.configuration.limits
         let added = AddedStringsRegistry(
             maximumStrings: limits.maximumAddedStrings, maximumLength: limits.maximumAddedStringLength, budget: budget)
@@ -144,6 +145,7 @@ struct Daemon {
             catalog: catalog, watcher: watcher, events: hub, store: store, added: added, limits: serviceLimits, budget: budget,
             daemonUID: getuid(),
             connectionCount: { serverReference.connectionCount }, logger: logger)
+        service.restoreMisses()
         let dispatcher = VarlinkDispatcher(
             info: .init(vendor: "lprojd", product: "lprojd", version: LocalizationService.version, url: "https://github.com/lprojd/lprojd"),
             interfaces: [LocalizationVarlinkInterface(service: service, hub: hub)])
@@ -157,7 +159,7 @@ struct Daemon {
             try? await group.shutdownGracefully()
             throw error
         }
-        return server
+        return (server, service)
     }
 
     /// Runs the services until SIGTERM or SIGINT asks for a graceful stop.

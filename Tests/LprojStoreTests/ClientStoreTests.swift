@@ -112,7 +112,7 @@ import Testing
         let applied = try await DatabaseQueue(path: path).read { db in
             try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier")
         }
-        #expect(applied == ["v1-selections", "v2-preferences", "v3-preference-fields"])
+        #expect(applied == ["v1-selections", "v2-preferences", "v3-preference-fields", "v4-misses"])
     }
 
     /// Preferences saved as columns (the second migration) become a row a

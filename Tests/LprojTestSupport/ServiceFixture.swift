@@ -85,11 +85,11 @@ public struct ServiceFixture: Sendable {
 
     public init(
         files: [String: String] = Self.demoFiles, limits: ServiceLimits = ServiceLimits(), budgetLimits: BudgetLimits = BudgetLimits(),
-        daemonUID: UInt32 = 999
+        daemonUID: UInt32 = 999, misses: MissLedger = MissLedger(), store: ClientStore? = nil
     ) throws {
         bundle = try TemporaryFiles("service", files: files)
         budget = BudgetBook(limits: budgetLimits)
-        store = try ClientStore.inMemory(budget: budget)
+        self.store = try store ?? ClientStore.inMemory(budget: budget)
         events = RecordingEvents()
         catalog = Catalog()
         let configurations = [BundleConfiguration(name: "demo", directory: bundle.path, developmentLocale: try LocaleIdentifier("en"))]
@@ -100,7 +100,8 @@ public struct ServiceFixture: Sendable {
         let added = AddedStringsRegistry(
             maximumStrings: 10_000, maximumLength: 64 << 10, budget: budget)
         service = LocalizationService(
-            catalog: catalog, watcher: watcher, events: events, store: store, added: added, limits: limits, budget: budget,
+            catalog: catalog, watcher: watcher, events: events, store: self.store, added: added, misses: misses, limits: limits,
+            budget: budget,
             daemonUID: daemonUID,
             logger: Logger(label: "test"))
     }

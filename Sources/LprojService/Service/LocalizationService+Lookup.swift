@@ -31,7 +31,26 @@ extension LocalizationService {
             case .invalidLocale(let reason): throw .invalidLocale(locale.locale.tag, reason)
             }
         }
+        if locale.pseudo == nil {
+            recordMiss(of: result, key: key, table: table, client: client, bundle: bundle, locale: locale, caller: caller)
+        }
         return .init(value: result.value, found: result.found, locale: result.sourceDescription)
+    }
+
+    /// Counts a lookup its locale's own chain could not answer. Nothing to
+    /// do, beyond walking the own chain's few folders, for one it answered.
+    @inline(__always)
+    private func recordMiss(
+        of result: LookupResult, key: String, table: String, client: String?, bundle: LoadedBundle, locale: ResolvedLocale, caller: Caller
+    ) {
+        switch bundle.coverage(of: result, key: key, table: table, locale: locale) {
+        case .own:
+            break
+        case .missed:
+            misses.record(uid: caller.uid, client: client, bundle: bundle.name, locale: locale.locale.tag, table: table, key: key)
+        case .unknownKey:
+            misses.recordUnknown(uid: caller.uid, bundle: bundle.name, key: key)
+        }
     }
 
     /// Placeholder values: names of at most ``Placeholders/maximumNameLength``

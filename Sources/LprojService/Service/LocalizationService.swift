@@ -22,6 +22,8 @@ public final class LocalizationService: Sendable {
     let events: any EventSink
     let store: ClientStore
     let added: AddedStringsRegistry
+    /// The lookups that missed their key, for translators.
+    public let misses: MissLedger
     let limits: ServiceLimits
     let budget: BudgetBook
     /// Lines a client's calls make lprojd log, per uid.
@@ -38,7 +40,7 @@ public final class LocalizationService: Sendable {
     /// Creates the service over the daemon's parts.
     public init(
         catalog: Catalog, watcher: CatalogWatcher, events: any EventSink, store: ClientStore, added: AddedStringsRegistry,
-        limits: ServiceLimits = ServiceLimits(), budget: BudgetBook = BudgetBook(limits: BudgetLimits()),
+        misses: MissLedger = MissLedger(), limits: ServiceLimits = ServiceLimits(), budget: BudgetBook = BudgetBook(limits: BudgetLimits()),
         daemonUID: UInt32, connectionCount: @escaping @Sendable () -> Int = { 0 }, logger: Logger
     ) {
         self.catalog = catalog
@@ -46,6 +48,7 @@ public final class LocalizationService: Sendable {
         self.events = events
         self.store = store
         self.added = added
+        self.misses = misses
         self.limits = limits
         self.budget = budget
         self.daemonUID = daemonUID

@@ -1,0 +1,34 @@
+public import LprojLocales
+
+/// How a lookup's answer relates to what was asked: whether a translator
+/// for the requested locale still has something to add.
+public enum LookupCoverage: Sendable, Equatable {
+    /// The locale's own chain had the key (or the client added it).
+    case own
+    /// Another folder answered (the development locale's, or Base), or
+    /// nothing did but some table of the bundle has the key.
+    case missed
+    /// No table of the bundle has the key at all.
+    case unknownKey
+}
+
+extension LoadedBundle {
+    /// Whether a lookup's answer came from the requested locale's own
+    /// chain. Base counts as the locale's own when the locale is the
+    /// development locale's language (Base then holds its strings).
+    public func coverage(of result: LookupResult, key: String, table: String, locale: ResolvedLocale) -> LookupCoverage {
+        if result.addedLocale != nil { return .own }
+        if let folder = result.localization {
+            for step in locale.steps.prefix(locale.ownStepCount) {
+                for index in step.folders where localizations[index] === folder { return .own }
+            }
+            if case .base = folder.name, locale.locale.language == configuration.developmentLocale.language { return .own }
+            return .missed
+        }
+        let somewhere = localizations.contains { folder in
+            guard let entries = folder.table(named: table) else { return false }
+            return entries.plurals[key] != nil || entries.strings.contains(key)
+        }
+        return somewhere ? .missed : .unknownKey
+    }
+}

@@ -1,0 +1,282 @@
+internal import Foundation
+public import LprojStore
+internal import Synchronization
+
+/// The lookups that did not find their key in the requested locale's own
+/// chain, counted per user, bundle, locale, table and key: what
+/// translators would add next, by how often users met it.
+///
+/// Only keys some table of the bundle has are recorded by name (the
+/// service checks that), so what a client sends becomes a record only when
+/// it names one of the bundle's own keys; other keys are counted per
+/// bundle, with a sample of at most ``sampleSize`` of them, each cut to
+/// ``sampleKeyBytes`` bytes.
+///
+/// Bounded: each record is charged what it holds (its text, its clients,
+/// the dictionary's share), at most ``Limits/bytesPerUID`` a user and
+/// ``Limits/totalBytes`` in all. A miss that does not fit is counted in
+/// ``dropped`` and not recorded; records that exist go on counting.
+/// Recording is one lock and one dictionary update, off the common path:
+/// a lookup that found its key in its own chain records nothing.
+public final class MissLedger: Sendable {
+    public struct Limits: Sendable {
+        public var bytesPerUID = 2 << 20
+        public var totalBytes = 8 << 20
+        public init() {}
+    }
+
+    /// Distinct clients are counted up to this many a record.
+    public static let maximumClients = 32
+    public static let sampleSize = 16
+    public static let sampleKeyBytes = 128
+
+    struct Key: Hashable {
+        let uid: UInt32
+        let bundle: String
+        let locale: String
+        let table: String
+        let key: String
+
+        var bytes: Int { bundle.utf8.count + locale.utf8.count + table.utf8.count + key.utf8.count }
+    }
+
+    struct UnknownKey: Hashable {
+        let uid: UInt32
+        let bundle: String
+    }
+
+    struct State {
+        var records: [Key: MissRow] = [:]
+        var unknown: [UnknownKey: UnknownKeysRow] = [:]
+        var bytesByUID: [UInt32: Int] = [:]
+        var totalBytes = 0
+        var dropped = 0
+        var dirty: Set<Key> = []
+        var dirtyUnknown: Set<UnknownKey> = []
+        /// Increases with each reset: changes taken before one are not saved.
+        var epoch = 0
+    }
+
+    let limits: Limits
+    let now: @Sendable () -> Double
+    let state = Mutex(State())
+
+    /// A ledger; `now` gives the time in seconds since 1970 (the wall
+    /// clock by default: first and last seen are dates people read).
+    public init(limits: Limits = Limits(), now: @escaping @Sendable () -> Double = MissLedger.wallClock) {
+        self.limits = limits
+        self.now = now
+    }
+
+    /// Seconds since 1970, now.
+    public static let wallClock: @Sendable () -> Double = { Date().timeIntervalSince1970 }
+
+    /// What a record costs: its text, its clients' hashes, and about what
+    /// the dictionaries keep beside it.
+    static func cost(_ key: Key) -> Int { 256 + maximumClients * 8 + key.bytes }
+    static func cost(_ key: UnknownKey) -> Int { 256 + key.bundle.utf8.count + sampleSize * (sampleKeyBytes + 16) }
+
+    /// A lookup missed a key of the bundle.
+    public func record(uid: UInt32, client: String?, bundle: String, locale: String, table: String, key: String) {
+        let recordKey = Key(uid: uid, bundle: bundle, locale: locale, table: table, key: key)
+        let client = Self.clientHash(uid: uid, client: client)
+        let time = now()
+        state.withLock { state in
+            if var row = state.records[recordKey] {
+                row.count += 1
+                row.lastSeen = max(row.lastSeen, time)
+                if row.clientHashes.count < Self.maximumClients, !row.clientHashes.contains(client) { row.clientHashes.append(client) }
+                state.records[recordKey] = row
+            } else {
+                guard Self.charge(Self.cost(recordKey), uid: uid, in: &state, limits: limits) else { return }
+                state.records[recordKey] = MissRow(
+                    uid: uid, bundle: bundle, locale: locale, table: table, key: key, count: 1, clientHashes: [client], firstSeen: time,
+                    lastSeen: time)
+            }
+            state.dirty.insert(recordKey)
+        }
+    }
+
+    /// A lookup asked for a key no table of the bundle has.
+    public func recordUnknown(uid: UInt32, bundle: String, key: String) {
+        let recordKey = UnknownKey(uid: uid, bundle: bundle)
+        state.withLock { state in
+            if state.unknown[recordKey] == nil {
+                guard Self.charge(Self.cost(recordKey), uid: uid, in: &state, limits: limits) else { return }
+                state.unknown[recordKey] = UnknownKeysRow(uid: uid, bundle: bundle, count: 0, sample: [])
+            }
+            state.unknown[recordKey]!.count += 1
+            if state.unknown[recordKey]!.sample.count < Self.sampleSize {
+                let clipped = Self.clip(key)
+                if !state.unknown[recordKey]!.sample.contains(clipped) { state.unknown[recordKey]!.sample.append(clipped) }
+            }
+            state.dirtyUnknown.insert(recordKey)
+        }
+    }
+
+    private static func charge(_ bytes: Int, uid: UInt32, in state: inout State, limits: Limits) -> Bool {
+        let held = state.bytesByUID[uid, default: 0]
+        guard held + bytes <= limits.bytesPerUID, state.totalBytes + bytes <= limits.totalBytes else {
+            state.dropped += 1
+            return false
+        }
+        state.bytesByUID[uid] = held + bytes
+        state.totalBytes += bytes
+        return true
+    }
+
+    /// The rows changed since the last call, to be saved, and the epoch
+    /// they belong to.
+    public func takeChanges() -> (misses: [MissRow], unknownKeys: [UnknownKeysRow], epoch: Int) {
+        state.withLock { state in
+            let misses = state.dirty.compactMap { state.records[$0] }
+            let unknown = state.dirtyUnknown.compactMap { state.unknown[$0] }
+            state.dirty.removeAll()
+            state.dirtyUnknown.removeAll()
+            return (misses, unknown, state.epoch)
+        }
+    }
+
+    /// The current epoch: a save of older changes must not be written.
+    public var epoch: Int { state.withLock { $0.epoch } }
+
+    /// Rows a save did not write, to be tried again.
+    public func markChanged(_ misses: [MissRow], unknownKeys: [UnknownKeysRow]) {
+        state.withLock { state in
+            for row in misses {
+                state.dirty.insert(Key(uid: row.uid, bundle: row.bundle, locale: row.locale, table: row.table, key: row.key))
+            }
+            for row in unknownKeys { state.dirtyUnknown.insert(UnknownKey(uid: row.uid, bundle: row.bundle)) }
+        }
+    }
+
+    /// Takes in the rows saved before a restart (as far as the limits allow).
+    public func restore(_ misses: [MissRow], unknownKeys: [UnknownKeysRow]) {
+        state.withLock { state in
+            for row in misses.sorted(by: { $0.lastSeen > $1.lastSeen }) {
+                let key = Key(uid: row.uid, bundle: row.bundle, locale: row.locale, table: row.table, key: row.key)
+                guard state.records[key] == nil, Self.charge(Self.cost(key), uid: row.uid, in: &state, limits: limits) else { continue }
+                var row = row
+                row.clientHashes = Array(row.clientHashes.prefix(Self.maximumClients))
+                state.records[key] = row
+            }
+            for row in unknownKeys {
+                let key = UnknownKey(uid: row.uid, bundle: row.bundle)
+                guard state.unknown[key] == nil, Self.charge(Self.cost(key), uid: row.uid, in: &state, limits: limits) else { continue }
+                var row = row
+                row.sample = Array(row.sample.prefix(Self.sampleSize).map(Self.clip))
+                state.unknown[key] = row
+            }
+            state.dropped = 0
+        }
+    }
+
+    /// Forgets the records of one bundle, or of all; returns how many.
+    public func reset(bundle: String?) -> Int {
+        state.withLock { state in
+            var removed = 0
+            for (key, _) in state.records where bundle == nil || key.bundle == bundle {
+                state.records[key] = nil
+                state.dirty.remove(key)
+                state.bytesByUID[key.uid, default: 0] -= Self.cost(key)
+                state.totalBytes -= Self.cost(key)
+                removed += 1
+            }
+            for (key, _) in state.unknown where bundle == nil || key.bundle == bundle {
+                state.unknown[key] = nil
+                state.dirtyUnknown.remove(key)
+                state.bytesByUID[key.uid, default: 0] -= Self.cost(key)
+                state.totalBytes -= Self.cost(key)
+            }
+            if bundle == nil { state.dropped = 0 }
+            state.epoch += 1
+            return removed
+        }
+    }
+
+    /// A miss as reported: summed over the users asked about.
+    public struct Summary: Sendable, Hashable {
+        public let bundle: String
+        public let locale: String
+        public let table: String
+        public let key: String
+        public let count: Int
+        public let clients: Int
+        public let firstSeen: Double
+        public let lastSeen: Double
+    }
+
+    /// The misses of `uid` (nil: everyone's, summed over users), filtered,
+    /// most frequent first, at most `limit`.
+    public func misses(uid: UInt32?, bundle: String?, locale: String?, since: Double?, limit: Int) -> (
+        misses: [Summary], unknownKeys: [UnknownKeysRow], dropped: Int
+    ) {
+        let (records, unknown, dropped) = state.withLock { state in
+            (
+                state.records.values.filter { row in
+                    (uid == nil || row.uid == uid) && (bundle == nil || row.bundle == bundle) && (locale == nil || row.locale == locale)
+                },
+                state.unknown.values.filter { (uid == nil || $0.uid == uid) && (bundle == nil || $0.bundle == bundle) },
+                state.dropped
+            )
+        }
+        struct Group: Hashable {
+            let bundle: String, locale: String, table: String, key: String
+        }
+        var merged: [Group: (count: Int, clients: Set<UInt64>, first: Double, last: Double)] = [:]
+        for row in records {
+            let group = Group(bundle: row.bundle, locale: row.locale, table: row.table, key: row.key)
+            var entry = merged[group] ?? (0, [], .infinity, -.infinity)
+            entry.count += row.count
+            entry.clients.formUnion(row.clientHashes)
+            entry.first = min(entry.first, row.firstSeen)
+            entry.last = max(entry.last, row.lastSeen)
+            merged[group] = entry
+        }
+        let summaries = merged.compactMap { group, entry -> Summary? in
+            if let since, entry.last < since { return nil }
+            return Summary(
+                bundle: group.bundle, locale: group.locale, table: group.table, key: group.key, count: entry.count,
+                clients: min(entry.clients.count, Self.maximumClients), firstSeen: entry.first, lastSeen: entry.last)
+        }.sorted { lhs, rhs in
+            if lhs.count != rhs.count { return lhs.count > rhs.count }
+            return (lhs.bundle, lhs.locale, lhs.table, lhs.key) < (rhs.bundle, rhs.locale, rhs.table, rhs.key)
+        }
+        var unknownByBundle: [String: UnknownKeysRow] = [:]
+        for row in unknown {
+            var entry = unknownByBundle[row.bundle] ?? UnknownKeysRow(uid: uid ?? 0, bundle: row.bundle, count: 0, sample: [])
+            entry.count += row.count
+            for key in row.sample where entry.sample.count < Self.sampleSize && !entry.sample.contains(key) { entry.sample.append(key) }
+            unknownByBundle[row.bundle] = entry
+        }
+        return (Array(summaries.prefix(limit)), unknownByBundle.values.sorted { $0.bundle < $1.bundle }, dropped)
+    }
+
+    /// A client's identity as a stable 64-bit FNV-1a hash (of its user and
+    /// id), so that distinct clients are counted, and saved, without
+    /// keeping what they sent.
+    static func clientHash(uid: UInt32, client: String?) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        func mix(_ byte: UInt8) {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        withUnsafeBytes(of: uid.littleEndian) { for byte in $0 { mix(byte) } }
+        for byte in (client ?? "").utf8 { mix(byte) }
+        return hash
+    }
+
+    /// A key cut to at most ``sampleKeyBytes`` bytes, on a character
+    /// boundary, in one pass over what is kept.
+    static func clip(_ key: String) -> String {
+        guard key.utf8.count > sampleKeyBytes else { return key }
+        var end = key.startIndex, bytes = 0
+        for index in key.indices {
+            let next = key.index(after: index)
+            bytes += key.utf8.distance(from: index, to: next)
+            if bytes > sampleKeyBytes { break }
+            end = next
+        }
+        return String(key[..<end])
+    }
+}

@@ -1,0 +1,75 @@
+internal import Foundation
+internal import LprojEngine
+public import LprojInterface
+internal import LprojLocales
+internal import LprojStore
+internal import VarlinkProtocol
+
+extension LocalizationService {
+    /// The misses lookups met: everyone's for root and lprojd's own user,
+    /// the caller's own for anyone else.
+    public func getMisses(_ call: Localization.GetMisses.Parameters, caller: Caller) throws(ServiceError) -> Answer<
+        Localization.GetMisses.Reply
+    > {
+        let limit = call.limit ?? 100
+        guard (1...10_000).contains(limit) else { throw .invalidParameter("limit") }
+        if let bundle = call.bundle, !BundleConfiguration.isValidName(bundle) { throw .invalidParameter("bundle") }
+        // Recorded under the canonical tag, as lookups resolve it.
+        let locale = try call.locale.map { text throws(ServiceError) in try self.locale(text).tag }
+        let since = call.since?.double
+        if let since, !since.isFinite { throw .invalidParameter("since") }
+        let uid: UInt32? = caller.uid == 0 || caller.uid == daemonUID ? nil : caller.uid
+        return .later { [misses] in
+            let found = misses.misses(uid: uid, bundle: call.bundle, locale: locale, since: since, limit: limit)
+            return .init(
+                misses: found.misses.map { miss in
+                    .init(
+                        bundle: miss.bundle, locale: miss.locale, table: miss.table, key: miss.key, count: miss.count,
+                        clients: miss.clients,
+                        firstSeen: JSONNumber(Self.milliseconds(miss.firstSeen), fractionDigits: 3),
+                        lastSeen: JSONNumber(Self.milliseconds(miss.lastSeen), fractionDigits: 3))
+                },
+                unknownKeys: found.unknownKeys.map { .init(bundle: $0.bundle, count: $0.count, sample: $0.sample) },
+                dropped: found.dropped)
+        }
+    }
+
+    /// Forgets the misses (of one bundle, or all), in memory and saved.
+    public func resetMisses(_ call: Localization.ResetMisses.Parameters, caller: Caller) throws(ServiceError) -> Answer<
+        Localization.ResetMisses.Reply
+    > {
+        guard caller.uid == 0 || caller.uid == daemonUID else { throw .permissionDenied("ResetMisses") }
+        if let bundle = call.bundle, !BundleConfiguration.isValidName(bundle) { throw .invalidParameter("bundle") }
+        logger.info("misses reset by uid \(caller.uid)", metadata: ["bundle.name": "\(call.bundle ?? "*")"])
+        return committing { [misses, store] in
+            let removed = misses.reset(bundle: call.bundle)
+            try await store.deleteMisses(bundle: call.bundle)
+            return .init(removed: removed)
+        }
+    }
+
+    /// Saves the misses that changed since the last save. A failure keeps
+    /// them to be saved next time.
+    public func saveMisses() async {
+        let changes = misses.takeChanges()
+        guard !changes.misses.isEmpty || !changes.unknownKeys.isEmpty else { return }
+        do {
+            try await store.saveMisses(changes.misses, unknownKeys: changes.unknownKeys) { [misses] in misses.epoch == changes.epoch }
+        } catch {
+            misses.markChanged(changes.misses, unknownKeys: changes.unknownKeys)
+            logger.warning("the misses cannot be saved now: \(error)")
+        }
+    }
+
+    /// Takes in the misses saved before lprojd last stopped.
+    public func restoreMisses() {
+        do {
+            let saved = try store.savedMisses()
+            misses.restore(saved.misses, unknownKeys: saved.unknownKeys)
+        } catch {
+            logger.warning("the saved misses cannot be read: \(error)")
+        }
+    }
+
+    static func milliseconds(_ seconds: Double) -> Double { (seconds * 1000).rounded() / 1000 }
+}

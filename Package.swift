@@ -148,7 +148,10 @@ let package = Package(
         .target(name: "CBenchSupport", path: "Benchmarks/CBenchSupport"),
         .executableTarget(
             name: "lproj-bench",
-            dependencies: ["LprojEngine", "LprojFiles", "LprojLocales", "LprojLocalizer", "CBenchSupport"],
+            dependencies: [
+                "LprojEngine", "LprojFiles", "LprojLocales", "LprojLocalizer", "LprojService", "LprojStore", "LprojInterface",
+                "CBenchSupport", .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Benchmarks/LprojBench",
             swiftSettings: strictSwift
         ),

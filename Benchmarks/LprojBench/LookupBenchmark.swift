@@ -78,6 +78,7 @@ enum LookupBenchmark {
             sink &+= dictionary[keys[offset & 4095]]?.utf8.count ?? 0
         }
         guard sink > 0 else { throw BenchmarkFailure("nothing was looked up") }
+        let service = try ServiceLookupBenchmark.run(directory: directory, keys: keys, smoke: smoke)
 
         return [
             BenchmarkRow(
@@ -90,7 +91,7 @@ enum LookupBenchmark {
             BenchmarkRow(
                 name: "  for context: Swift [String: String] lookup", measured: nanoseconds(plain), baseline: "", ratio: "", target: "",
                 passed: nil),
-        ]
+        ] + service
     }
 
     /// The median over `rounds` of the mean time per call in a batch.

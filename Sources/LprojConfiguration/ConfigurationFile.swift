@@ -40,6 +40,7 @@ public enum ConfigurationFile {
         configuration.socketPath = file.socket
         configuration.stateDirectory = file.stateDirectory
         configuration.logLevel = file.logLevel
+        configuration.countMisses = file.countMisses ?? true
         if let limits = file.limits {
             configuration.limits = try self.limits(limits, name: name)
         }
@@ -147,6 +148,7 @@ public enum ConfigurationFile {
         var socket: String?
         var stateDirectory: String?
         var logLevel: String?
+        var countMisses: Bool?
         var bundles: [BundleModel]?
         var limits: [String: ByteCount]?
 
@@ -154,6 +156,7 @@ public enum ConfigurationFile {
             case socket, bundles, limits
             case stateDirectory = "state-directory"
             case logLevel = "log-level"
+            case countMisses = "count-misses"
         }
 
         init(from decoder: any Decoder) throws {
@@ -165,6 +168,7 @@ public enum ConfigurationFile {
             socket = try known.decodeIfPresent(String.self, forKey: .socket)
             stateDirectory = try known.decodeIfPresent(String.self, forKey: .stateDirectory)
             logLevel = try known.decodeIfPresent(String.self, forKey: .logLevel)
+            countMisses = try known.decodeIfPresent(Bool.self, forKey: .countMisses)
             bundles = try known.decodeIfPresent([BundleModel].self, forKey: .bundles)
             limits = try known.decodeIfPresent([String: ByteCount].self, forKey: .limits)
         }

@@ -13,6 +13,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var limits = Limits()
     /// The log threshold (`trace` ... `critical`); `nil` for `info`.
     public var logLevel: String?
+    /// Count the lookups that miss their locale's own chain (`GetMisses`).
+    public var countMisses = true
 
     /// An empty configuration.
     public init() {}

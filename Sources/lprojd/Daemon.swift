@@ -142,7 +142,8 @@ struct Daemon {
         // The status method counts connections of a server made after it.
         let serverReference = ServerReference()
         let service = LocalizationService(
-            catalog: catalog, watcher: watcher, events: hub, store: store, added: added, limits: serviceLimits, budget: budget,
+            catalog: catalog, watcher: watcher, events: hub, store: store, added: added,
+            countsMisses: settings.configuration.countMisses, limits: serviceLimits, budget: budget,
             daemonUID: getuid(),
             connectionCount: { serverReference.connectionCount }, logger: logger)
         service.restoreMisses()

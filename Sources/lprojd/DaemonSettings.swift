@@ -66,6 +66,7 @@ struct DaemonSettings: Sendable {
         var changes: [String] = []
         if socketPath != running.socketPath { changes.append("the socket path") }
         if stateDirectory != running.stateDirectory { changes.append("the state directory") }
+        if configuration.countMisses != running.configuration.countMisses { changes.append("count-misses") }
         // The table file size limit is part of each bundle's configuration:
         // a reload reads every bundle again under the new one, at once.
         var runningLimits = running.configuration.limits

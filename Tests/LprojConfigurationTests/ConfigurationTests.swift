@@ -47,6 +47,11 @@ import Testing
         #expect(try ConfigurationFile.read(path: Self.sample).bundles.first?.pseudoLocales == false)
     }
 
+    @Test func missesAreCountedUnlessTurnedOff() throws {
+        #expect(try ConfigurationFile.read(path: Self.sample).countMisses)
+        #expect(try ConfigurationFile.parse("count-misses: false\n", name: "x", baseDirectory: "/").countMisses == false)
+    }
+
     @Test(arguments: [
         ("sokcet: /x\n", "unknown setting 'sokcet'"),
         ("bundles:\n  - name: bad/name\n    directory: /x\n", "is not a bundle name"),

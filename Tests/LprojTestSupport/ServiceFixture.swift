@@ -85,14 +85,17 @@ public struct ServiceFixture: Sendable {
 
     public init(
         files: [String: String] = Self.demoFiles, limits: ServiceLimits = ServiceLimits(), budgetLimits: BudgetLimits = BudgetLimits(),
-        daemonUID: UInt32 = 999, misses: MissLedger = MissLedger(), store: ClientStore? = nil
+        daemonUID: UInt32 = 999, misses: MissLedger = MissLedger(), countsMisses: Bool = true, store: ClientStore? = nil,
+        pseudoLocales: Bool = false
     ) throws {
         bundle = try TemporaryFiles("service", files: files)
         budget = BudgetBook(limits: budgetLimits)
         self.store = try store ?? ClientStore.inMemory(budget: budget)
         events = RecordingEvents()
         catalog = Catalog()
-        let configurations = [BundleConfiguration(name: "demo", directory: bundle.path, developmentLocale: try LocaleIdentifier("en"))]
+        var configuration = BundleConfiguration(name: "demo", directory: bundle.path, developmentLocale: try LocaleIdentifier("en"))
+        configuration.pseudoLocales = pseudoLocales
+        let configurations = [configuration]
         // Watches in place, not run: the fixture's changes reach the catalog
         // only through calls such as Reload.
         let watcher = try CatalogWatcher(catalog: catalog, events: events, configurations: configurations, logger: Logger(label: "test"))
@@ -100,7 +103,8 @@ public struct ServiceFixture: Sendable {
         let added = AddedStringsRegistry(
             maximumStrings: 10_000, maximumLength: 64 << 10, budget: budget)
         service = LocalizationService(
-            catalog: catalog, watcher: watcher, events: events, store: self.store, added: added, misses: misses, limits: limits,
+            catalog: catalog, watcher: watcher, events: events, store: self.store, added: added, misses: misses, countsMisses: countsMisses,
+            limits: limits,
             budget: budget,
             daemonUID: daemonUID,
             logger: Logger(label: "test"))

@@ -92,10 +92,11 @@ extension LookupResult {
     func pseudoLocalized(_ pseudo: PseudoLocalization) -> LookupResult {
         let plural = self.plural.map(pseudo.transform)
         return LookupResult(
-            value: plural?.formatKey ?? pseudo.transform(value), localization: localization, addedLocale: addedLocale, plural: plural)
+            value: plural?.formatKey ?? pseudo.transform(value), localization: localization, addedLocale: addedLocale, plural: plural,
+            chainPosition: chainPosition)
     }
 
     func replacingValue(_ value: String) -> LookupResult {
-        LookupResult(value: value, localization: localization, addedLocale: addedLocale, plural: plural)
+        LookupResult(value: value, localization: localization, addedLocale: addedLocale, plural: plural, chainPosition: chainPosition)
     }
 }

@@ -17,14 +17,8 @@ extension LoadedBundle {
     /// chain. Base counts as the locale's own when the locale is the
     /// development locale's language (Base then holds its strings).
     public func coverage(of result: LookupResult, key: String, table: String, locale: ResolvedLocale) -> LookupCoverage {
-        if result.addedLocale != nil { return .own }
-        if let folder = result.localization {
-            for step in locale.steps.prefix(locale.ownStepCount) {
-                for index in step.folders where localizations[index] === folder { return .own }
-            }
-            if case .base = folder.name, locale.locale.language == configuration.developmentLocale.language { return .own }
-            return .missed
-        }
+        if result.addedLocale != nil || locale.isOwn(chainPosition: result.chainPosition) { return .own }
+        if result.localization != nil { return .missed }
         let somewhere = localizations.contains { folder in
             guard let entries = folder.table(named: table) else { return false }
             return entries.plurals[key] != nil || entries.strings.contains(key)

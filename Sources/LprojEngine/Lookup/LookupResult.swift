@@ -12,13 +12,17 @@ public struct LookupResult: Sendable {
     public let addedLocale: String?
     /// For a `.stringsdict` entry, the entry (its `value` is the format key).
     public let plural: PluralFormat?
+    /// Where in the locale's chain of folders (``ResolvedLocale/chain``)
+    /// the value was found; -1 when no folder gave it.
+    public let chainPosition: Int
 
     /// Creates a result.
-    public init(value: String, localization: LprojFolder?, addedLocale: String? = nil, plural: PluralFormat?) {
+    public init(value: String, localization: LprojFolder?, addedLocale: String? = nil, plural: PluralFormat?, chainPosition: Int = -1) {
         self.value = value
         self.localization = localization
         self.addedLocale = addedLocale
         self.plural = plural
+        self.chainPosition = chainPosition
     }
 
     /// Whether a table (or an added string) had the key.

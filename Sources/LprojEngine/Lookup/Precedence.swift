@@ -47,6 +47,7 @@ extension LoadedBundle {
         _ keys: some Collection<String>, table: String, steps: [ResolvedLocale.Step], chain: [Int]? = nil, overlay: (any StringOverlay)?
     ) -> LookupResult? {
         var found: LookupResult?
+        var position = 0
         walkPrecedence(steps, chain: chain, overlay: overlay) { source in
             for key in keys {
                 switch source {
@@ -55,10 +56,11 @@ extension LoadedBundle {
                         found = LookupResult(value: value, localization: nil, addedLocale: overlay?.name(of: locale), plural: nil)
                     }
                 case .folder(let index):
-                    found = localizations[index].answer(key, table: table)
+                    found = localizations[index].answer(key, table: table, chainPosition: position)
                 }
                 if found != nil { return true }
             }
+            if case .folder = source { position &+= 1 }
             return false
         }
         return found
@@ -69,13 +71,13 @@ extension LprojFolder {
     /// This folder's answer for a key: its `.stringsdict` entry first, then
     /// its `.strings` value.
     @inline(__always)
-    func answer(_ key: String, table: String) -> LookupResult? {
+    func answer(_ key: String, table: String, chainPosition: Int) -> LookupResult? {
         guard let entries = self.table(named: table) else { return nil }
         if !entries.plurals.isEmpty, let plural = entries.plurals[key] {
-            return LookupResult(value: plural.formatKey, localization: self, plural: plural)
+            return LookupResult(value: plural.formatKey, localization: self, plural: plural, chainPosition: chainPosition)
         }
         if let value = entries.strings.value(forKey: key) {
-            return LookupResult(value: value, localization: self, plural: nil)
+            return LookupResult(value: value, localization: self, plural: nil, chainPosition: chainPosition)
         }
         return nil
     }

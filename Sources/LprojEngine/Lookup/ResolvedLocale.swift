@@ -35,8 +35,17 @@ public final class ResolvedLocale: Sendable {
     public let ownLanguageSteps: [Step]
     /// The folders of ``ownLanguageSteps``, in order.
     public let ownLanguageChain: [Int]
+    /// How many of the first folders of ``chain`` are the locale's own: a
+    /// value found past them missed the locale's own translations. `Base`
+    /// (last) is counted as the locale's own when the locale is the
+    /// development locale's language, for which it speaks.
+    public let ownFolderCount: Int
+    let baseIsOwn: Bool
 
-    init(locale: LocaleIdentifier, standardLocale: LocaleIdentifier, steps: [Step], ownStepCount: Int, pseudo: PseudoLocalization? = nil) {
+    init(
+        locale: LocaleIdentifier, standardLocale: LocaleIdentifier, steps: [Step], ownStepCount: Int, pseudo: PseudoLocalization? = nil,
+        baseIsOwn: Bool = false
+    ) {
         self.locale = locale
         self.standardLocale = standardLocale
         self.pseudo = pseudo
@@ -45,6 +54,15 @@ public final class ResolvedLocale: Sendable {
         self.ownStepCount = ownStepCount
         self.ownLanguageSteps = Array(steps.prefix(ownStepCount)) + (steps.last.map { $0.key == nil ? [$0] : [] } ?? [])
         self.ownLanguageChain = ownLanguageSteps.flatMap(\.folders)
+        let own = steps.prefix(ownStepCount).reduce(0) { $0 + $1.folders.count }
+        self.ownFolderCount = own
+        self.baseIsOwn = baseIsOwn && steps.last?.key == nil && steps.last?.folders.isEmpty == false
+    }
+
+    /// Whether a value found at `position` of ``chain`` is the locale's own.
+    @inline(__always)
+    public func isOwn(chainPosition position: Int) -> Bool {
+        position >= 0 && (position < ownFolderCount || (baseIsOwn && position == chain.count - 1))
     }
 }
 
@@ -128,7 +146,9 @@ extension LoadedBundle {
             if index < ownKeyCount { ownStepCount += 1 }
         }
         steps.append(ResolvedLocale.Step(key: nil, folders: baseIndex.map { [$0] } ?? []))
-        return ResolvedLocale(locale: locale, standardLocale: standard, steps: steps, ownStepCount: ownStepCount, pseudo: pseudo)
+        return ResolvedLocale(
+            locale: locale, standardLocale: standard, steps: steps, ownStepCount: ownStepCount, pseudo: pseudo,
+            baseIsOwn: standard.language == configuration.developmentLocale.language)
     }
 
     /// The development locale, resolved.

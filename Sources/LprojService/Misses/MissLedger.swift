@@ -45,13 +45,22 @@ public final class MissLedger: Sendable {
         let bundle: String
     }
 
+    /// What is counted for one key; its identity is the dictionary's key.
+    struct Record {
+        var count: Int
+        var clientHashes: [UInt64]
+        var firstSeen: Double
+        var lastSeen: Double
+        /// Changed since last taken for saving.
+        var dirty = true
+    }
+
     struct State {
-        var records: [Key: MissRow] = [:]
+        var records: [Key: Record] = [:]
         var unknown: [UnknownKey: UnknownKeysRow] = [:]
         var bytesByUID: [UInt32: Int] = [:]
         var totalBytes = 0
         var dropped = 0
-        var dirty: Set<Key> = []
         var dirtyUnknown: Set<UnknownKey> = []
         /// Increases with each reset: changes taken before one are not saved.
         var epoch = 0
@@ -82,18 +91,20 @@ public final class MissLedger: Sendable {
         let client = Self.clientHash(uid: uid, client: client)
         let time = now()
         state.withLock { state in
-            if var row = state.records[recordKey] {
-                row.count += 1
-                row.lastSeen = max(row.lastSeen, time)
-                if row.clientHashes.count < Self.maximumClients, !row.clientHashes.contains(client) { row.clientHashes.append(client) }
-                state.records[recordKey] = row
+            // One hash of the key: the record is changed in place.
+            if let index = state.records.index(forKey: recordKey) {
+                state.records.values[index].count += 1
+                state.records.values[index].lastSeen = max(state.records.values[index].lastSeen, time)
+                state.records.values[index].dirty = true
+                if state.records.values[index].clientHashes.count < Self.maximumClients,
+                    !state.records.values[index].clientHashes.contains(client)
+                {
+                    state.records.values[index].clientHashes.append(client)
+                }
             } else {
                 guard Self.charge(Self.cost(recordKey), uid: uid, in: &state, limits: limits) else { return }
-                state.records[recordKey] = MissRow(
-                    uid: uid, bundle: bundle, locale: locale, table: table, key: key, count: 1, clientHashes: [client], firstSeen: time,
-                    lastSeen: time)
+                state.records[recordKey] = Record(count: 1, clientHashes: [client], firstSeen: time, lastSeen: time)
             }
-            state.dirty.insert(recordKey)
         }
     }
 
@@ -129,9 +140,12 @@ public final class MissLedger: Sendable {
     /// they belong to.
     public func takeChanges() -> (misses: [MissRow], unknownKeys: [UnknownKeysRow], epoch: Int) {
         state.withLock { state in
-            let misses = state.dirty.compactMap { state.records[$0] }
+            var misses: [MissRow] = []
+            for index in state.records.indices where state.records.values[index].dirty {
+                state.records.values[index].dirty = false
+                misses.append(Self.row(state.records.keys[index], state.records.values[index]))
+            }
             let unknown = state.dirtyUnknown.compactMap { state.unknown[$0] }
-            state.dirty.removeAll()
             state.dirtyUnknown.removeAll()
             return (misses, unknown, state.epoch)
         }
@@ -144,7 +158,7 @@ public final class MissLedger: Sendable {
     public func markChanged(_ misses: [MissRow], unknownKeys: [UnknownKeysRow]) {
         state.withLock { state in
             for row in misses {
-                state.dirty.insert(Key(uid: row.uid, bundle: row.bundle, locale: row.locale, table: row.table, key: row.key))
+                state.records[Key(uid: row.uid, bundle: row.bundle, locale: row.locale, table: row.table, key: row.key)]?.dirty = true
             }
             for row in unknownKeys { state.dirtyUnknown.insert(UnknownKey(uid: row.uid, bundle: row.bundle)) }
         }
@@ -156,9 +170,9 @@ public final class MissLedger: Sendable {
             for row in misses.sorted(by: { $0.lastSeen > $1.lastSeen }) {
                 let key = Key(uid: row.uid, bundle: row.bundle, locale: row.locale, table: row.table, key: row.key)
                 guard state.records[key] == nil, Self.charge(Self.cost(key), uid: row.uid, in: &state, limits: limits) else { continue }
-                var row = row
-                row.clientHashes = Array(row.clientHashes.prefix(Self.maximumClients))
-                state.records[key] = row
+                state.records[key] = Record(
+                    count: row.count, clientHashes: Array(row.clientHashes.prefix(Self.maximumClients)), firstSeen: row.firstSeen,
+                    lastSeen: row.lastSeen, dirty: false)
             }
             for row in unknownKeys {
                 let key = UnknownKey(uid: row.uid, bundle: row.bundle)
@@ -177,7 +191,6 @@ public final class MissLedger: Sendable {
             var removed = 0
             for (key, _) in state.records where bundle == nil || key.bundle == bundle {
                 state.records[key] = nil
-                state.dirty.remove(key)
                 state.bytesByUID[key.uid, default: 0] -= Self.cost(key)
                 state.totalBytes -= Self.cost(key)
                 removed += 1
@@ -213,9 +226,9 @@ public final class MissLedger: Sendable {
     ) {
         let (records, unknown, dropped) = state.withLock { state in
             (
-                state.records.values.filter { row in
-                    (uid == nil || row.uid == uid) && (bundle == nil || row.bundle == bundle) && (locale == nil || row.locale == locale)
-                },
+                state.records.filter { key, _ in
+                    (uid == nil || key.uid == uid) && (bundle == nil || key.bundle == bundle) && (locale == nil || key.locale == locale)
+                }.map { Self.row($0.key, $0.value) },
                 state.unknown.values.filter { (uid == nil || $0.uid == uid) && (bundle == nil || $0.bundle == bundle) },
                 state.dropped
             )
@@ -250,6 +263,12 @@ public final class MissLedger: Sendable {
             unknownByBundle[row.bundle] = entry
         }
         return (Array(summaries.prefix(limit)), unknownByBundle.values.sorted { $0.bundle < $1.bundle }, dropped)
+    }
+
+    static func row(_ key: Key, _ record: Record) -> MissRow {
+        MissRow(
+            uid: key.uid, bundle: key.bundle, locale: key.locale, table: key.table, key: key.key, count: record.count,
+            clientHashes: record.clientHashes, firstSeen: record.firstSeen, lastSeen: record.lastSeen)
     }
 
     /// A client's identity as a stable 64-bit FNV-1a hash (of its user and

@@ -31,7 +31,8 @@ extension LocalizationService {
             case .invalidLocale(let reason): throw .invalidLocale(locale.locale.tag, reason)
             }
         }
-        if locale.pseudo == nil {
+        // The common case, a value from the locale's own folders, costs one comparison.
+        if countsMisses, !locale.isOwn(chainPosition: result.chainPosition), result.addedLocale == nil, locale.pseudo == nil {
             recordMiss(of: result, key: key, table: table, client: client, bundle: bundle, locale: locale, caller: caller)
         }
         return .init(value: result.value, found: result.found, locale: result.sourceDescription)

@@ -24,6 +24,8 @@ public final class LocalizationService: Sendable {
     let added: AddedStringsRegistry
     /// The lookups that missed their key, for translators.
     public let misses: MissLedger
+    /// Whether lookups are counted in ``misses`` (`count-misses`).
+    let countsMisses: Bool
     let limits: ServiceLimits
     let budget: BudgetBook
     /// Lines a client's calls make lprojd log, per uid.
@@ -40,7 +42,8 @@ public final class LocalizationService: Sendable {
     /// Creates the service over the daemon's parts.
     public init(
         catalog: Catalog, watcher: CatalogWatcher, events: any EventSink, store: ClientStore, added: AddedStringsRegistry,
-        misses: MissLedger = MissLedger(), limits: ServiceLimits = ServiceLimits(), budget: BudgetBook = BudgetBook(limits: BudgetLimits()),
+        misses: MissLedger = MissLedger(), countsMisses: Bool = true, limits: ServiceLimits = ServiceLimits(),
+        budget: BudgetBook = BudgetBook(limits: BudgetLimits()),
         daemonUID: UInt32, connectionCount: @escaping @Sendable () -> Int = { 0 }, logger: Logger
     ) {
         self.catalog = catalog
@@ -49,6 +52,7 @@ public final class LocalizationService: Sendable {
         self.store = store
         self.added = added
         self.misses = misses
+        self.countsMisses = countsMisses
         self.limits = limits
         self.budget = budget
         self.daemonUID = daemonUID

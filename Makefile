@@ -39,6 +39,8 @@ APT_PACKAGES := libicu-dev libsystemd-dev libsqlite3-dev pkg-config systemd util
 # by pip for whichever python3 runs the tests, hence its build headers.
 APT_PACKAGES += gcc libglib2.0-dev libjson-glib-dev gettext gir1.2-gtk-4.0 xvfb xauth \
   libgirepository1.0-dev libcairo2-dev python3-dev
+# lprojctl coverage's HTML page is laid out by headless Chromium in a test.
+APT_PACKAGES += chromium
 DEMO_DIR     ?= $(or $(XDG_RUNTIME_DIR),/tmp)/lprojd-demo
 DEMO_SOCKET  ?= $(DEMO_DIR)/org.lprojd.Localization
 PIP_PACKAGES := varlink==31.0.0 babel==2.12.1

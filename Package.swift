@@ -55,6 +55,10 @@ let package = Package(
         .target(name: "ClientBudget", swiftSettings: strictSwift),
         .target(name: "LprojFiles", dependencies: ["LprojEngine"], swiftSettings: strictSwift),
         .target(name: "LprojLint", dependencies: ["LprojEngine"], swiftSettings: strictSwift),
+        // Translators' coverage of a bundle directory: offline, for lprojctl.
+        .target(
+            name: "LprojCoverage", dependencies: ["LprojEngine", "LprojLint", "LprojTables", "LprojFormat", "LprojLocales"],
+            swiftSettings: strictSwift),
         .target(name: "VarlinkProtocol", swiftSettings: strictSwift),
         .target(name: "VarlinkCodegen", dependencies: ["VarlinkProtocol"], swiftSettings: strictSwift),
         .executableTarget(name: "varlink-codegen", dependencies: ["VarlinkCodegen", "VarlinkProtocol"], swiftSettings: strictSwift),
@@ -140,7 +144,7 @@ let package = Package(
         .executableTarget(
             name: "lprojctl",
             dependencies: [
-                "LprojEngine", "LprojFiles", "LprojLint", "LprojClient", "VarlinkProtocol",
+                "LprojEngine", "LprojFiles", "LprojLint", "LprojCoverage", "LprojClient", "VarlinkProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSwift
@@ -166,6 +170,8 @@ let package = Package(
             dependencies: ["LprojEngine", "LprojFiles", "LprojTables", "LprojLocales", "LprojFormat", "LprojTablesOracle"],
             swiftSettings: strictSwift),
         .testTarget(name: "LprojLocalizerTests", dependencies: ["LprojLocalizer"], swiftSettings: strictSwift),
+        .testTarget(
+            name: "LprojCoverageTests", dependencies: ["LprojCoverage", "LprojEngine", "LprojLocales"], swiftSettings: strictSwift),
         .testTarget(name: "LprojFilesTests", dependencies: ["LprojFiles", "LprojEngine"], swiftSettings: strictSwift),
         .testTarget(
             name: "LprojLintTests", dependencies: ["LprojLint", "LprojFiles", "LprojEngine", "LprojTables", "LprojFormat"],

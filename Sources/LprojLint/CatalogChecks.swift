@@ -109,7 +109,7 @@ enum CatalogChecks {
             diagnostics.append(
                 Diagnostic(
                     severity: .warning, location: flagged.compactMap(\.location).min() ?? location, code: "catalog-state",
-                    message: "\(key) in \(language) \(text) (state \(state))", keyPath: key))
+                    message: "\(key) in \(language) \(text) (state \(state))", keyPath: key, language: language))
         }
         return diagnostics
     }
@@ -140,6 +140,7 @@ enum CatalogChecks {
 extension Diagnostic {
     /// The same finding, its message saying which of a catalog's languages it is about.
     fileprivate func inLanguage(_ language: String) -> Diagnostic {
-        Diagnostic(severity: severity, location: location, code: code, message: "\(language): \(message)", keyPath: keyPath)
+        Diagnostic(
+            severity: severity, location: location, code: code, message: "\(language): \(message)", keyPath: keyPath, language: language)
     }
 }

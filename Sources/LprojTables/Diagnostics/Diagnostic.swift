@@ -23,14 +23,20 @@ public struct Diagnostic: Error, Sendable, Hashable, CustomStringConvertible {
     public let message: String
     /// The key (or stringsdict key path) the diagnostic is about, if any.
     public let keyPath: String?
+    /// For a file of many languages (a String Catalog), the language it is
+    /// about, as the file spells it.
+    public let language: String?
 
     /// Creates a diagnostic.
-    public init(severity: Severity, location: SourceLocation?, code: String, message: String, keyPath: String? = nil) {
+    public init(
+        severity: Severity, location: SourceLocation?, code: String, message: String, keyPath: String? = nil, language: String? = nil
+    ) {
         self.severity = severity
         self.location = location
         self.code = code
         self.message = message
         self.keyPath = keyPath
+        self.language = language
     }
 
     /// `line:column: severity: message`, without a file name.

@@ -1,0 +1,110 @@
+import ArgumentParser
+import Foundation
+import LprojClient
+import LprojCoverage
+import LprojFiles
+import LprojLocales
+import VarlinkProtocol
+
+/// `lprojctl coverage DIR`
+struct CoverageCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "coverage",
+        abstract: "Show how far a bundle is translated, per locale and table.",
+        discussion: """
+            For every key of the development locale, in every other locale of the bundle: translated, \
+            the same as the development value (likely untranslated), inherited from a parent of the \
+            same language, or missing (lookups fall back); with catalog units needing review or stale, \
+            plural entries lacking categories, and arguments that disagree (as lint finds them). \
+            --html writes a self-contained page; --with-misses asks lprojd how often users met each \
+            missing key.
+            """)
+
+    @Argument(help: "The bundle directory (its .lproj folders and .xcstrings catalogs).") var directory: String
+    @Option(name: .customLong("development-locale"), help: "The locale the keys are written in (default: en, else the first folder's).")
+    var developmentLocale: String?
+    @Option(help: "The bundle's name, as lprojd serves it (default: the directory's name).") var name: String?
+    @Option(help: "Also write the report as a self-contained HTML page to this file.") var html: String?
+    @Flag(name: .customLong("with-misses"), help: "Put lprojd's misses (GetMisses for --name) beside the missing keys.")
+    var withMisses = false
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() async throws {
+        let path = URL(fileURLWithPath: directory).standardizedFileURL.path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw ValidationError("\(directory) is not a directory")
+        }
+        let development: LocaleIdentifier
+        do {
+            development = try developmentLocale.map { try LocaleIdentifier($0) } ?? Self.guessDevelopmentLocale(path)
+        } catch {
+            throw ValidationError("\(error)")
+        }
+        let bundleName = name ?? URL(fileURLWithPath: path).lastPathComponent
+        var report = CoverageAnalyzer(files: DiskFileTree()).report(directory: path, developmentLocale: development, name: bundleName)
+        if withMisses {
+            try await connection.withClient { client in
+                let misses = try await client.misses(bundle: bundleName, limit: 10_000).misses
+                report = report.addingMisses(
+                    misses.map { ObservedMiss(locale: $0.locale, table: $0.table, key: $0.key, count: $0.count) })
+            }
+        }
+        if let html {
+            do {
+                try Data(CoverageHTML.render(report).utf8).write(to: URL(fileURLWithPath: html))
+            } catch {
+                throw Failure("cannot write \(html): \(error.localizedDescription)")
+            }
+        }
+        if connection.json {
+            Output.write(Data(JSONWriter.encodePretty(Self.json(report))))
+        } else {
+            Output.write(Data(CoverageText.render(report).utf8))
+        }
+    }
+
+    /// `en` when the bundle has `en.lproj` or `English.lproj`, else its
+    /// first locale folder's, else `en`: as lprojd guesses for `--bundle`.
+    static func guessDevelopmentLocale(_ directory: String) throws -> LocaleIdentifier {
+        let folders = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { $0.hasSuffix(".lproj") }.sorted()
+        if folders.contains("en.lproj") || folders.contains("English.lproj") { return try LocaleIdentifier("en") }
+        for folder in folders where folder != "Base.lproj" {
+            if let locale = try? LocaleIdentifier(String(folder.dropLast(".lproj".count))) { return locale }
+        }
+        return try LocaleIdentifier("en")
+    }
+
+    static func json(_ report: CoverageReport) -> JSONValue {
+        func counts(_ counts: Counts) -> JSONValue {
+            .object([
+                "keys": .int(counts.keys), "translated": .int(counts.translated), "identical": .int(counts.identical),
+                "inherited": .int(counts.inherited), "missing": .int(counts.missing), "needsReview": .int(counts.needsReview),
+                "stale": .int(counts.stale), "pluralProblems": .int(counts.pluralProblems),
+                "argumentProblems": .int(counts.argumentProblems),
+            ])
+        }
+        return .object([
+            "bundle": .string(report.bundle), "developmentLocale": .string(report.developmentLocale),
+            "locales": .array(
+                report.locales.map { locale in
+                    .object([
+                        "locale": .string(locale.locale), "total": counts(locale.total),
+                        "tables": .array(
+                            locale.tables.map { table in
+                                var object: JSONObject = [
+                                    "table": .string(table.table), "counts": counts(table.counts),
+                                    "missingKeys": .array(table.missingKeys.map(JSONValue.string)),
+                                    "identicalKeys": .array(table.identicalKeys.map(JSONValue.string)),
+                                ]
+                                if !table.misses.isEmpty {
+                                    object["misses"] = .object(
+                                        JSONObject(uniqueKeys: Array(table.misses.keys), values: table.misses.values.map { .int($0) }))
+                                }
+                                return .object(object)
+                            }),
+                    ])
+                }),
+        ])
+    }
+}

@@ -9,6 +9,8 @@
 #   make fuzz       the fuzzers (libFuzzer), a million inputs each
 #   make fuzz-smoke the fuzzers, 30 seconds each (CI)
 #   make release    the release binaries, with the Swift runtime linked in
+#   make extract    lproj-extract (Extract/, a package of its own: it is built
+#                   on swift-syntax), which `lprojctl extract` runs
 #   make generate   Sources/LprojInterface/Localization.swift from the IDL
 #   make format     lay out the Swift sources (swift format, .swift-format);
 #                   make lint-format checks them, as CI does
@@ -48,7 +50,7 @@ PIP_PACKAGES := varlink==31.0.0 babel==2.12.1
 PIP          := python3 -m pip install -q --disable-pip-version-check
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build release test test-clients demo-app install-client bench soak fuzz-build fuzz fuzz-smoke demo install install-binaries install-data clean generate format lint-format
+.PHONY: all deps build release test test-clients test-extract extract demo-app install-client bench soak fuzz-build fuzz fuzz-smoke demo install install-binaries install-data clean generate format lint-format
 
 all: build
 
@@ -91,6 +93,15 @@ test: deps
 	$(SWIFT) test --skip-build --skip HardeningTests $(BUILD_FLAGS)
 	$(HARDENING) $(SWIFT) test --skip-build --filter HardeningTests $(BUILD_FLAGS)
 	$(MAKE) test-clients
+	$(MAKE) test-extract
+
+# lproj-extract's own package (swift-syntax takes minutes to build, once).
+extract: deps
+	$(SWIFT) build -c release --package-path Extract $(BUILD_FLAGS)
+
+test-extract:
+	$(SWIFT) build --package-path Extract --build-tests $(BUILD_FLAGS)
+	$(SWIFT) test --package-path Extract --skip-build $(BUILD_FLAGS)
 
 # The C and Python localizers and the GTK app, against the release lprojd.
 test-clients:
@@ -110,7 +121,7 @@ generate:
 	$(SWIFT) run varlink-codegen Sources/LprojInterface/org.lprojd.Localization.varlink --namespace Localization \
 	  --output Sources/LprojInterface/Localization.swift
 
-FORMATTED := Sources Tests Benchmarks Fuzz/Sources Package.swift Fuzz/Package.swift
+FORMATTED := Sources Tests Benchmarks Fuzz/Sources Package.swift Fuzz/Package.swift Extract/Sources Extract/Tests Extract/Package.swift
 
 format:
 	$(SWIFT) format format --in-place --recursive --parallel $(FORMATTED)

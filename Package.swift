@@ -18,6 +18,8 @@ let package = Package(
         .executable(name: "lprojd", targets: ["lprojd"]),
         .executable(name: "lprojctl", targets: ["lprojctl"]),
         .library(name: "LprojEngine", targets: ["LprojEngine"]),
+        // The table formats, for lproj-extract (Extract/, a package of its own).
+        .library(name: "LprojTables", targets: ["LprojTables"]),
         // The client and the live localizer built on it (clients/README.md).
         .library(name: "LprojClient", targets: ["LprojClient", "LprojLocalizer"]),
         // For the fuzzers in Fuzz/ (a package of their own, built with

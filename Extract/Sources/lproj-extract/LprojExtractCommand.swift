@@ -1,0 +1,94 @@
+import ArgumentParser
+import Foundation
+import LprojExtract
+
+/// `lproj-extract` (and `lprojctl extract`): the keys in the code, into the
+/// development language's `.strings` tables.
+@main
+struct LprojExtractCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "lprojctl extract",
+        abstract: "Find the localizable strings in Swift, C and Objective-C sources and add them to .strings tables.",
+        discussion: """
+            Reads every .swift, .c, .h, .m and .mm file under the paths (hidden folders and .build \
+            skipped) and merges the keys found into OUTPUT/<locale>.lproj/<table>.strings: keys the \
+            tables lack are appended with their comments; nothing is rewritten or deleted; keys the \
+            code no longer uses are reported. Running it again changes nothing. --check changes \
+            nothing and exits 1 if the tables lack keys the code uses or hold keys it no longer uses.
+            """)
+
+    @Argument(help: "Source files or directories.") var paths: [String]
+    @Option(name: .shortAndLong, help: "The folder holding the .lproj folders (the bundle directory).") var output: String
+    @Option(name: .customLong("development-locale"), help: "The locale the keys are written in.") var developmentLocale = "en"
+    @Flag(help: "Change nothing; exit 1 if the tables and the code disagree.") var check = false
+
+    func run() throws {
+        var result = ExtractionResult()
+        // Swift files are read together: one file's functions that take a
+        // LocalizedStringKey make the literals other files pass them keys.
+        var swift: [(path: String, text: String)] = []
+        for path in paths {
+            for file in try Self.sourceFiles(under: path) {
+                guard let language = SourceLanguage(fileName: file) else { continue }
+                guard let data = FileManager.default.contents(atPath: file) else { throw ValidationError("cannot read \(file)") }
+                let text = String(decoding: data, as: UTF8.self)
+                if language == .swift {
+                    swift.append((file, text))
+                } else {
+                    result.append(language.extract(source: text, file: file))
+                }
+            }
+        }
+        result.append(SwiftExtractor().extract(swift))
+        let (tables, conflicts) = result.byTable()
+        for warning in (result.warnings + conflicts).sorted(by: { $0.location < $1.location }) {
+            FileHandle.standardError.write(Data("\(warning)\n".utf8))
+        }
+        let folder = URL(fileURLWithPath: output).appendingPathComponent("\(developmentLocale).lproj")
+        var disagreements = 0
+        // Tables the code no longer uses at all are reported too.
+        let existing = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
+            .filter { $0.hasSuffix(".strings") }.map { String($0.dropLast(".strings".count)) }
+        for table in Set(tables.keys).union(existing).sorted() {
+            let file = folder.appendingPathComponent("\(table).strings")
+            let bytes = FileManager.default.contents(atPath: file.path).map(Array.init)
+            let outcome: StringsMerge.Outcome
+            do {
+                outcome = try StringsMerge.merge(tables[table] ?? [], into: bytes)
+            } catch {
+                throw ValidationError("\(file.path): \(error.description)")
+            }
+            for key in outcome.unused { print("\(file.path): \"\(key)\" is no longer used by the code") }
+            if check {
+                for string in outcome.added { print("\(file.path): lacks \"\(string.key)\" (\(string.location))") }
+                disagreements += outcome.added.count + outcome.unused.count
+            } else if let new = outcome.bytes {
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                try Data(new).write(to: file, options: .atomic)
+                print("\(file.path): added \(outcome.added.count) key\(outcome.added.count == 1 ? "" : "s")")
+            }
+        }
+        if check && disagreements > 0 { throw ExitCode(1) }
+    }
+
+    /// The files under a path (itself, if a file), sorted; hidden folders
+    /// and build folders skipped.
+    static func sourceFiles(under path: String) throws -> [String] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw ValidationError("\(path): no such file or directory")
+        }
+        guard isDirectory.boolValue else { return [path] }
+        var files: [String] = []
+        let enumerator = FileManager.default.enumerator(atPath: path)
+        while let relative = enumerator?.nextObject() as? String {
+            let name = (relative as NSString).lastPathComponent
+            if name.hasPrefix(".") || name == "Pods" || name == "DerivedData" {
+                enumerator?.skipDescendants()
+                continue
+            }
+            files.append((path as NSString).appendingPathComponent(relative))
+        }
+        return files.sorted()
+    }
+}

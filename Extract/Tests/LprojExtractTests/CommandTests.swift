@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+
+/// The real `lproj-extract` (and `lprojctl extract`, which runs it) on a
+/// small app: tables written, a second run changing nothing, `--check`.
+@Suite struct CommandTests {
+    static let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let extractor = package.appendingPathComponent(".build/debug/lproj-extract").path
+    static let lprojctl = package.deletingLastPathComponent().appendingPathComponent(".build/debug/lprojctl").path
+
+    struct Finished {
+        let status: Int32
+        let output: String
+    }
+
+    static func run(_ program: String, _ arguments: [String], environment: [String: String] = [:]) throws -> Finished {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: program)
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Finished(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
+    }
+
+    @Test func extractWritesOnceChecksAndReportsWhatTheCodeDropped() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("lproj-extract-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let sources = root.appendingPathComponent("Sources"), bundle = root.appendingPathComponent("Resources")
+        try FileManager.default.createDirectory(at: sources, withIntermediateDirectories: true)
+        try Data("Text(\"hello\", comment: \"Greets\")\nText(\"bye\")\n".utf8).write(to: sources.appendingPathComponent("View.swift"))
+        try Data(#"x = NSLocalizedStringFromTable(@"file", @"Menu", @"The File menu");"#.utf8)
+            .write(to: sources.appendingPathComponent("Menu.m"))
+
+        let first = try Self.run(Self.extractor, [sources.path, "-o", bundle.path])
+        #expect(first.status == 0, "\(first.output)")
+        let localizable = bundle.appendingPathComponent("en.lproj/Localizable.strings")
+        #expect(try String(contentsOf: localizable, encoding: .utf8) == "\"bye\" = \"bye\";\n\n/* Greets */\n\"hello\" = \"hello\";\n")
+        #expect(
+            try String(contentsOf: bundle.appendingPathComponent("en.lproj/Menu.strings"), encoding: .utf8)
+                == "/* The File menu */\n\"file\" = \"file\";\n")
+
+        // A translator's value is kept; a second run writes nothing.
+        try Data("\"bye\" = \"See you\";\n\n/* Greets */\n\"hello\" = \"Hello!\";\n".utf8).write(to: localizable)
+        let second = try Self.run(Self.extractor, [sources.path, "-o", bundle.path])
+        #expect(second.status == 0 && !second.output.contains("added"), "\(second.output)")
+        #expect(try String(contentsOf: localizable, encoding: .utf8).contains("\"Hello!\""))
+        #expect(try Self.run(Self.extractor, [sources.path, "-o", bundle.path, "--check"]).status == 0)
+
+        // The code changes: a new key, a key dropped.
+        try Data("Text(\"hello\")\nText(\"new.key\")\n".utf8).write(to: sources.appendingPathComponent("View.swift"))
+        let check = try Self.run(Self.extractor, [sources.path, "-o", bundle.path, "--check"])
+        #expect(check.status == 1)
+        #expect(check.output.contains("lacks \"new.key\"") && check.output.contains("\"bye\" is no longer used by the code"))
+        #expect(!(try String(contentsOf: localizable, encoding: .utf8).contains("new.key")), "--check changes nothing")
+
+        // Through lprojctl (built by the main package), which runs lproj-extract.
+        if FileManager.default.isExecutableFile(atPath: Self.lprojctl) {
+            let through = try Self.run(
+                Self.lprojctl, ["extract", sources.path, "-o", bundle.path], environment: ["LPROJ_EXTRACT": Self.extractor])
+            #expect(through.status == 0, "\(through.output)")
+            #expect(try String(contentsOf: localizable, encoding: .utf8).hasSuffix("\"new.key\" = \"new.key\";\n"))
+            #expect(through.output.contains("\"bye\" is no longer used by the code"))
+        }
+    }
+}

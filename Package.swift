@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "LprojEngine", targets: ["LprojEngine"]),
         // The table formats, for lproj-extract (Extract/, a package of its own).
         .library(name: "LprojTables", targets: ["LprojTables"]),
+        .library(name: "VarlinkProtocol", targets: ["VarlinkProtocol"]),
         // The client and the live localizer built on it (clients/README.md).
         .library(name: "LprojClient", targets: ["LprojClient", "LprojLocalizer"]),
         // For the fuzzers in Fuzz/ (a package of their own, built with

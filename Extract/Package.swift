@@ -26,6 +26,7 @@ let package = Package(
             name: "LprojExtract",
             dependencies: [
                 .product(name: "LprojTables", package: "lprojd"),
+                .product(name: "VarlinkProtocol", package: "lprojd"),
                 .product(name: "SwiftSyntax", package: "swift-syntax"),
                 .product(name: "SwiftParser", package: "swift-syntax"),
             ],
@@ -34,6 +35,9 @@ let package = Package(
             name: "lproj-extract",
             dependencies: ["LprojExtract", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strictSwift),
-        .testTarget(name: "LprojExtractTests", dependencies: ["LprojExtract"], swiftSettings: strictSwift),
+        .testTarget(
+            name: "LprojExtractTests",
+            dependencies: ["LprojExtract", .product(name: "VarlinkProtocol", package: "lprojd")],
+            swiftSettings: strictSwift),
     ]
 )

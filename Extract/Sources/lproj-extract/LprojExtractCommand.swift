@@ -11,16 +11,19 @@ struct LprojExtractCommand: ParsableCommand {
         abstract: "Find the localizable strings in Swift, C and Objective-C sources and add them to .strings tables.",
         discussion: """
             Reads every .swift, .c, .h, .m and .mm file under the paths (hidden folders and .build \
-            skipped) and merges the keys found into OUTPUT/<locale>.lproj/<table>.strings: keys the \
-            tables lack are appended with their comments; nothing is rewritten or deleted; keys the \
-            code no longer uses are reported. Running it again changes nothing. --check changes \
-            nothing and exits 1 if the tables lack keys the code uses or hold keys it no longer uses.
+            skipped) and merges the keys found into each table: OUTPUT/<table>.xcstrings when that \
+            String Catalog exists (or --format xcstrings), else OUTPUT/<locale>.lproj/<table>.strings. \
+            Keys a table lacks are added with their comments; nothing is deleted; keys the code no \
+            longer uses are reported (in a catalog, marked stale). Running it again changes nothing. \
+            --check changes nothing and exits 1 if the tables lack keys the code uses or hold keys it \
+            no longer uses.
             """)
 
     @Argument(help: "Source files or directories.") var paths: [String]
     @Option(name: .shortAndLong, help: "The folder holding the .lproj folders (the bundle directory).") var output: String
     @Option(name: .customLong("development-locale"), help: "The locale the keys are written in.") var developmentLocale = "en"
     @Flag(help: "Change nothing; exit 1 if the tables and the code disagree.") var check = false
+    @Option(help: "strings, xcstrings, or auto: a table's catalog if it exists, else .strings.") var format = "auto"
 
     func run() throws {
         var result = ExtractionResult()
@@ -44,12 +47,19 @@ struct LprojExtractCommand: ParsableCommand {
         for warning in (result.warnings + conflicts).sorted(by: { $0.location < $1.location }) {
             FileHandle.standardError.write(Data("\(warning)\n".utf8))
         }
+        guard ["auto", "strings", "xcstrings"].contains(format) else { throw ValidationError("--format is strings, xcstrings or auto") }
         let folder = URL(fileURLWithPath: output).appendingPathComponent("\(developmentLocale).lproj")
         var disagreements = 0
         // Tables the code no longer uses at all are reported too.
         let existing = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
             .filter { $0.hasSuffix(".strings") }.map { String($0.dropLast(".strings".count)) }
-        for table in Set(tables.keys).union(existing).sorted() {
+        let catalogs = ((try? FileManager.default.contentsOfDirectory(atPath: output)) ?? [])
+            .filter { $0.hasSuffix(".xcstrings") }.map { String($0.dropLast(".xcstrings".count)) }
+        for table in Set(tables.keys).union(existing).union(catalogs).sorted() {
+            if format == "xcstrings" || (format == "auto" && catalogs.contains(table)) {
+                disagreements += try mergeCatalog(table, tables[table] ?? [])
+                continue
+            }
             let file = folder.appendingPathComponent("\(table).strings")
             let bytes = FileManager.default.contents(atPath: file.path).map(Array.init)
             let outcome: StringsMerge.Outcome
@@ -69,6 +79,31 @@ struct LprojExtractCommand: ParsableCommand {
             }
         }
         if check && disagreements > 0 { throw ExitCode(1) }
+    }
+
+    /// Merges a table's keys into OUTPUT/<table>.xcstrings; returns how
+    /// many keys the catalog and the code disagree on.
+    func mergeCatalog(_ table: String, _ strings: [ExtractedString]) throws -> Int {
+        let file = URL(fileURLWithPath: output).appendingPathComponent("\(table).xcstrings")
+        let bytes = FileManager.default.contents(atPath: file.path).map(Array.init)
+        let outcome: CatalogMerge.Outcome
+        do {
+            outcome = try CatalogMerge.merge(strings, into: bytes, sourceLanguage: developmentLocale)
+        } catch {
+            throw ValidationError("\(file.path): \(error.description)")
+        }
+        for key in outcome.markedStale { print("\(file.path): \"\(key)\" is no longer used by the code (stale)") }
+        if check {
+            for string in outcome.added { print("\(file.path): lacks \"\(string.key)\" (\(string.location))") }
+            for key in outcome.revived { print("\(file.path): \"\(key)\" is marked stale but used (\(file.lastPathComponent))") }
+            return outcome.added.count + outcome.markedStale.count + outcome.revived.count
+        }
+        if let new = outcome.bytes {
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(new).write(to: file, options: .atomic)
+            print("\(file.path): added \(outcome.added.count) key\(outcome.added.count == 1 ? "" : "s")")
+        }
+        return 0
     }
 
     /// The files under a path (itself, if a file), sorted; hidden folders

@@ -68,3 +68,48 @@ import Testing
         }
     }
 }
+
+@Suite struct CatalogCommandTests {
+    @Test func anExistingCatalogIsMergedAndDroppedKeysGoStale() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("lproj-extract-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let sources = root.appendingPathComponent("Sources"), bundle = root.appendingPathComponent("Resources")
+        try FileManager.default.createDirectory(at: sources, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
+        try Data("Text(\"kept\")\nText(\"added\", comment: \"New\")\n".utf8).write(to: sources.appendingPathComponent("V.swift"))
+        let catalog = bundle.appendingPathComponent("Localizable.xcstrings")
+        try Data(
+            """
+            {
+              "sourceLanguage" : "en",
+              "strings" : {
+                "dropped" : {
+                  "localizations" : {
+                    "de" : {
+                      "stringUnit" : {
+                        "state" : "translated",
+                        "value" : "Weg"
+                      }
+                    }
+                  }
+                },
+                "kept" : {
+
+                }
+              },
+              "version" : "1.0"
+            }
+            """.utf8
+        ).write(to: catalog)
+        #expect(try CommandTests.run(CommandTests.extractor, [sources.path, "-o", bundle.path, "--check"]).status == 1)
+        let run = try CommandTests.run(CommandTests.extractor, [sources.path, "-o", bundle.path])
+        #expect(run.status == 0 && run.output.contains("\"dropped\" is no longer used by the code (stale)"), "\(run.output)")
+        let text = try String(contentsOf: catalog, encoding: .utf8)
+        #expect(
+            text.contains("\"added\" : {\n      \"comment\" : \"New\"\n    },\n    \"dropped\" : {\n      \"extractionState\" : \"stale\",")
+        )
+        #expect(text.contains("\"value\" : \"Weg\""))
+        #expect(!FileManager.default.fileExists(atPath: bundle.appendingPathComponent("en.lproj").path))
+        #expect(try CommandTests.run(CommandTests.extractor, [sources.path, "-o", bundle.path, "--check"]).status == 0)
+    }
+}

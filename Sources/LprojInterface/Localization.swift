@@ -2742,7 +2742,8 @@ extension Localization {
     /// user see every user's misses, summed; anyone else sees the misses of
     /// their own lookups. Misses are counted in memory and saved to the state
     /// database every few seconds and when lprojd stops. dropped counts the
-    /// misses not recorded because the record was full (20000 keys, 5000 a user).
+    /// misses not recorded because the record was full (2 MiB a user, 8 MiB in
+    /// all).
     public enum GetMisses: VarlinkMethod {
         public static let qualifiedName = "org.lprojd.Localization.GetMisses"
 

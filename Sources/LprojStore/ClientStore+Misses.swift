@@ -50,9 +50,10 @@ public struct UnknownKeysRow: Sendable, Hashable {
 }
 
 extension ClientStore {
-    /// Every saved miss, or nothing when the database is not open.
+    /// Every saved miss. Throws ``Unavailable`` when the database is not
+    /// open (the misses are then read once it is).
     public func savedMisses() throws -> (misses: [MissRow], unknownKeys: [UnknownKeysRow]) {
-        guard let database = try? database() else { return ([], []) }
+        let database = try database()
         return try database.read { db in
             let misses = try Row.fetchAll(db, sql: "SELECT * FROM miss").map { row in
                 MissRow(
@@ -70,13 +71,17 @@ extension ClientStore {
     }
 
     /// Writes the rows that changed, in one transaction; returns once
-    /// committed. `isCurrent` is asked on the writer, just before: false
-    /// (the misses were reset since the rows were taken) writes nothing.
-    public func saveMisses(_ misses: [MissRow], unknownKeys: [UnknownKeysRow], isCurrent: @escaping @Sendable () -> Bool) async throws {
-        guard !misses.isEmpty || !unknownKeys.isEmpty else { return }
-        try await writing { writer in
+    /// committed, and whether it wrote. `isCurrent` is asked on the writer,
+    /// just before: false (the misses were reset since the rows were taken)
+    /// writes nothing.
+    @discardableResult
+    public func saveMisses(_ misses: [MissRow], unknownKeys: [UnknownKeysRow], isCurrent: @escaping @Sendable () -> Bool) async throws
+        -> Bool
+    {
+        guard !misses.isEmpty || !unknownKeys.isEmpty else { return true }
+        return try await writing { writer in
             try await writer.write { db in
-                guard isCurrent() else { return }
+                guard isCurrent() else { return false }
                 for miss in misses {
                     try db.execute(
                         sql: """
@@ -94,14 +99,19 @@ extension ClientStore {
                         sql: "INSERT OR REPLACE INTO unknownKeys (uid, bundle, count, sample) VALUES (?, ?, ?, ?)",
                         arguments: [Int64(unknown.uid), unknown.bundle, unknown.count, sample])
                 }
+                return true
             }
         }
     }
 
-    /// Deletes the saved misses of one bundle, or of all.
-    public func deleteMisses(bundle: String?) async throws {
+    /// Deletes the saved misses of one bundle, or of all. `resetMemory`
+    /// runs on the writer, in the same transaction, so that a save is
+    /// wholly before the reset (its rows deleted) or after it (its rows
+    /// taken after the reset, or not written).
+    public func deleteMisses(bundle: String?, resetMemory: @escaping @Sendable () -> Void) async throws {
         try await writing { writer in
             try await writer.write { db in
+                resetMemory()
                 if let bundle {
                     try db.execute(sql: "DELETE FROM miss WHERE bundle = ?", arguments: [bundle])
                     try db.execute(sql: "DELETE FROM unknownKeys WHERE bundle = ?", arguments: [bundle])

@@ -28,6 +28,19 @@ import Testing
         #expect(PseudoLocalization.accented.transform("Numeric %") == "[Ñûṁéŕîç  one ]%")
         #expect(PseudoLocalization.bidirectional.transform("Numeric %") == "\u{200F}\u{202E}Numeric\u{202C}\u{200F} %")
         #expect(FormatString(PseudoLocalization.accented.transform("50%")).specifiers.isEmpty)
+        // Any unfinished conversion at the end stays last: `100% ` then
+        // padding would read `% o`, an octal conversion.
+        for text in ["Battery 100% ", "Progress %5", "Left %-", "Size %l", "Done %1$"] {
+            for pseudo in PseudoLocalization.allCases {
+                let transformed = pseudo.transform(text)
+                #expect(
+                    FormatString(transformed).specifiers.isEmpty
+                        && transformed.hasSuffix(String(text.suffix(from: text.lastIndex(of: "%")!))), "\(text)")
+            }
+        }
+        // Long values are padded in time linear in their length.
+        let long = String(repeating: "word ", count: 200_000)
+        #expect(PseudoLocalization.accented.transform(long).count > long.count * 13 / 10)
         // A brace that opens no placeholder is text.
         #expect(PseudoLocalization.accented.transform("{ok") == "[{öķ on]")
     }

@@ -147,17 +147,33 @@ import VarlinkProtocol
             let ledger = fixture.service.misses
             let changes = ledger.takeChanges()
             _ = ledger.reset(bundle: "other")
-            try await fixture.store.saveMisses(changes.misses, unknownKeys: changes.unknownKeys) { ledger.epoch == changes.epoch }
+            let written = try await fixture.store.saveMisses(changes.misses, unknownKeys: changes.unknownKeys) {
+                ledger.epoch == changes.epoch
+            }
+            #expect(!written)
+            // The service then marks them changed again: the next save
+            // writes what the reset (of another bundle) did not remove.
+            ledger.markChanged(changes.misses, unknownKeys: changes.unknownKeys)
+            await fixture.service.saveMisses()
         }
         let restarted = try ServiceFixture(store: ClientStore(path: path))
         restarted.service.restoreMisses()
         let reply = try await misses(restarted, caller: alice)
-        #expect(reply.misses.map { "\($0.locale) \($0.key) \($0.count) \($0.clients)" } == ["fr farewell 2 1", "de farewell 1 1"])
+        #expect(
+            reply.misses.map { "\($0.locale) \($0.key) \($0.count) \($0.clients)" } == [
+                "fr farewell 2 1", "de farewell 1 1", "fr only.base 1 1",
+            ])
         #expect(reply.unknownKeys.first?.sample == ["nope"])
 
         // Counting goes on from what was saved.
         try lookup(restarted, "farewell", "fr", client: "app", caller: alice)
         #expect(try await misses(restarted, caller: alice, locale: "fr").misses.first?.count == 3)
+        // Counted before the saved ones were read (the database was not
+        // open at start): both add up.
+        let late = try ServiceFixture(store: ClientStore(path: path))
+        try lookup(late, "farewell", "fr", client: "other.app", caller: alice)
+        await late.service.saveMisses()
+        #expect(try await misses(late, caller: alice, locale: "fr").misses.first.map { "\($0.count) \($0.clients)" } == "3 2")
         _ = try await restarted.service.resetMisses(.init(), caller: root).reply()
         await restarted.service.saveMisses()
         let again = try ServiceFixture(store: ClientStore(path: path))

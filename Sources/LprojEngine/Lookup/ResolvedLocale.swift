@@ -36,15 +36,16 @@ public final class ResolvedLocale: Sendable {
     /// The folders of ``ownLanguageSteps``, in order.
     public let ownLanguageChain: [Int]
     /// How many of the first folders of ``chain`` are the locale's own: a
-    /// value found past them missed the locale's own translations. `Base`
-    /// (last) is counted as the locale's own when the locale is the
-    /// development locale's language, for which it speaks.
+    /// value found past them missed the locale's own translations (for a
+    /// custom locale, only its own folder: the standard locale it maps to
+    /// fills its gaps). `Base` (last) is counted as the locale's own when
+    /// the locale is the development locale's language, for which it speaks.
     public let ownFolderCount: Int
     let baseIsOwn: Bool
 
     init(
         locale: LocaleIdentifier, standardLocale: LocaleIdentifier, steps: [Step], ownStepCount: Int, pseudo: PseudoLocalization? = nil,
-        baseIsOwn: Bool = false
+        baseIsOwn: Bool = false, ownFolderSteps: Int? = nil
     ) {
         self.locale = locale
         self.standardLocale = standardLocale
@@ -54,7 +55,7 @@ public final class ResolvedLocale: Sendable {
         self.ownStepCount = ownStepCount
         self.ownLanguageSteps = Array(steps.prefix(ownStepCount)) + (steps.last.map { $0.key == nil ? [$0] : [] } ?? [])
         self.ownLanguageChain = ownLanguageSteps.flatMap(\.folders)
-        let own = steps.prefix(ownStepCount).reduce(0) { $0 + $1.folders.count }
+        let own = steps.prefix(ownFolderSteps ?? ownStepCount).reduce(0) { $0 + $1.folders.count }
         self.ownFolderCount = own
         self.baseIsOwn = baseIsOwn && steps.last?.key == nil && steps.last?.folders.isEmpty == false
     }
@@ -148,7 +149,8 @@ extension LoadedBundle {
         steps.append(ResolvedLocale.Step(key: nil, folders: baseIndex.map { [$0] } ?? []))
         return ResolvedLocale(
             locale: locale, standardLocale: standard, steps: steps, ownStepCount: ownStepCount, pseudo: pseudo,
-            baseIsOwn: standard.language == configuration.developmentLocale.language)
+            baseIsOwn: locale.language == configuration.developmentLocale.language,
+            ownFolderSteps: configuration.customLocales[locale.tag] != nil && pseudo == nil ? min(1, ownStepCount) : nil)
     }
 
     /// The development locale, resolved.

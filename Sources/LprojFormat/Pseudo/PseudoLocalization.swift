@@ -22,9 +22,10 @@ public enum PseudoLocalization: Sendable, Hashable, CaseIterable {
     /// purpose, and brackets would make it look translated.
     public func transform(_ text: String) -> String {
         guard !text.isEmpty else { return text }
-        // A lone `%` at the end prints nothing; anything written after it
-        // would become its conversion (`% o…`), so it stays last.
-        if let (body, trailing) = Self.trailingPercent(text) { return transform(body) + trailing }
+        // An unfinished conversion at the end (`100%`, `100% `, `%5`) prints
+        // nothing; anything written after it would complete it (`% o…` is
+        // an octal conversion), so it stays last.
+        if let (body, trailing) = Self.trailingIncomplete(text) { return transform(body) + trailing }
         switch self {
         case .accented:
             var body = String.UnicodeScalarView()
@@ -45,7 +46,7 @@ public enum PseudoLocalization: Sendable, Hashable, CaseIterable {
         var variables: [String: PluralVariable] = [:]
         for (name, variable) in plural.variables {
             let forms = variable.forms.mapValues { whole -> String in
-                let (form, trailing) = Self.trailingPercent(whole) ?? (whole, "")
+                let (form, trailing) = Self.trailingIncomplete(whole) ?? (whole, "")
                 guard !form.isEmpty else { return whole }
                 var body = String.UnicodeScalarView()
                 switch self {
@@ -65,10 +66,11 @@ public enum PseudoLocalization: Sendable, Hashable, CaseIterable {
 
     // MARK: Splitting text from what must not change
 
-    /// The text before an incomplete `%` that ends it, and that `%`.
-    static func trailingPercent(_ text: String) -> (String, String)? {
-        guard text.utf8.last == UInt8(ascii: "%"), case .incomplete(let percent)? = FormatString(text).segments.last else { return nil }
-        return (String(text.utf8.dropLast(percent.utf8.count))!, percent)
+    /// The text before an unfinished conversion that ends it (`%`, `% `,
+    /// `%5`, `%-`, `%l`…), and that conversion.
+    static func trailingIncomplete(_ text: String) -> (String, String)? {
+        guard text.utf8.contains(UInt8(ascii: "%")), case .incomplete(let tail)? = FormatString(text).segments.last else { return nil }
+        return (String(decoding: text.utf8.dropLast(tail.utf8.count), as: UTF8.self), tail)
     }
 
     /// Calls `literal` for each run of plain text and `kept` for each
@@ -136,16 +138,19 @@ public enum PseudoLocalization: Sendable, Hashable, CaseIterable {
     static func padding(forLetters letters: Int) -> String {
         guard letters > 0 else { return "" }
         let wanted = (letters * 2 + 4) / 5
-        var padding = ""
+        // The words are ASCII: bytes are characters, counted as they go.
+        var padding: [UInt8] = []
+        padding.reserveCapacity(wanted + 8)
         var words = paddingWords.makeIterator()
         while padding.count <= wanted {
             guard let word = words.next() else {
                 words = paddingWords.makeIterator()
                 continue
             }
-            padding += " " + word
+            padding.append(UInt8(ascii: " "))
+            padding.append(contentsOf: word.utf8)
         }
-        return String(padding.prefix(wanted + 1))
+        return String(decoding: padding.prefix(wanted + 1), as: UTF8.self)
     }
 
     private static let paddingWords = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]

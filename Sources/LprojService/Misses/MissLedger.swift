@@ -138,10 +138,11 @@ public final class MissLedger: Sendable {
 
     /// The rows changed since the last call, to be saved, and the epoch
     /// they belong to.
-    public func takeChanges() -> (misses: [MissRow], unknownKeys: [UnknownKeysRow], epoch: Int) {
+    public func takeChanges(limit: Int = .max) -> (misses: [MissRow], unknownKeys: [UnknownKeysRow], epoch: Int) {
         state.withLock { state in
             var misses: [MissRow] = []
             for index in state.records.indices where state.records.values[index].dirty {
+                guard misses.count < limit else { break }
                 state.records.values[index].dirty = false
                 misses.append(Self.row(state.records.keys[index], state.records.values[index]))
             }
@@ -164,24 +165,48 @@ public final class MissLedger: Sendable {
         }
     }
 
-    /// Takes in the rows saved before a restart (as far as the limits allow).
+    /// Takes in the rows saved before a restart (as far as the limits
+    /// allow), added to what was counted since: a record counted meanwhile
+    /// sums both, and is saved again.
     public func restore(_ misses: [MissRow], unknownKeys: [UnknownKeysRow]) {
         state.withLock { state in
             for row in misses.sorted(by: { $0.lastSeen > $1.lastSeen }) {
                 let key = Key(uid: row.uid, bundle: row.bundle, locale: row.locale, table: row.table, key: row.key)
-                guard state.records[key] == nil, Self.charge(Self.cost(key), uid: row.uid, in: &state, limits: limits) else { continue }
+                if let index = state.records.index(forKey: key) {
+                    var record = state.records.values[index]
+                    record.count += row.count
+                    record.firstSeen = min(record.firstSeen, row.firstSeen)
+                    record.lastSeen = max(record.lastSeen, row.lastSeen)
+                    for client in row.clientHashes
+                    where record.clientHashes.count < Self.maximumClients && !record.clientHashes.contains(client) {
+                        record.clientHashes.append(client)
+                    }
+                    record.dirty = true
+                    state.records.values[index] = record
+                    continue
+                }
+                guard Self.charge(Self.cost(key), uid: row.uid, in: &state, limits: limits) else { continue }
                 state.records[key] = Record(
                     count: row.count, clientHashes: Array(row.clientHashes.prefix(Self.maximumClients)), firstSeen: row.firstSeen,
                     lastSeen: row.lastSeen, dirty: false)
             }
             for row in unknownKeys {
                 let key = UnknownKey(uid: row.uid, bundle: row.bundle)
-                guard state.unknown[key] == nil, Self.charge(Self.cost(key), uid: row.uid, in: &state, limits: limits) else { continue }
+                if var current = state.unknown[key] {
+                    current.count += row.count
+                    for sample in row.sample.map(Self.clip) where current.sample.count < Self.sampleSize && !current.sample.contains(sample)
+                    {
+                        current.sample.append(sample)
+                    }
+                    state.unknown[key] = current
+                    state.dirtyUnknown.insert(key)
+                    continue
+                }
+                guard Self.charge(Self.cost(key), uid: row.uid, in: &state, limits: limits) else { continue }
                 var row = row
                 row.sample = Array(row.sample.prefix(Self.sampleSize).map(Self.clip))
                 state.unknown[key] = row
             }
-            state.dropped = 0
         }
     }
 

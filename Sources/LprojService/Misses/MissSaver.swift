@@ -1,15 +1,21 @@
 public import Logging
 public import ServiceLifecycle
 
-/// Saves the misses that changed every `interval`, and once more when
-/// lprojd stops gracefully, so that they survive a restart.
+/// Saves the misses that changed every `interval`, at most
+/// `rowsPerSave` rows at a time, and all of them when lprojd stops
+/// gracefully, so that they survive a restart. The cap bounds what any
+/// number of busy clients make lprojd write to disk (a record a client
+/// keeps missing changes on every save): a crash loses at most an
+/// interval's counts, or what the cap held back.
 public struct MissSaver: Service {
     let service: LocalizationService
     let interval: Duration
+    let rowsPerSave: Int
 
-    public init(service: LocalizationService, interval: Duration = .seconds(5)) {
+    public init(service: LocalizationService, interval: Duration = .seconds(15), rowsPerSave: Int = 500) {
         self.service = service
         self.interval = interval
+        self.rowsPerSave = rowsPerSave
     }
 
     public func run() async throws {
@@ -19,7 +25,7 @@ public struct MissSaver: Service {
             } catch {
                 break
             }
-            await service.saveMisses()
+            await service.saveMisses(limit: rowsPerSave)
         }
         await service.saveMisses()
     }

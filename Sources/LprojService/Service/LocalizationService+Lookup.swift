@@ -32,7 +32,7 @@ extension LocalizationService {
             }
         }
         // The common case, a value from the locale's own folders, costs one comparison.
-        if countsMisses, !locale.isOwn(chainPosition: result.chainPosition), result.addedLocale == nil, locale.pseudo == nil {
+        if countsMisses, !locale.isOwn(chainPosition: result.chainPosition), locale.pseudo == nil {
             recordMiss(of: result, key: key, table: table, client: client, bundle: bundle, locale: locale, caller: caller)
         }
         return .init(value: result.value, found: result.found, locale: result.sourceDescription)

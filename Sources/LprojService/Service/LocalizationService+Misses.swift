@@ -3,6 +3,7 @@ internal import LprojEngine
 public import LprojInterface
 internal import LprojLocales
 internal import LprojStore
+internal import Synchronization
 internal import VarlinkProtocol
 
 extension LocalizationService {
@@ -42,32 +43,48 @@ extension LocalizationService {
         if let bundle = call.bundle, !BundleConfiguration.isValidName(bundle) { throw .invalidParameter("bundle") }
         logger.info("misses reset by uid \(caller.uid)", metadata: ["bundle.name": "\(call.bundle ?? "*")"])
         return committing { [misses, store] in
-            let removed = misses.reset(bundle: call.bundle)
-            try await store.deleteMisses(bundle: call.bundle)
-            return .init(removed: removed)
+            let removed = Mutex(0)
+            try await store.deleteMisses(bundle: call.bundle) {
+                removed.withLock { $0 = misses.reset(bundle: call.bundle) }
+            }
+            return .init(removed: removed.withLock { $0 })
         }
     }
 
-    /// Saves the misses that changed since the last save. A failure keeps
-    /// them to be saved next time.
-    public func saveMisses() async {
-        let changes = misses.takeChanges()
+    /// Saves at most `limit` of the misses that changed since the last
+    /// save (the rest stay for the next). Rows a save could not write, or
+    /// that a reset overtook, are kept to be saved next time (the reset's
+    /// own are gone from memory by then). The saved misses are read first,
+    /// if the database was not open when lprojd started.
+    public func saveMisses(limit: Int = .max) async {
+        guard restoreMisses() else { return }
+        let changes = misses.takeChanges(limit: limit)
         guard !changes.misses.isEmpty || !changes.unknownKeys.isEmpty else { return }
         do {
-            try await store.saveMisses(changes.misses, unknownKeys: changes.unknownKeys) { [misses] in misses.epoch == changes.epoch }
+            let written = try await store.saveMisses(changes.misses, unknownKeys: changes.unknownKeys) { [misses] in
+                misses.epoch == changes.epoch
+            }
+            if !written { misses.markChanged(changes.misses, unknownKeys: changes.unknownKeys) }
         } catch {
             misses.markChanged(changes.misses, unknownKeys: changes.unknownKeys)
             logger.warning("the misses cannot be saved now: \(error)")
         }
     }
 
-    /// Takes in the misses saved before lprojd last stopped.
-    public func restoreMisses() {
+    /// Takes in the misses saved before lprojd last stopped, once; their
+    /// counts are added to what was counted meanwhile. Returns whether
+    /// they are in (false while the database is unavailable).
+    @discardableResult
+    public func restoreMisses() -> Bool {
+        guard !missesRestored.withLock({ $0 }) else { return true }
         do {
             let saved = try store.savedMisses()
             misses.restore(saved.misses, unknownKeys: saved.unknownKeys)
+            missesRestored.withLock { $0 = true }
+            return true
         } catch {
-            logger.warning("the saved misses cannot be read: \(error)")
+            logger.warning("the saved misses cannot be read yet: \(error)")
+            return false
         }
     }
 

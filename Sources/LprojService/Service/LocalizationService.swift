@@ -6,6 +6,7 @@ internal import LprojFormat
 internal import LprojInterface
 internal import LprojLocales
 public import LprojStore
+internal import Synchronization
 
 /// The methods of `org.lprojd.Localization`, typed: each takes the
 /// interface's parameters and the caller, and returns the interface's reply
@@ -26,6 +27,8 @@ public final class LocalizationService: Sendable {
     public let misses: MissLedger
     /// Whether lookups are counted in ``misses`` (`count-misses`).
     let countsMisses: Bool
+    /// Whether the misses saved before this start are in ``misses``.
+    let missesRestored = Mutex(false)
     let limits: ServiceLimits
     let budget: BudgetBook
     /// Lines a client's calls make lprojd log, per uid.

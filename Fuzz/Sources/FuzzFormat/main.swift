@@ -4,7 +4,8 @@ import LprojLocales
 
 /// Format strings as CFString parses them, rendered with random typed
 /// arguments and placeholders, in the C locale and in ICU's: never a crash,
-/// and never more output than the limit, however the format repeats.
+/// and never more output than the limit, however the format repeats. And
+/// their pseudo-localized forms take exactly the same arguments.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
     fuzzInput(start, count) { bytes in
@@ -37,6 +38,14 @@ public func fuzz(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
         }
         if let filled = timed(count, { Placeholders.substitute(in: format.text, values: placeholders, maximumBytes: limit) }) {
             precondition(filled.utf8.count <= limit)
+        }
+        // A pseudo-locale keeps every conversion, reference and placeholder.
+        for pseudo in PseudoLocalization.allCases {
+            let transformed = FormatString(pseudo.transform(format.text))
+            precondition(transformed.specifiers.map(\.text) == format.specifiers.map(\.text), "\(pseudo) changed a conversion")
+            precondition(
+                transformed.variableReferences.map(\.text) == format.variableReferences.map(\.text), "\(pseudo) changed a reference")
+            precondition(Placeholders.names(in: transformed.text) == Placeholders.names(in: format.text), "\(pseudo) changed a placeholder")
         }
     }
 }

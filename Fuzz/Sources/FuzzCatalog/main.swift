@@ -6,7 +6,8 @@ import LprojTables
 /// The String Catalog reader and compiler on anything: never a crash or a
 /// hang; what it accepts is JSON that Foundation accepts too; every plural
 /// entry it compiles refers only to variables with an `other` form, and
-/// renders within the output limit.
+/// renders within the output limit; and the one-pass loader gives the
+/// same tables and diagnostics as the parser and the compiler.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
     fuzzInput(start, count) { bytes in
@@ -14,7 +15,17 @@ public func fuzz(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
         precondition(
             (try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])) != nil, "accepted what is not JSON")
         for includesAllStates in [false, true] {
-            let compilation = timed(bytes.count, { StringCatalogCompiler(includesAllStates: includesAllStates).compile(file.catalog) })
+            let compiler = StringCatalogCompiler(includesAllStates: includesAllStates)
+            let compilation = timed(bytes.count, { compiler.compile(file.catalog) })
+            // The one-pass loader lprojd uses means exactly the same.
+            let loaded = timed(bytes.count, { try? StringCatalogLoader(compiler: compiler).load(bytes) })
+            precondition(loaded?.compilation.tables.map(\.language) == compilation.tables.map(\.language), "the loader's languages differ")
+            for (table, expected) in zip(loaded!.compilation.tables, compilation.tables) {
+                precondition(table.strings.dictionary == expected.strings.dictionary, "\(table.language): the loader's strings differ")
+                precondition(table.plurals == expected.plurals, "\(table.language): the loader's plural entries differ")
+            }
+            precondition(Set(loaded!.compilation.diagnostics) == Set(compilation.diagnostics), "the loader's diagnostics differ")
+            precondition(loaded!.readingDiagnostics == file.diagnostics, "the loader's reading diagnostics differ")
             let renderer = FormatRenderer(numbers: POSIXNumberRenderer(), plurals: RootPluralRules())
             for table in compilation.tables {
                 for (key, entry) in table.plurals {

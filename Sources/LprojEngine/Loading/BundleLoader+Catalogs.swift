@@ -39,15 +39,16 @@ extension BundleLoader {
         } catch {
             return (previous, FileReport(unreadable: path, error))
         }
-        let file: StringCatalogFile
+        // Read and compiled in one pass (the parser and the compiler's
+        // meaning; see StringCatalogLoader).
+        let loaded: StringCatalogLoader.Loaded
         do throws(TableParseError) {
-            file = try StringCatalogParser().parse(bytes)
+            loaded = try StringCatalogLoader(compiler: StringCatalogCompiler(includesAllStates: configuration.catalogAllStates)).load(bytes)
         } catch {
             return (previous, FileReport(path: path, diagnostics: [error.diagnostic], failed: true))
         }
-        let compiler = StringCatalogCompiler(includesAllStates: configuration.catalogAllStates)
-        let compilation = compiler.compile(file.catalog)
-        var diagnostics = file.diagnostics + compilation.diagnostics
+        let compilation = loaded.compilation
+        var diagnostics = loaded.readingDiagnostics + compilation.diagnostics
         var languages: [LoadedStringCatalog.Language] = []
         let previousTables = Dictionary((previous?.languages ?? []).map { ($0.language, $0.table) }, uniquingKeysWith: { $1 })
         for table in compilation.tables {
@@ -72,16 +73,16 @@ extension BundleLoader {
                         message: "the language '\(table.language)' is not served: \(problem.message)"))
             }
         }
-        if let source = try? LocaleIdentifier(file.catalog.sourceLanguage), source.matchKey != configuration.developmentLocale.matchKey {
+        if let source = try? LocaleIdentifier(loaded.sourceLanguage), source.matchKey != configuration.developmentLocale.matchKey {
             diagnostics.append(
                 Diagnostic(
                     severity: .warning, location: nil, code: "catalog-source-language",
                     message:
-                        "the catalog's source language is \(file.catalog.sourceLanguage) but the bundle's development locale is \(configuration.developmentLocale.tag): keys missing in a language fall back to \(configuration.developmentLocale.tag)"
+                        "the catalog's source language is \(loaded.sourceLanguage) but the bundle's development locale is \(configuration.developmentLocale.tag): keys missing in a language fall back to \(configuration.developmentLocale.tag)"
                 ))
         }
         let catalog = LoadedStringCatalog(
-            path: path, tableName: tableName, sourceLanguage: file.catalog.sourceLanguage, languages: languages)
+            path: path, tableName: tableName, sourceLanguage: loaded.sourceLanguage, languages: languages)
         return (catalog, diagnostics.isEmpty ? nil : FileReport(path: path, diagnostics: diagnostics, failed: false))
     }
 }

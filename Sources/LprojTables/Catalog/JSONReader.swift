@@ -41,6 +41,34 @@ struct JSONReader: ~Copyable {
         columnMark = (offset, 1)
     }
 
+    // MARK: Going back
+
+    /// Where the reader is, to come back to (``StringCatalogLoader`` tries
+    /// a fast reading of a value, and reads it again the full way if the
+    /// value is more than it expected).
+    struct Mark {
+        fileprivate let offset: Int
+        fileprivate let depth: Int
+        fileprivate let line: Int
+        fileprivate let lineStart: Int
+        fileprivate let columnMark: (offset: Int, column: Int)
+        fileprivate let lineStartCount: Int
+    }
+
+    mutating func mark() -> Mark {
+        Mark(offset: offset, depth: depth, line: line, lineStart: lineStart, columnMark: columnMark, lineStartCount: lineStarts.count)
+    }
+
+    /// Back to a mark taken on this reader, as if nothing after it had been read.
+    mutating func rewind(to mark: Mark) {
+        offset = mark.offset
+        depth = mark.depth
+        line = mark.line
+        lineStart = mark.lineStart
+        columnMark = mark.columnMark
+        lineStarts.removeLast(lineStarts.count - mark.lineStartCount)
+    }
+
     // MARK: Positions
 
     /// The line and column (in Unicode scalars) of the next token.

@@ -124,7 +124,7 @@ public struct StringCatalogCompiler: Sendable {
         return compile(entry, localization, language: language, isSource: isSource, diagnostics: &diagnostics)
     }
 
-    private func compile(
+    func compile(
         _ entry: StringCatalog.Entry, _ localization: StringCatalog.Localization, language: String, isSource: Bool,
         diagnostics: inout [Diagnostic]
     ) -> CompiledEntry? {

@@ -44,12 +44,22 @@ public struct StringCatalogParser: Sendable {
 }
 
 /// The state of one parse: the diagnostics so far.
-private struct CatalogReading {
+struct CatalogReading {
     var diagnostics: [Diagnostic] = []
     var fatal: TableParseError?
 
     /// Problems found inside one localization; it is left out if there are any.
     private var pending: [Diagnostic] = []
+
+    /// Reads one localization for ``StringCatalogLoader``, which goes the
+    /// slow way if there is anything to say about it.
+    mutating func readCleanLocalization(_ reader: inout JSONReader, path: JSONPath) throws(JSONSyntaxError)
+        -> StringCatalog.Localization?
+    {
+        pending = []
+        let localization = try readLocalization(&reader, path: path)
+        return pending.isEmpty ? localization : nil
+    }
 
     mutating func readCatalog(_ reader: inout JSONReader) throws(JSONSyntaxError) -> StringCatalog? {
         let start = reader.location()
@@ -190,7 +200,7 @@ private struct CatalogReading {
         return entry
     }
 
-    private mutating func readLocalization(_ reader: inout JSONReader, path: JSONPath) throws(JSONSyntaxError) -> StringCatalog
+    mutating func readLocalization(_ reader: inout JSONReader, path: JSONPath) throws(JSONSyntaxError) -> StringCatalog
         .Localization?
     {
         guard try expectObject(&reader, path: path) else { return nil }

@@ -41,6 +41,11 @@ import Testing
         // Long values are padded in time linear in their length.
         let long = String(repeating: "word ", count: 200_000)
         #expect(PseudoLocalization.accented.transform(long).count > long.count * 13 / 10)
+        // A placeholder right after a `%` (which the format reads as `%{`)
+        // is still a placeholder (found by the fuzzer).
+        #expect(Placeholders.names(in: PseudoLocalization.accented.transform("%{name} x")) == ["name"])
+        // A combining mark after a conversion stays where it was.
+        #expect(PseudoLocalization.accented.transform("%d\u{301}x").hasPrefix("[%d\u{301}ẋ"))
         // A brace that opens no placeholder is text.
         #expect(PseudoLocalization.accented.transform("{ok") == "[{öķ on]")
     }

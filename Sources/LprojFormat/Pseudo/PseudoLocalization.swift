@@ -73,43 +73,52 @@ public enum PseudoLocalization: Sendable, Hashable, CaseIterable {
         return (String(decoding: text.utf8.dropLast(tail.utf8.count), as: UTF8.self), tail)
     }
 
-    /// Calls `literal` for each run of plain text and `kept` for each
-    /// conversion, reference or placeholder, in order: together they are
-    /// the whole text.
+    /// Calls `literal` for each run of plain text and `kept` for each run
+    /// that must not change, in order: together they are the whole text.
+    /// What must not change is every segment of the format that is no
+    /// literal text (conversions, references, `%%`, malformed and
+    /// unfinished ones) and every `{name}` placeholder, found in the whole
+    /// text as the placeholder filler finds them (so a `{` right after a
+    /// `%` still opens one).
     static func split(_ text: String, literal: (Substring) -> Void, kept: (Substring) -> Void) {
+        let bytes = Array(text.utf8)
+        var protected = [Bool](repeating: false, count: bytes.count)
+        var offset = 0
         for segment in FormatString(text).segments {
+            let length: Int
             switch segment {
             case .literal(let run):
-                splitPlaceholders(run, literal: literal, kept: kept)
-            case .specifier(let specifier):
-                kept(specifier.text[...])
-            case .variable(let reference):
-                kept(reference.text[...])
-            case .unknown(let text, _), .malformedVariable(let text), .incomplete(let text):
-                kept(text[...])
+                offset += run.utf8.count
+                continue
+            case .specifier(let specifier): length = specifier.text.utf8.count
+            case .variable(let reference): length = reference.text.utf8.count
+            case .unknown(let text, _), .malformedVariable(let text), .incomplete(let text): length = text.utf8.count
             }
+            for index in offset..<min(offset + length, bytes.count) { protected[index] = true }
+            offset += length
         }
-    }
-
-    private static func splitPlaceholders(_ run: String, literal: (Substring) -> Void, kept: (Substring) -> Void) {
-        guard run.utf8.contains(UInt8(ascii: "{")) else { return literal(run[...]) }
-        let bytes = Array(run.utf8)
-        var start = 0, index = 0
-        func piece(_ range: Range<Int>) -> Substring {
-            let utf8 = run.utf8
-            return run[utf8.index(utf8.startIndex, offsetBy: range.lowerBound)..<utf8.index(utf8.startIndex, offsetBy: range.upperBound)]
-        }
+        // The segments are the text; if they ever were not, change nothing.
+        guard offset == bytes.count else { return kept(text[...]) }
+        var index = 0
         while index < bytes.count {
             if bytes[index] == UInt8(ascii: "{"), let end = Placeholders.nameEnd(in: bytes, from: index + 1) {
-                if start < index { literal(piece(start..<index)) }
-                kept(piece(index..<end + 1))
+                for position in index...end { protected[position] = true }
                 index = end + 1
-                start = index
             } else {
                 index += 1
             }
         }
-        if start < bytes.count { literal(piece(start..<bytes.count)) }
+        var start = 0
+        while start < bytes.count {
+            let isKept = protected[start]
+            var end = start
+            while end < bytes.count, protected[end] == isKept { end += 1 }
+            // Runs end on scalar boundaries (at ASCII bytes or segment ends),
+            // not always on character ones: made from the bytes themselves.
+            let piece = Substring(String(decoding: bytes[start..<end], as: UTF8.self))
+            if isKept { kept(piece) } else { literal(piece) }
+            start = end
+        }
     }
 
     // MARK: en-XA

@@ -27,13 +27,13 @@ public struct CoverageAnalyzer: Sendable {
             findings: Linter(files: files, developmentLocale: developmentLocale).lint(paths: [directory]), bundle: bundle, locales: locales)
         let states = CatalogStates(bundle: bundle, files: files, locales: locales)
 
+        // The development locale's keys, once per table, not once per locale.
+        let sourceTables = bundle.tableNames.map { table in (table, bundle.resolvedTable(table, locale: development).entries) }
         var coverage: [LocaleCoverage] = []
         for locale in locales {
             guard let resolved = try? bundle.resolve(locale: locale) else { continue }
             var tables: [TableCoverage] = []
-            for table in bundle.tableNames {
-                let sources = bundle.resolvedTable(table, locale: development).entries
-                guard !sources.isEmpty else { continue }
+            for (table, sources) in sourceTables where !sources.isEmpty {
                 var counts = Counts()
                 var missing: [String] = [], identical: [String] = []
                 for (key, source) in sources {

@@ -126,76 +126,19 @@ public enum CatalogMerge {
     private static let collationLocale = Locale(identifier: "en")
 
     /// JSON as Xcode writes a catalog: two-space indents, `"key" : value`,
-    /// an empty object as `{\n\n}`, `/` unescaped, no final newline. Given
-    /// the file it came from, the file's own colon (`": "`, as some tools
-    /// write) and final newline are kept.
+    /// members in the tree's order, an empty object as `{\n\n}`, `/`
+    /// unescaped, no final newline. Given the file it came from, the
+    /// file's own colon (`": "`, as some tools write) and final newline are
+    /// kept.
     public static func write(_ value: JSONValue, like original: [UInt8]? = nil) -> String {
-        var colon = " : "
+        var style = JSONWriter.PrettyStyle(sortsKeys: false, opensEmptyContainers: true)
         if let original {
             let head = String(decoding: original.prefix(4096), as: UTF8.self)
             if let compact = head.range(of: "\": "), head.range(of: "\" : ").map({ compact.lowerBound < $0.lowerBound }) ?? true {
-                colon = ": "
+                style.colon = ": "
             }
         }
-        var output = ""
-        write(value, indent: 0, colon: colon, to: &output)
-        if original?.last == UInt8(ascii: "\n") { output += "\n" }
-        return output
-    }
-
-    static func write(_ value: JSONValue, indent: Int, colon: String, to output: inout String) {
-        switch value {
-        case .null: output += "null"
-        case .bool(let flag): output += flag ? "true" : "false"
-        case .number(let number):
-            if let integer = number.integer { output += String(integer) } else { output += String(number.double) }
-        case .string(let text): writeString(text, to: &output)
-        case .array(let elements):
-            guard !elements.isEmpty else {
-                output += "[\n\n" + String(repeating: " ", count: indent) + "]"
-                return
-            }
-            output += "[\n"
-            for (position, element) in elements.enumerated() {
-                output += String(repeating: " ", count: indent + 2)
-                write(element, indent: indent + 2, colon: colon, to: &output)
-                output += position == elements.count - 1 ? "\n" : ",\n"
-            }
-            output += String(repeating: " ", count: indent) + "]"
-        case .object(let object):
-            guard !object.isEmpty else {
-                output += "{\n\n" + String(repeating: " ", count: indent) + "}"
-                return
-            }
-            output += "{\n"
-            for position in 0..<object.count {
-                output += String(repeating: " ", count: indent + 2)
-                writeString(object.keys[position], to: &output)
-                output += colon
-                write(object.values[position], indent: indent + 2, colon: colon, to: &output)
-                output += position == object.count - 1 ? "\n" : ",\n"
-            }
-            output += String(repeating: " ", count: indent) + "}"
-        }
-    }
-
-    static func writeString(_ text: String, to output: inout String) {
-        output += "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            case "\u{8}": output += "\\b"
-            case "\u{C}": output += "\\f"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: output.unicodeScalars.append(scalar)
-            }
-        }
-        output += "\""
+        let text = String(decoding: JSONWriter.encodePretty(value, style: style), as: UTF8.self)
+        return original?.last == UInt8(ascii: "\n") ? text + "\n" : text
     }
 }

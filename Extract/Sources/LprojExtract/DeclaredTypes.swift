@@ -12,6 +12,13 @@ struct DeclaredTypes {
         types = collector.types
     }
 
+    /// A type's name without its optional marks (`Int?` is `Int`).
+    static func name(of type: TypeSyntax) -> String {
+        var text = type.trimmedDescription
+        while text.hasSuffix("?") || text.hasSuffix("!") { text.removeLast() }
+        return text
+    }
+
     /// The type of an expression, when this file says it.
     func type(of expression: ExprSyntax) -> String? {
         if expression.is(IntegerLiteralExprSyntax.self) { return "Int" }
@@ -66,16 +73,10 @@ struct DeclaredTypes {
             }
         }
 
-        static func name(of type: TypeSyntax) -> String {
-            var text = type.trimmedDescription
-            while text.hasSuffix("?") || text.hasSuffix("!") { text.removeLast() }
-            return text
-        }
-
         override func visit(_ node: PatternBindingSyntax) -> SyntaxVisitorContinueKind {
             guard let name = node.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else { return .visitChildren }
             if let annotation = node.typeAnnotation {
-                declare(name, Self.name(of: annotation.type))
+                declare(name, DeclaredTypes.name(of: annotation.type))
             } else if let value = node.initializer?.value {
                 if value.is(IntegerLiteralExprSyntax.self) {
                     declare(name, "Int")
@@ -90,12 +91,12 @@ struct DeclaredTypes {
 
         override func visit(_ node: FunctionParameterSyntax) -> SyntaxVisitorContinueKind {
             let name = (node.secondName ?? node.firstName).text
-            declare(name, Self.name(of: node.type))
+            declare(name, DeclaredTypes.name(of: node.type))
             return .visitChildren
         }
 
         override func visit(_ node: ClosureParameterSyntax) -> SyntaxVisitorContinueKind {
-            if let type = node.type { declare((node.secondName ?? node.firstName).text, Self.name(of: type)) }
+            if let type = node.type { declare((node.secondName ?? node.firstName).text, DeclaredTypes.name(of: type)) }
             return .visitChildren
         }
     }

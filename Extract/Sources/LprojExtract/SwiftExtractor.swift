@@ -96,10 +96,7 @@ struct LocalizedParameters {
         var slots: Set<Slot> = []
 
         func add(_ parameters: FunctionParameterListSyntax, callee: String) {
-            for parameter in parameters {
-                var type = parameter.type.trimmedDescription
-                while type.hasSuffix("?") { type.removeLast() }
-                guard SwiftExtractor.resourceTypes.contains(type) else { continue }
+            for parameter in parameters where SwiftExtractor.resourceTypes.contains(DeclaredTypes.name(of: parameter.type)) {
                 slots.insert(Slot(callee: callee, label: parameter.firstName.text))
             }
         }
@@ -111,10 +108,8 @@ struct LocalizedParameters {
 
         /// `case invalid(description: LocalizedStringKey)`: `.invalid(description: "…")`.
         override func visit(_ node: EnumCaseElementSyntax) -> SyntaxVisitorContinueKind {
-            for parameter in node.parameterClause?.parameters ?? [] {
-                var type = parameter.type.trimmedDescription
-                while type.hasSuffix("?") { type.removeLast() }
-                guard SwiftExtractor.resourceTypes.contains(type) else { continue }
+            for parameter in node.parameterClause?.parameters ?? []
+            where SwiftExtractor.resourceTypes.contains(DeclaredTypes.name(of: parameter.type)) {
                 slots.insert(Slot(callee: node.name.text, label: parameter.firstName?.text ?? "_"))
             }
             return .visitChildren

@@ -56,47 +56,53 @@ struct LprojExtractCommand: ParsableCommand {
         let catalogs = ((try? FileManager.default.contentsOfDirectory(atPath: output)) ?? [])
             .filter { $0.hasSuffix(".xcstrings") }.map { String($0.dropLast(".xcstrings".count)) }
         for table in Set(tables.keys).union(existing).union(catalogs).sorted() {
+            let strings = tables[table] ?? []
             if format == "xcstrings" || (format == "auto" && catalogs.contains(table)) {
-                disagreements += try mergeCatalog(table, tables[table] ?? [])
-                continue
-            }
-            let file = folder.appendingPathComponent("\(table).strings")
-            let bytes = FileManager.default.contents(atPath: file.path).map(Array.init)
-            let outcome: StringsMerge.Outcome
-            do {
-                outcome = try StringsMerge.merge(tables[table] ?? [], into: bytes)
-            } catch {
-                throw ValidationError("\(file.path): \(error.description)")
-            }
-            for key in outcome.unused { print("\(file.path): \"\(key)\" is no longer used by the code") }
-            if check {
-                for string in outcome.added { print("\(file.path): lacks \"\(string.key)\" (\(string.location))") }
-                disagreements += outcome.added.count + outcome.unused.count
-            } else if let new = outcome.bytes {
-                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-                try Data(new).write(to: file, options: .atomic)
-                print("\(file.path): added \(outcome.added.count) key\(outcome.added.count == 1 ? "" : "s")")
+                let file = URL(fileURLWithPath: output).appendingPathComponent("\(table).xcstrings")
+                disagreements += try apply(file) { bytes throws in
+                    let outcome = try CatalogMerge.merge(strings, into: bytes, sourceLanguage: developmentLocale)
+                    return TableMerge(
+                        added: outcome.added, dropped: outcome.markedStale.map { "\"\($0)\" is no longer used by the code (stale)" },
+                        revived: outcome.revived.map { "\"\($0)\" is marked stale but used (\(file.lastPathComponent))" },
+                        bytes: outcome.bytes)
+                }
+            } else {
+                disagreements += try apply(folder.appendingPathComponent("\(table).strings")) { bytes throws in
+                    let outcome = try StringsMerge.merge(strings, into: bytes)
+                    return TableMerge(
+                        added: outcome.added, dropped: outcome.unused.map { "\"\($0)\" is no longer used by the code" }, revived: [],
+                        bytes: outcome.bytes)
+                }
             }
         }
         if check && disagreements > 0 { throw ExitCode(1) }
     }
 
-    /// Merges a table's keys into OUTPUT/<table>.xcstrings; returns how
-    /// many keys the catalog and the code disagree on.
-    func mergeCatalog(_ table: String, _ strings: [ExtractedString]) throws -> Int {
-        let file = URL(fileURLWithPath: output).appendingPathComponent("\(table).xcstrings")
-        let bytes = FileManager.default.contents(atPath: file.path).map(Array.init)
-        let outcome: CatalogMerge.Outcome
+    /// What merging one table into its file gives, whatever the file's kind.
+    struct TableMerge {
+        let added: [ExtractedString]
+        /// Keys the code no longer uses, said always.
+        let dropped: [String]
+        /// Keys a catalog marks stale that the code uses, said by --check.
+        let revived: [String]
+        /// The new file, nil when nothing changed.
+        let bytes: [UInt8]?
+    }
+
+    /// Merges into one file (or, with --check, only says what would
+    /// change); returns how many keys the file and the code disagree on.
+    func apply(_ file: URL, _ merge: ([UInt8]?) throws -> TableMerge) throws -> Int {
+        let outcome: TableMerge
         do {
-            outcome = try CatalogMerge.merge(strings, into: bytes, sourceLanguage: developmentLocale)
+            outcome = try merge(FileManager.default.contents(atPath: file.path).map(Array.init))
         } catch {
-            throw ValidationError("\(file.path): \(error.description)")
+            throw ValidationError("\(file.path): \(error)")
         }
-        for key in outcome.markedStale { print("\(file.path): \"\(key)\" is no longer used by the code (stale)") }
+        for note in outcome.dropped { print("\(file.path): \(note)") }
         if check {
             for string in outcome.added { print("\(file.path): lacks \"\(string.key)\" (\(string.location))") }
-            for key in outcome.revived { print("\(file.path): \"\(key)\" is marked stale but used (\(file.lastPathComponent))") }
-            return outcome.added.count + outcome.markedStale.count + outcome.revived.count
+            for note in outcome.revived { print("\(file.path): \(note)") }
+            return outcome.added.count + outcome.dropped.count + outcome.revived.count
         }
         if let new = outcome.bytes {
             try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)

@@ -90,10 +90,9 @@ extension LoadedBundle {
 extension LookupResult {
     /// The value (and plural entry) as a pseudo-locale shows them.
     func pseudoLocalized(_ pseudo: PseudoLocalization) -> LookupResult {
-        let plural = self.plural.map(pseudo.transform)
+        let (value, plural) = pseudo.transform(value, plural: plural)
         return LookupResult(
-            value: plural?.formatKey ?? pseudo.transform(value), localization: localization, addedLocale: addedLocale, plural: plural,
-            chainPosition: chainPosition)
+            value: value, localization: localization, addedLocale: addedLocale, plural: plural, chainPosition: chainPosition)
     }
 
     func replacingValue(_ value: String) -> LookupResult {

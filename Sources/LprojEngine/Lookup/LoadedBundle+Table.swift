@@ -17,8 +17,8 @@ public struct ResolvedTable: Sendable {
         public let pluralLocale: LocaleIdentifier?
 
         func pseudoLocalized(_ pseudo: PseudoLocalization) -> Entry {
-            let plural = self.plural.map(pseudo.transform)
-            return Entry(value: plural?.formatKey ?? pseudo.transform(value), source: source, plural: plural, pluralLocale: pluralLocale)
+            let (value, plural) = pseudo.transform(value, plural: plural)
+            return Entry(value: value, source: source, plural: plural, pluralLocale: pluralLocale)
         }
     }
 

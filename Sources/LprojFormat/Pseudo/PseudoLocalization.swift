@@ -21,21 +21,14 @@ public enum PseudoLocalization: Sendable, Hashable, CaseIterable {
     /// A value transformed. An empty value stays empty: it is blank on
     /// purpose, and brackets would make it look translated.
     public func transform(_ text: String) -> String {
-        guard !text.isEmpty else { return text }
-        // An unfinished conversion at the end (`100%`, `100% `, `%5`) prints
-        // nothing; anything written after it would complete it (`% o…` is
-        // an octal conversion), so it stays last.
-        if let (body, trailing) = Self.trailingIncomplete(text) { return transform(body) + trailing }
-        switch self {
-        case .accented:
-            var body = String.UnicodeScalarView()
-            let letters = appendAccented(text, to: &body)
-            return "[" + String(body) + Self.padding(forLetters: letters) + "]"
-        case .bidirectional:
-            var body = String.UnicodeScalarView()
-            appendBidirectional(text, to: &body)
-            return String(body)
-        }
+        transformed(text, bracketed: true)
+    }
+
+    /// A value and the plural entry it is the format key of, if any.
+    public func transform(_ value: String, plural: PluralFormat?) -> (value: String, plural: PluralFormat?) {
+        guard let plural else { return (transform(value), nil) }
+        let transformed = transform(plural)
+        return (transformed.formatKey, transformed)
     }
 
     /// A plural entry transformed: its format key as a value, and every
@@ -45,46 +38,50 @@ public enum PseudoLocalization: Sendable, Hashable, CaseIterable {
     public func transform(_ plural: PluralFormat) -> PluralFormat {
         var variables: [String: PluralVariable] = [:]
         for (name, variable) in plural.variables {
-            let forms = variable.forms.mapValues { whole -> String in
-                let (form, trailing) = Self.trailingIncomplete(whole) ?? (whole, "")
-                guard !form.isEmpty else { return whole }
-                var body = String.UnicodeScalarView()
-                switch self {
-                case .accented:
-                    let letters = appendAccented(form, to: &body)
-                    return String(body) + Self.padding(forLetters: letters) + trailing
-                case .bidirectional:
-                    appendBidirectional(form, to: &body)
-                    return String(body) + trailing
-                }
-            }
+            let forms = variable.forms.mapValues { transformed($0, bracketed: false) }
             variables[name] = PluralVariable(valueTypeText: variable.valueTypeText, forms: forms)
         }
         // Only literal text changed, so the entry is exactly as valid as it was.
         return (try? PluralFormat(formatKey: transform(plural.formatKey), variables: variables)) ?? plural
     }
 
-    // MARK: Splitting text from what must not change
-
-    /// The text before an unfinished conversion that ends it (`%`, `% `,
-    /// `%5`, `%-`, `%l`…), and that conversion.
-    static func trailingIncomplete(_ text: String) -> (String, String)? {
-        guard text.utf8.contains(UInt8(ascii: "%")), case .incomplete(let tail)? = FormatString(text).segments.last else { return nil }
-        return (String(decoding: text.utf8.dropLast(tail.utf8.count), as: UTF8.self), tail)
+    /// A text transformed, bracketed or not (a plural form is inside its
+    /// entry's brackets). An unfinished conversion at the end (`100%`,
+    /// `100% `, `%5`) prints nothing, and anything written after it would
+    /// complete it (`% o…` is an octal conversion), so it stays last.
+    private func transformed(_ text: String, bracketed: Bool) -> String {
+        var body = String.UnicodeScalarView()
+        let trailing: Substring
+        switch self {
+        case .accented:
+            let letters: Int
+            (letters, trailing) = appendAccented(text, to: &body)
+            guard !body.isEmpty else { return text }
+            let padded = String(body) + Self.padding(forLetters: letters)
+            return (bracketed ? "[" + padded + "]" : padded) + trailing
+        case .bidirectional:
+            trailing = appendBidirectional(text, to: &body)
+            guard !body.isEmpty else { return text }
+            return String(body) + trailing
+        }
     }
 
+    // MARK: Splitting text from what must not change
+
     /// Calls `literal` for each run of plain text and `kept` for each run
-    /// that must not change, in order: together they are the whole text.
-    /// What must not change is every segment of the format that is no
-    /// literal text (conversions, references, `%%`, malformed and
-    /// unfinished ones) and every `{name}` placeholder, found in the whole
-    /// text as the placeholder filler finds them (so a `{` right after a
-    /// `%` still opens one).
-    static func split(_ text: String, literal: (Substring) -> Void, kept: (Substring) -> Void) {
+    /// that must not change, in order, and returns the unfinished
+    /// conversion that ends the text (`%`, `% `, `%5`, `%-`…; empty if
+    /// none), which the caller writes last: together they are the whole
+    /// text. What must not change is every segment of the format that is
+    /// no literal text (conversions, references, `%%`, malformed ones) and
+    /// every `{name}` placeholder, found as the placeholder filler finds
+    /// them (so a `{` right after a `%` still opens one).
+    static func split(_ text: String, literal: (Substring) -> Void, kept: (Substring) -> Void) -> Substring {
         let bytes = Array(text.utf8)
         var protected = [Bool](repeating: false, count: bytes.count)
         var offset = 0
-        for segment in FormatString(text).segments {
+        let segments = FormatString(text).segments
+        for segment in segments {
             let length: Int
             switch segment {
             case .literal(let run):
@@ -98,10 +95,16 @@ public enum PseudoLocalization: Sendable, Hashable, CaseIterable {
             offset += length
         }
         // The segments are the text; if they ever were not, change nothing.
-        guard offset == bytes.count else { return kept(text[...]) }
+        guard offset == bytes.count else {
+            kept(text[...])
+            return ""
+        }
+        var trailing: Substring = ""
+        if case .incomplete(let unfinished)? = segments.last { trailing = Substring(unfinished) }
+        let count = bytes.count - trailing.utf8.count
         var index = 0
-        while index < bytes.count {
-            if bytes[index] == UInt8(ascii: "{"), let end = Placeholders.nameEnd(in: bytes, from: index + 1) {
+        while index < count {
+            if bytes[index] == UInt8(ascii: "{"), let end = Placeholders.nameEnd(in: bytes, from: index + 1), end < count {
                 for position in index...end { protected[position] = true }
                 index = end + 1
             } else {
@@ -109,25 +112,27 @@ public enum PseudoLocalization: Sendable, Hashable, CaseIterable {
             }
         }
         var start = 0
-        while start < bytes.count {
+        while start < count {
             let isKept = protected[start]
             var end = start
-            while end < bytes.count, protected[end] == isKept { end += 1 }
+            while end < count, protected[end] == isKept { end += 1 }
             // Runs end on scalar boundaries (at ASCII bytes or segment ends),
             // not always on character ones: made from the bytes themselves.
             let piece = Substring(String(decoding: bytes[start..<end], as: UTF8.self))
             if isKept { kept(piece) } else { literal(piece) }
             start = end
         }
+        return trailing
     }
 
     // MARK: en-XA
 
     /// Appends the text with its letters accented; returns how many
-    /// characters of plain text it had (what the padding follows).
-    private func appendAccented(_ text: String, to output: inout String.UnicodeScalarView) -> Int {
+    /// characters of plain text it had (what the padding follows) and the
+    /// unfinished conversion that ends it, not appended.
+    private func appendAccented(_ text: String, to output: inout String.UnicodeScalarView) -> (letters: Int, trailing: Substring) {
         var letters = 0
-        Self.split(text) { run in
+        let trailing = Self.split(text) { run in
             for scalar in run.unicodeScalars {
                 if scalar.isASCII, let accented = Self.accents[Int(scalar.value)] {
                     output.append(accented)
@@ -139,7 +144,7 @@ public enum PseudoLocalization: Sendable, Hashable, CaseIterable {
         } kept: { token in
             output.append(contentsOf: token.unicodeScalars)
         }
-        return letters
+        return (letters, trailing)
     }
 
     /// About 40% of the text's length (at least one character when there
@@ -184,11 +189,12 @@ public enum PseudoLocalization: Sendable, Hashable, CaseIterable {
     private static let popDirectionalFormatting: Unicode.Scalar = "\u{202C}"
 
     /// Appends the text with each word and each kept token between
-    /// RLM RLO and PDF RLM, whitespace between them as it was.
-    private func appendBidirectional(_ text: String, to output: inout String.UnicodeScalarView) {
+    /// RLM RLO and PDF RLM, whitespace between them as it was; returns the
+    /// unfinished conversion that ends it, not appended.
+    private func appendBidirectional(_ text: String, to output: inout String.UnicodeScalarView) -> Substring {
         func open() { output.append(contentsOf: [Self.rightToLeftMark, Self.rightToLeftOverride]) }
         func close() { output.append(contentsOf: [Self.popDirectionalFormatting, Self.rightToLeftMark]) }
-        Self.split(text) { run in
+        return Self.split(text) { run in
             var inWord = false
             for scalar in run.unicodeScalars {
                 let isSpace = scalar.properties.isWhitespace

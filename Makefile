@@ -35,7 +35,7 @@ SYSTEMD_USER_UNIT_DIR   ?= $(PREFIX)/lib/systemd/user
 BUILD_DIR    ?= .build/release
 BUILD_FLAGS  ?=
 
-APT_PACKAGES := libicu-dev libsystemd-dev libsqlite3-dev pkg-config systemd util-linux strace
+APT_PACKAGES := libicu-dev libsystemd-dev libsqlite3-dev pkg-config systemd util-linux strace gdb
 # The C client (GLib, json-glib; gettext's msgfmt for its benchmark's
 # baseline), and the GTK 4 app under a headless X server. PyGObject is built
 # by pip for whichever python3 runs the tests, hence its build headers.
@@ -84,14 +84,15 @@ release: deps
 # The hardening tests attack the release lprojd with the release lproj-soak
 # (stalls of milliseconds mean little in a debug build), on their own, after
 # the other tests, so that those do not share the two cores meanwhile.
+# Tests/with-deadline stops a run that hangs, and says where it hung (gdb).
 HARDENING := LPROJD_TEST_BINARY=$(CURDIR)/.build/release/lprojd LPROJ_SOAK_BINARY=$(CURDIR)/.build/release/lproj-soak
 
 test: deps
 	$(SWIFT) build --build-tests $(BUILD_FLAGS)
 	$(SWIFT) build -c release --product lprojd $(BUILD_FLAGS)
 	$(SWIFT) build -c release --product lproj-soak $(BUILD_FLAGS)
-	$(SWIFT) test --skip-build --skip HardeningTests $(BUILD_FLAGS)
-	$(HARDENING) $(SWIFT) test --skip-build --filter HardeningTests $(BUILD_FLAGS)
+	Tests/with-deadline 1200 $(SWIFT) test --skip-build --skip HardeningTests $(BUILD_FLAGS)
+	$(HARDENING) Tests/with-deadline 900 $(SWIFT) test --skip-build --filter HardeningTests $(BUILD_FLAGS)
 	$(MAKE) test-clients
 	$(MAKE) test-extract
 

@@ -59,8 +59,20 @@ enum Attack: String, CaseIterable, Codable {
         }
     }
 
-    func run(socket: String, seconds: Double, scale: Double = 1) throws -> Report {
-        let end = Date().addingTimeInterval(seconds)
+    /// When an attack stops: its time is up or, if asked, lprojd named a
+    /// limit (a test then waits for the limit, not for a machine fast
+    /// enough to reach it within a set time).
+    struct Deadline {
+        let time: Date
+        let stopsAtFirstLimit: Bool
+
+        func isReached(_ report: Report) -> Bool {
+            Date() >= time || stopsAtFirstLimit && !report.limits.isEmpty
+        }
+    }
+
+    func run(socket: String, seconds: Double, scale: Double = 1, untilLimit: Bool = false) throws -> Report {
+        let end = Deadline(time: Date().addingTimeInterval(seconds), stopsAtFirstLimit: untilLimit)
         var report = Report()
         switch self {
         case .unfinishedMessages: try Self.unfinishedMessages(socket, end, scale, &report)
@@ -85,14 +97,14 @@ enum Attack: String, CaseIterable, Codable {
 
     /// Many connections, each sending a message that never ends (just under
     /// the message limit of 1 MiB, so that only the uid's budget refuses it).
-    static func unfinishedMessages(_ socket: String, _ end: Date, _ scale: Double, _ report: inout Report) throws {
+    static func unfinishedMessages(_ socket: String, _ end: Deadline, _ scale: Double, _ report: inout Report) throws {
         let size = (1 << 20) - 1024
         var wires = try (0..<Int(64 * scale)).map { _ in try Wire(path: socket) }
         var sent = [Int](repeating: 0, count: wires.count)
         let chunk =
             Array(#"{"method":"org.lprojd.Localization.Lookup","parameters":{"bundle":"demo","key":""#.utf8)
             + [UInt8](repeating: UInt8(ascii: "x"), count: 64 << 10)
-        while Date() < end, !wires.isEmpty {
+        while !end.isReached(report), !wires.isEmpty {
             var progressed = false
             for index in wires.indices.reversed() {
                 let wire = wires[index]
@@ -115,12 +127,12 @@ enum Attack: String, CaseIterable, Codable {
     }
 
     /// Pipelines calls with large replies and never reads them.
-    static func unreadReplies(_ socket: String, _ end: Date, _ scale: Double, _ report: inout Report) throws {
+    static func unreadReplies(_ socket: String, _ end: Deadline, _ scale: Double, _ report: inout Report) throws {
         let wires = try (0..<Int(16 * scale)).map { _ in try Wire(path: socket) }
         var batch: [UInt8] = []
         for _ in 0..<512 { batch += Array(callText("GetTable", #"{"bundle":"demo","locale":"de"}"#).utf8) + [0] }
         var offsets = [Int](repeating: 0, count: wires.count)
-        while Date() < end {
+        while !end.isReached(report) {
             var progressed = false
             for (index, wire) in wires.enumerated() where !wire.closedByPeer {
                 let written = wire.sendSome(batch[offsets[index]...])
@@ -135,14 +147,14 @@ enum Attack: String, CaseIterable, Codable {
     }
 
     /// Adds strings under ever new client ids.
-    static func addedStrings(_ socket: String, _ end: Date, _ report: inout Report) throws {
+    static func addedStrings(_ socket: String, _ end: Deadline, _ report: inout Report) throws {
         let wire = try Wire(path: socket)
         let value = String(repeating: "v", count: 60 << 10)
         var strings = "{"
         for index in 0..<16 { strings += "\(index == 0 ? "" : ",")\"key\(index)\":\(jsonString(value))" }
         strings += "}"
         var client = 0
-        while Date() < end {
+        while !end.isReached(report) {
             client += 1
             guard wire.call(callText("AddStrings", #"{"client":"hostile.\#(client)","bundle":"demo","locale":"de","strings":\#(strings)}"#))
             else { break }
@@ -153,7 +165,7 @@ enum Attack: String, CaseIterable, Codable {
 
     /// Holds each connection with a subscription, then queues large calls
     /// behind it, which are never answered while it lasts.
-    static func queuedCalls(_ socket: String, _ end: Date, _ scale: Double, _ report: inout Report) throws {
+    static func queuedCalls(_ socket: String, _ end: Deadline, _ scale: Double, _ report: inout Report) throws {
         var wires: [Wire] = []
         for _ in 0..<Int(32 * scale) {
             let wire = try Wire(path: socket)
@@ -165,7 +177,7 @@ enum Attack: String, CaseIterable, Codable {
         var batch: [UInt8] = []
         for _ in 0..<64 { batch += call }
         var offsets = [Int](repeating: 0, count: wires.count)
-        while Date() < end {
+        while !end.isReached(report) {
             var progressed = false
             for (index, wire) in wires.enumerated() where !wire.closedByPeer {
                 let written = wire.sendSome(batch[offsets[index]...])
@@ -180,7 +192,7 @@ enum Attack: String, CaseIterable, Codable {
 
     /// Subscribers that never read, and a client that keeps giving them
     /// something to read.
-    static func subscriberQueues(_ socket: String, _ end: Date, _ scale: Double, _ report: inout Report) throws {
+    static func subscriberQueues(_ socket: String, _ end: Deadline, _ scale: Double, _ report: inout Report) throws {
         var subscribers: [Wire] = []
         for _ in 0..<Int(100 * scale) {
             let wire = try Wire(path: socket)
@@ -191,7 +203,7 @@ enum Attack: String, CaseIterable, Codable {
         let writer = try Wire(path: socket)
         let value = String(repeating: "w", count: 1024)
         var round = 0
-        while Date() < end {
+        while !end.isReached(report) {
             round += 1
             guard
                 writer.call(
@@ -208,10 +220,10 @@ enum Attack: String, CaseIterable, Codable {
     }
 
     /// Saves selections and preferences under ever new client ids.
-    static func savedRows(_ socket: String, _ end: Date, _ report: inout Report) throws {
+    static func savedRows(_ socket: String, _ end: Deadline, _ report: inout Report) throws {
         let wire = try Wire(path: socket)
         var client = 0
-        while Date() < end {
+        while !end.isReached(report) {
             client += 1
             let id = "hostile.\(client)"
             let calls = [
@@ -226,10 +238,10 @@ enum Attack: String, CaseIterable, Codable {
     }
 
     /// Texts that a cache would keep under whatever the client wrote.
-    static func cacheKeys(_ socket: String, _ end: Date, _ report: inout Report) throws {
+    static func cacheKeys(_ socket: String, _ end: Deadline, _ report: inout Report) throws {
         let wire = try Wire(path: socket)
         var round = 0
-        while Date() < end {
+        while !end.isReached(report) {
             round += 1
             let padding = String(repeating: " ", count: 1_000_000 + round)
             wire.call(callText("Lookup", #"{"bundle":"demo","key":"welcome.title","locale":\#(jsonString("de" + padding))}"#))
@@ -244,7 +256,7 @@ enum Attack: String, CaseIterable, Codable {
 
     /// Half a megabyte of pipelined costly calls at a time, on four
     /// connections (so that every event loop has one).
-    static func batches(_ socket: String, _ end: Date, _ report: inout Report) throws {
+    static func batches(_ socket: String, _ end: Deadline, _ report: inout Report) throws {
         var batch: [UInt8] = []
         var count = 0
         let fields = ["y", "yM", "yMd", "yMMMd", "yMMMMEEEEd", "Hm", "hm", "jm", "MMMd", "EEEE"]
@@ -278,7 +290,7 @@ enum Attack: String, CaseIterable, Codable {
             threads.append(
                 Thread {
                     var offset = 0
-                    while Date() < end {
+                    while Date() < end.time {
                         let written = bytes[offset...].withUnsafeBytes {
                             Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
                         }
@@ -289,7 +301,7 @@ enum Attack: String, CaseIterable, Codable {
             threads.append(
                 Thread {
                     var buffer = [UInt8](repeating: 0, count: 1 << 16)
-                    while Date() < end {
+                    while Date() < end.time {
                         var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
                         guard poll(&poller, 1, 100) > 0 else { continue }
                         let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
@@ -299,7 +311,7 @@ enum Attack: String, CaseIterable, Codable {
                 })
         }
         for thread in threads { thread.start() }
-        while Date() < end { usleep(50_000) }
+        while !end.isReached(report) { usleep(50_000) }
         usleep(150_000)
         withExtendedLifetime(wires) {}
         report.calls = answered.value
@@ -307,7 +319,7 @@ enum Attack: String, CaseIterable, Codable {
     }
 
     /// Subscribers of one user, and a flood of changes only they hear of.
-    static func fanOut(_ socket: String, _ end: Date, _ scale: Double, _ report: inout Report) throws {
+    static func fanOut(_ socket: String, _ end: Deadline, _ scale: Double, _ report: inout Report) throws {
         var subscribers: [Wire] = []
         for _ in 0..<Int(120 * scale) {
             let wire = try Wire(path: socket)
@@ -333,7 +345,7 @@ enum Attack: String, CaseIterable, Codable {
         reader.start()
         let writer = try Wire(path: socket)
         var round = 0
-        while Date() < end {
+        while !end.isReached(report) {
             round += 1
             guard
                 writer.call(
@@ -352,7 +364,7 @@ enum Attack: String, CaseIterable, Codable {
     // MARK: Costs and sizes
 
     /// Inputs whose cost was quadratic or a product of two lists.
-    static func quadratic(_ socket: String, _ end: Date, _ report: inout Report) throws {
+    static func quadratic(_ socket: String, _ end: Deadline, _ report: inout Report) throws {
         let wire = try Wire(path: socket)
         // 60k members in one object (as many as a message may hold under
         // its values limit): any method, since parsing comes first.
@@ -375,7 +387,7 @@ enum Attack: String, CaseIterable, Codable {
         let preferred = (0..<60_000).map { _ in "\"fr-CA\"" }.joined(separator: ",")
         let selection = callText("GetSelection", #"{"client":"hostile.q","bundle":"demo","preferredLanguages":[\#(preferred)]}"#)
         let table = callText("GetTable", #"{"bundle":"demo","client":"hostile.q","locale":"de"}"#)
-        while Date() < end {
+        while !end.isReached(report) {
             for call in [bigObject, table, negotiate, selection] {
                 guard wire.call(call) else { return }
                 report.saw(wire.receive(timeout: 120))
@@ -385,7 +397,7 @@ enum Attack: String, CaseIterable, Codable {
     }
 
     /// Values whose output is many times their input.
-    static func amplification(_ socket: String, _ end: Date, _ report: inout Report) throws {
+    static func amplification(_ socket: String, _ end: Deadline, _ report: inout Report) throws {
         let wire = try Wire(path: socket)
         let repeated = String(repeating: "%1$@", count: 16_000)
         let widths = String(repeating: "%4096d", count: 10_000)
@@ -420,7 +432,7 @@ enum Attack: String, CaseIterable, Codable {
                 #"{"bundle":"demo","locale":"de","key":\#(jsonString(repeated)),"arguments":[{"string":\#(jsonString(argument))}]}"#),
             callText("Format", #"{"style":"decimal","number":123456789,"bundle":"demo","client":"hostile.amp","locale":"de"}"#),
         ]
-        while Date() < end {
+        while !end.isReached(report) {
             for call in calls {
                 guard wire.call(call) else { return }
                 report.saw(wire.receive(timeout: 60))
@@ -430,7 +442,7 @@ enum Attack: String, CaseIterable, Codable {
     }
 
     /// Texts whose length was checked after trimming, or in characters.
-    static func longTexts(_ socket: String, _ end: Date, _ report: inout Report) throws {
+    static func longTexts(_ socket: String, _ end: Deadline, _ report: inout Report) throws {
         let wire = try Wire(path: socket)
         let combining = "$" + String(repeating: "\u{301}", count: 500_000)
         let padded = String(repeating: " ", count: 1_000_000) + "de"
@@ -440,7 +452,7 @@ enum Attack: String, CaseIterable, Codable {
             callText("SelectLocale", #"{"client":"hostile.long","bundle":"demo","locale":\#(jsonString(padded))}"#),
             callText("Lookup", #"{"bundle":\#(jsonString(String(repeating: "b", count: 1_000_000))),"key":"k"}"#),
         ]
-        while Date() < end {
+        while !end.isReached(report) {
             for call in calls {
                 guard wire.call(call) else { return }
                 report.saw(wire.receive(timeout: 60))
@@ -450,7 +462,7 @@ enum Attack: String, CaseIterable, Codable {
     }
 
     /// Whatever makes lprojd write a log line: refused connections, locale changes.
-    static func logFlood(_ socket: String, _ end: Date, _ report: inout Report) throws {
+    static func logFlood(_ socket: String, _ end: Deadline, _ report: inout Report) throws {
         // Connections up to the uid's limit (lprojd refuses the rest with an
         // error and a log line each), then one more each round.
         var held: [Wire] = []
@@ -462,7 +474,7 @@ enum Attack: String, CaseIterable, Codable {
         held = accepted
         guard let wire = held.popLast() else { throw SoakFailure("no connection was accepted") }
         var round = 0
-        while Date() < end {
+        while !end.isReached(report) {
             round += 1
             if let refused = try? Wire(path: socket) { report.saw(refused.receive(timeout: 1)) }
             wire.call(callText("SelectLocale", #"{"client":"hostile.log","bundle":"demo","locale":"\#(round % 2 == 0 ? "de" : "fr")"}"#))
@@ -473,8 +485,8 @@ enum Attack: String, CaseIterable, Codable {
     }
 
     /// Connects and disconnects as fast as it can.
-    static func connectionChurn(_ socket: String, _ end: Date, _ report: inout Report) throws {
-        while Date() < end {
+    static func connectionChurn(_ socket: String, _ end: Deadline, _ report: inout Report) throws {
+        while !end.isReached(report) {
             _ = try? Wire(path: socket)
             report.calls += 1
         }

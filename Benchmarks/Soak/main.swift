@@ -1,8 +1,9 @@
 // lproj-soak: lprojd under attack.
 //
 //   make soak                                   the whole soak against the release lprojd; prints a table
-//   lproj-soak attack NAME --socket S [--seconds N] [--scale X]
-//                                               one hostile client (JSON report on stdout)
+//   lproj-soak attack NAME --socket S [--seconds N] [--scale X] [--until-limit]
+//                                               one hostile client (JSON report on stdout);
+//                                               --until-limit stops at the first limit lprojd names
 //   lproj-soak probe --socket S [--seconds N]   a well-behaved client's lookup latencies (JSON on stdout)
 //   lproj-soak hold --socket S --connections N [--seconds N]
 //   lproj-soak subscribe --socket S --connections N [--read yes|no] [--seconds N]
@@ -38,12 +39,13 @@ do {
     case "attack":
         guard arguments.count > 2, let attack = Attack(rawValue: arguments[2]), let socket = option("--socket") else {
             throw SoakFailure(
-                "usage: lproj-soak attack \(Attack.allCases.map(\.rawValue).joined(separator: "|")) --socket PATH [--seconds N] [--scale X]"
+                "usage: lproj-soak attack \(Attack.allCases.map(\.rawValue).joined(separator: "|")) --socket PATH [--seconds N] [--scale X] [--until-limit]"
             )
         }
         printJSON(
-            try attack.run(socket: socket, seconds: Double(option("--seconds") ?? "30") ?? 30, scale: Double(option("--scale") ?? "1") ?? 1)
-        )
+            try attack.run(
+                socket: socket, seconds: Double(option("--seconds") ?? "30") ?? 30, scale: Double(option("--scale") ?? "1") ?? 1,
+                untilLimit: arguments.contains("--until-limit")))
     case "probe":
         guard let socket = option("--socket") else { throw SoakFailure("usage: lproj-soak probe --socket PATH [--seconds N]") }
         printJSON(try Probe.run(socket: socket, seconds: Double(option("--seconds") ?? "30") ?? 30))

@@ -38,7 +38,9 @@ public final class RawClient {
     public func sendBytes(_ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            // MSG_NOSIGNAL: a server that closed the connection (over a
+            // limit, say) is an error here, not a SIGPIPE that ends the tests.
+            let written = bytes[offset...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             guard written > 0 else { throw ClientError(description: "write failed: \(String(cString: strerror(errno)))") }
             offset += written
         }

@@ -4,6 +4,7 @@ import LprojInterface
 import Synchronization
 import VarlinkClient
 import VarlinkProtocol
+import LprojTestSupport
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -117,13 +118,25 @@ final class DaemonProcess: @unchecked Sendable {
         try await start()
     }
 
+    /// Stops a daemon the test left running, on a thread of its own: the
+    /// last reference often goes on one of the few threads that run Swift's
+    /// tasks, and waiting there could stall every other test. One that
+    /// ignores SIGTERM for 10 s is killed.
     deinit {
-        if let process, process.isRunning {
-            if launch.wrapperForks { kill(pid, SIGTERM) }
-            process.terminate()
-            process.waitUntilExit()
+        let process = self.process, directory = self.directory
+        guard let process, process.isRunning else {
+            try? FileManager.default.removeItem(at: directory)
+            return
         }
-        try? FileManager.default.removeItem(at: directory)
+        if launch.wrapperForks { kill(pid, SIGTERM) }
+        process.terminate()
+        Thread.detachNewThread {
+            let deadline = Date().addingTimeInterval(10)
+            while process.isRunning && Date() < deadline { usleep(10_000) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+            try? FileManager.default.removeItem(at: directory)
+        }
     }
 
     /// Writes the configuration file (`$BUNDLE` is the bundle's directory).
@@ -294,22 +307,6 @@ final class LogBuffer: Sendable {
 
 struct DaemonError: Error, CustomStringConvertible {
     let description: String
-}
-
-/// Runs `body`, failing if it takes longer than `seconds`.
-func withTimeout<T: Sendable>(
-    seconds: Double, _ message: @autoclosure @escaping @Sendable () -> String, _ body: @escaping @Sendable () async throws -> T
-) async throws -> T {
-    try await withThrowingTaskGroup(of: T.self) { group in
-        group.addTask { try await body() }
-        group.addTask {
-            try await Task.sleep(for: .seconds(seconds))
-            throw DaemonError(description: "timed out after \(seconds) s: \(message())")
-        }
-        let result = try await group.next()!
-        group.cancelAll()
-        return result
-    }
 }
 
 /// Records a subscription's events as they come, so that a test can wait

@@ -2,6 +2,7 @@ import Foundation
 import LprojClient
 import LprojInterface
 import Testing
+import LprojTestSupport
 #if canImport(Glibc)
     import Glibc
 #endif

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import LprojTestSupport
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -110,7 +111,7 @@ struct IsolationTests {
                 "setpriv",
                 [
                     "--reuid=\(Self.alice)", "--regid=\(Self.alice)", "--clear-groups", users.tool, "attack", attack, "--socket",
-                    daemon.socket, "--seconds", "2", "--scale", "0.5",
+                    daemon.socket, "--seconds", "60", "--until-limit", "--scale", "0.5",
                 ])
             #expect(finished.status == 0, "\(attack): \(finished.errors)")
             #expect(finished.output.contains("PerUID"), "\(attack) reached no per-uid limit: \(finished.output)")
@@ -171,7 +172,8 @@ final class Listener: @unchecked Sendable {
     func finish() async throws -> [String] {
         let stream = done.stream
         try await withTimeout(seconds: 30, "the listener did not end") { for await _ in stream {} }
-        process.waitUntilExit()
+        let process = self.process
+        try await offload { process.waitUntilExit() }
         return lines.text.split(separator: "\n").map(String.init)
     }
 }

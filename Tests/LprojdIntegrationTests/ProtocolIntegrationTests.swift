@@ -140,18 +140,12 @@ import Testing
 
     @Test func aSecondDaemonOnALiveSocketRefusesToStart() async throws {
         let daemon = try await DaemonProcess()
-        let process = Process()
-        process.executableURL = DaemonProcess.binaries.appendingPathComponent("lprojd")
-        process.arguments = [
-            "--socket", daemon.socket, "--state-directory", daemon.directory.appendingPathComponent("other").path, "--bundle",
-            "demo=\(daemon.bundleDirectory.path)",
-        ]
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        let output = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus != 0)
+        let (status, output) = try await runLprojd(
+            [
+                "--socket", daemon.socket, "--state-directory", daemon.directory.appendingPathComponent("other").path, "--bundle",
+                "demo=\(daemon.bundleDirectory.path)",
+            ], environment: [:])
+        #expect(status != 0)
         #expect(output.contains("another server is already answering on \(daemon.socket)"))
         // The first daemon is unharmed.
         let lprojd = try await daemon.client()
@@ -159,23 +153,16 @@ import Testing
         await lprojd.close()
     }
 
-    @Test func badConfigurationIsOneClearLine() throws {
+    @Test func badConfigurationIsOneClearLine() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lprojd-conf-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let config = directory.appendingPathComponent("lprojd.conf")
         try Data("bundles:\n  - name: x\n    directory: /x\n    devlopment-locale: en\n".utf8).write(to: config)
-        let process = Process()
-        process.executableURL = DaemonProcess.binaries.appendingPathComponent("lprojd")
-        process.arguments = [
-            "--config", config.path, "--socket", directory.appendingPathComponent("s").path, "--state-directory", directory.path,
-        ]
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        let output = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 2)
+        let (status, output) = try await runLprojd(
+            ["--config", config.path, "--socket", directory.appendingPathComponent("s").path, "--state-directory", directory.path],
+            environment: [:])
+        #expect(status == 2)
         #expect(output == "lprojd: \(config.path): bundles[0].devlopment-locale: unknown setting 'devlopment-locale'\n")
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import LprojTestSupport
 #if canImport(Glibc)
     import Glibc
 #endif

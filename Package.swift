@@ -190,7 +190,8 @@ let package = Package(
         .testTarget(
             name: "VarlinkClientTests",
             dependencies: [
-                "VarlinkClient", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
+                "VarlinkClient", "VarlinkProtocol", "LprojTestSupport", .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOTestUtils", package: "swift-nio"),
             ],
             swiftSettings: strictSwift

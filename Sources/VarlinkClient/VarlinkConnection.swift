@@ -1,6 +1,7 @@
 public import NIOCore
 public import NIOPosix
 public import VarlinkProtocol
+import Synchronization
 
 /// A client connection to a Varlink service on a Unix socket.
 ///
@@ -45,17 +46,33 @@ public final class VarlinkConnection: Sendable {
     }
 
     /// Sends a call and waits for its one reply.
+    ///
+    /// Cancelling the calling task ends the wait with `CancellationError`;
+    /// the connection stays usable, and the reply, when it comes, is dropped
+    /// (Varlink answers in order, so it cannot be taken for another's).
     public func call(_ call: VarlinkCall) async throws -> VarlinkReply {
         let bytes = call.encoded() + [0]
         let channel = self.channel
-        return try await withCheckedThrowingContinuation { continuation in
-            channel.eventLoop.execute {
-                guard let router = try? channel.pipeline.syncOperations.handler(type: ReplyRouter.self), channel.isActive else {
-                    continuation.resume(throwing: Failure.disconnected)
-                    return
+        let cancellation = CallCancellation()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                channel.eventLoop.execute {
+                    guard let router = try? channel.pipeline.syncOperations.handler(type: ReplyRouter.self), channel.isActive else {
+                        continuation.resume(throwing: Failure.disconnected)
+                        return
+                    }
+                    guard !cancellation.isCancelled else {
+                        continuation.resume(throwing: CancellationError())
+                        return
+                    }
+                    router.expect(.single(cancellation, continuation))
+                    channel.writeAndFlush(channel.allocator.buffer(bytes: bytes), promise: nil)
                 }
-                router.expect(.single(continuation))
-                channel.writeAndFlush(channel.allocator.buffer(bytes: bytes), promise: nil)
+            }
+        } onCancel: {
+            cancellation.cancel()
+            channel.eventLoop.execute {
+                try? channel.pipeline.syncOperations.handler(type: ReplyRouter.self).abandon(cancellation)
             }
         }
     }
@@ -86,19 +103,40 @@ public final class VarlinkConnection: Sendable {
     }
 }
 
+/// Set when a call's task is cancelled: the call is then not sent, or no
+/// longer waited for.
+final class CallCancellation: Sendable {
+    private let cancelled = Atomic(false)
+    var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
+    func cancel() { cancelled.store(true, ordering: .releasing) }
+}
+
 /// Hands each reply to the call waiting for it.
 private final class ReplyRouter: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
 
     enum Waiter {
-        case single(CheckedContinuation<VarlinkReply, any Error>)
+        case single(CallCancellation, CheckedContinuation<VarlinkReply, any Error>)
         case stream(AsyncThrowingStream<VarlinkReply, any Error>.Continuation)
+        /// A call its task gave up on: its reply is read and dropped.
+        case abandoned
     }
 
     private var waiters = CircularBuffer<Waiter>()
 
     func expect(_ waiter: Waiter) {
         waiters.append(waiter)
+    }
+
+    /// Ends the wait of the call `cancellation` belongs to with
+    /// `CancellationError`, if it is still waiting; its reply will be dropped.
+    func abandon(_ cancellation: CallCancellation) {
+        for index in waiters.indices {
+            guard case .single(let owner, let continuation) = waiters[index], owner === cancellation else { continue }
+            waiters[index] = .abandoned
+            continuation.resume(throwing: CancellationError())
+            return
+        }
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -111,9 +149,11 @@ private final class ReplyRouter: ChannelInboundHandler {
         }
         guard let waiter = waiters.first else { return }
         switch waiter {
-        case .single(let continuation):
+        case .single(_, let continuation):
             waiters.removeFirst()
             continuation.resume(returning: reply)
+        case .abandoned:
+            if !reply.continues { waiters.removeFirst() }
         case .stream(let continuation):
             if let error = reply.error {
                 waiters.removeFirst()
@@ -141,8 +181,9 @@ private final class ReplyRouter: ChannelInboundHandler {
     private func fail(_ error: any Error) {
         while let waiter = waiters.popFirst() {
             switch waiter {
-            case .single(let continuation): continuation.resume(throwing: error)
+            case .single(_, let continuation): continuation.resume(throwing: error)
             case .stream(let continuation): continuation.finish(throwing: error)
+            case .abandoned: break
             }
         }
     }

@@ -66,9 +66,10 @@ import LprojInterface
         #expect(try current(nil, ["fr", "pt-BR"]).locale.tag == "pt-BR")  // fr-CA is not "fr"
         #expect(try current(nil, ["zh-TW"]).locale.tag == "zh-Hant")
         #expect(try current(nil, ["ja"]) == .init(locale: try .init("en"), reason: .default, save: false, forgetSaved: false))
-        // A saved locale the bundle no longer has is forgotten.
-        #expect(try current("it", []).forgetSaved)
-        #expect(try current("it", ["de"]).reason == .preferred)
+        // A saved locale the bundle lacks now is neither forgotten nor
+        // replaced: it applies again when its folder comes back.
+        #expect(try current("it", []) == .init(locale: try .init("en"), reason: .default, save: false, forgetSaved: false))
+        #expect(try current("it", ["de"]) == .init(locale: try .init("de"), reason: .preferred, save: false, forgetSaved: false))
     }
 
     @Test func selectingFallsBackToTheLanguageThenTheDefault() throws {

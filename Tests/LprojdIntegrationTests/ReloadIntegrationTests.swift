@@ -89,18 +89,25 @@ import Testing
         defer { Task { await lprojd.close() } }
         let events = EventRecorder(try await lprojd.events())
         _ = try await events.next()
+        _ = try await lprojd.select(client: "app", bundle: "demo", locale: "ja")
         let saved = daemon.directory.appendingPathComponent("saved-bundle")
         try FileManager.default.moveItem(at: daemon.bundleDirectory, to: saved)
         let gone = try await events.next { $0.type == .bundleChanged }
         #expect(gone.message?.contains("gone") == true)
         #expect(try await lprojd.lookup(bundle: "demo", key: "welcome.title", locale: "de").value == "welcome.title")
         #expect(try await lprojd.status().errors.contains { $0.message.contains("cannot be read") })
+        // Meanwhile the app's choice does not apply, and asking does not
+        // forget it (nor replace it with a preferred language).
+        let meanwhile = try await lprojd.selection(client: "app", bundle: "demo", preferredLanguages: ["de"])
+        #expect(meanwhile.locale == "en" && meanwhile.reason == .default)
 
         try FileManager.default.moveItem(at: saved, to: daemon.bundleDirectory)
         let back = try await events.next { $0.type == .bundleChanged }
         #expect(back.message?.contains("back") == true)
         let backGeneration = back.generation ?? 0
         #expect(try await lprojd.lookup(bundle: "demo", key: "welcome.title", locale: "de").value == "Willkommen bei Demo")
+        let again = try await lprojd.selection(client: "app", bundle: "demo", preferredLanguages: ["de"])
+        #expect(again.locale == "ja" && again.reason == .saved)
         // And it is watched again. (Changes within one tick of each other
         // reach a subscriber merged: the event names ja, with a later generation.)
         try daemon.replace("ja.lproj/Localizable.strings", "\"welcome.title\" = \"ようこそ\";\n")

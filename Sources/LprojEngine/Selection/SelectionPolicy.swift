@@ -43,22 +43,23 @@ public enum SelectionPolicy {
     /// first preferred language supported, exactly or by its language
     /// (checked in that order for each preferred language before the next);
     /// else the development locale.
+    ///
+    /// A saved locale the bundle lacks now is kept, not replaced: its folder
+    /// may be gone only for a moment (a package upgrade, a checkout), and the
+    /// user's choice applies again once it is back. Only a preferred
+    /// language chosen with nothing saved is saved.
     public static func current(in bundle: LoadedBundle, saved: String?, preferred: [LocaleIdentifier]) -> Choice {
-        var forgetSaved = false
-        if let saved {
-            if let locale = try? LocaleIdentifier(saved), let supported = supportedLocale(matching: locale, in: bundle),
-                supported.matchKey == locale.matchKey
-            {
-                return Choice(locale: supported, reason: .saved, save: false, forgetSaved: false)
-            }
-            forgetSaved = true
+        if let saved, let locale = try? LocaleIdentifier(saved), let supported = supportedLocale(matching: locale, in: bundle),
+            supported.matchKey == locale.matchKey
+        {
+            return Choice(locale: supported, reason: .saved, save: false, forgetSaved: false)
         }
         for wanted in preferred {
             if let supported = supportedLocale(matching: wanted, in: bundle) {
-                return Choice(locale: supported, reason: .preferred, save: true, forgetSaved: false)
+                return Choice(locale: supported, reason: .preferred, save: saved == nil, forgetSaved: false)
             }
         }
-        return Choice(locale: bundle.configuration.developmentLocale, reason: .default, save: false, forgetSaved: forgetSaved)
+        return Choice(locale: bundle.configuration.developmentLocale, reason: .default, save: false, forgetSaved: false)
     }
 
     /// What selecting `requested` chooses: it, else its language, else the

@@ -182,6 +182,13 @@ extension Localizer {
     }
 
     private func publish(_ parts: Parts, _ reasons: LocalizerChange.Reasons, tables: [String], _ session: inout Session) {
+        // A bundle left with no tables at all (its directory vanished, during
+        // a package upgrade say) keeps the last mirror until tables come
+        // back: the last strings are better than keys. The app is told all
+        // the same.
+        if parts.tables.isEmpty, let last = session.parts, !last.tables.isEmpty {
+            return publish(last.mirror, change: LocalizerChange(reasons: reasons, locale: last.locale, tables: []))
+        }
         session.parts = parts
         publish(parts.mirror, change: LocalizerChange(reasons: reasons, locale: parts.locale, tables: tables))
     }

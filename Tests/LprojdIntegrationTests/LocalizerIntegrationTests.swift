@@ -10,6 +10,7 @@ import VarlinkProtocol
 // What a file ported from Apple platforms adds, so that its NSLocalizedString
 // calls read the localizer (a scoped import wins over Foundation's).
 import func LprojLocalizer.NSLocalizedString
+import LprojTestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -132,6 +133,56 @@ import func LprojLocalizer.NSLocalizedString
         #expect(localizer.localized("welcome.title") == "Hallo!")
         // The keys the new version dropped fall back per key, as lookups do.
         #expect(try localizer.lookup("settings.title").source == "en")
+    }
+
+    @Test func newLanguagesAndPreferencesAreFollowed() async throws {
+        let daemon = try await DaemonProcess()
+        let lprojd = try await daemon.client()
+        defer { Task { await lprojd.close() } }
+        let localizer = try await Localizer.start(bundle: "demo", client: "it.more", socketPath: daemon.socket, preferredLanguages: ["it"])
+        defer { Task { await localizer.close() } }
+        #expect(localizer.locale == "en")
+        let changes = localizer.changes()
+
+        // A folder for the language the user prefers appears (renamed in
+        // whole): the app takes it.
+        let staged = daemon.directory.appendingPathComponent("it.lproj")
+        try FileManager.default.createDirectory(at: staged, withIntermediateDirectories: true)
+        try Data("\"welcome.title\" = \"Benvenuto in Demo\";\n".utf8).write(to: staged.appendingPathComponent("Localizable.strings"))
+        try FileManager.default.moveItem(at: staged, to: daemon.bundleDirectory.appendingPathComponent("it.lproj"))
+        let arrived = try await next(changes) { $0.reasons.contains(.locales) }
+        #expect(arrived.reasons.contains(.locale) && arrived.locale == "it")
+        #expect(localizer.localized("welcome.title") == "Benvenuto in Demo")
+        #expect(localizer.supportedLocales.contains { $0.locale == "it" })
+
+        // Preferences another process of the app sets.
+        _ = try await lprojd.setPreferences(.init(timeZone: "Asia/Tokyo"), client: "it.more", bundle: "demo")
+        _ = try await next(changes) { $0.reasons.contains(.preferences) }
+        #expect(localizer.preferences?.timeZone == "Asia/Tokyo")
+    }
+
+    @Test func aVanishedBundleKeepsItsLastStringsUntilItComesBack() async throws {
+        let daemon = try await DaemonProcess()
+        let lprojd = try await daemon.client()
+        defer { Task { await lprojd.close() } }
+        let localizer = try await Localizer.start(
+            bundle: "demo", client: "it.vanish", socketPath: daemon.socket, preferredLanguages: ["de"])
+        defer { Task { await localizer.close() } }
+        let changes = localizer.changes()
+
+        let saved = daemon.directory.appendingPathComponent("saved-bundle")
+        try FileManager.default.moveItem(at: daemon.bundleDirectory, to: saved)
+        _ = try await next(changes) { $0.reasons.contains(.bundle) }
+        // lprojd answers keys now; the app still shows its last strings.
+        #expect(try await lprojd.lookup(bundle: "demo", key: "welcome.title", locale: "de").value == "welcome.title")
+        #expect(localizer.localized("welcome.title") == "Willkommen bei Demo")
+
+        try "\"welcome.title\" = \"Wieder da\";\n".write(
+            to: saved.appendingPathComponent("de.lproj/Localizable.strings"), atomically: true, encoding: .utf8)
+        try FileManager.default.moveItem(at: saved, to: daemon.bundleDirectory)
+        let back = try await next(changes) { $0.reasons.contains(.bundle) }
+        #expect(back.locale == "de")
+        #expect(localizer.localized("welcome.title") == "Wieder da")
     }
 
     @Test func aRestartedDaemonIsFollowedAndTheMirrorAnswersMeanwhile() async throws {

@@ -138,6 +138,15 @@ void localizer_apply(LprojdLocalizer *self, Mirror *mirror, guint changes) {
   Mirror *retired;
   {
     g_autoptr(GRecMutexLocker) locker = g_rec_mutex_locker_new(&self->lock);
+    /* A bundle with no tables left (its directory vanished, during a package
+     * upgrade say) keeps the last mirror until tables come back: the last
+     * strings are better than keys. The app is told all the same. */
+    const Mirror *current = self->mirror;
+    if (g_hash_table_size(mirror->tables) == 0 && current != NULL && g_hash_table_size(current->tables) > 0) {
+      mirror_unref(mirror);
+      schedule_notification(self, changes, NULL);
+      return;
+    }
     retired = g_atomic_pointer_exchange(&self->mirror, mirror);
     /* The cache is only for the daemon's mirrors, not one read from it. */
     g_autoptr(GError) error = NULL;

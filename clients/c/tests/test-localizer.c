@@ -277,6 +277,50 @@ static void test_table_edit(Fixture *fixture, gconstpointer data) {
   g_assert_cmpstr(lprojd_localizer_lookup(fixture->localizer, "welcome.title", NULL, NULL), ==, "Bienvenue, version 2");
 }
 
+/* A folder for the language the user prefers appears, renamed in whole as a
+ * package installs it: the app takes it. */
+static void test_new_locale_folder(Fixture *fixture, gconstpointer data) {
+  (void)data;
+  g_clear_object(&fixture->localizer);
+  /* The languages are read from the environment when the localizer is made. */
+  g_autofree char *saved_lc_all = g_strdup(g_getenv("LC_ALL"));
+  g_setenv("LC_ALL", "it_IT.UTF-8", TRUE);
+  fixture->localizer = new_localizer(fixture, "org.example.Italian");
+  if (saved_lc_all != NULL) g_setenv("LC_ALL", saved_lc_all, TRUE);
+  else g_unsetenv("LC_ALL");
+  g_assert_cmpstr(lprojd_localizer_get_locale(fixture->localizer), ==, "en");
+
+  g_autofree char *staged = g_build_filename(fixture->daemon->directory, "it.lproj", NULL);
+  g_assert_cmpint(g_mkdir(staged, 0755), ==, 0);
+  g_autofree char *file = g_build_filename(staged, "Localizable.strings", NULL);
+  g_assert_true(g_file_set_contents(file, "\"welcome.title\" = \"Benvenuto in Demo\";\n", -1, NULL));
+  g_autofree char *target = g_build_filename(fixture->daemon->bundle_dir, "it.lproj", NULL);
+  g_assert_cmpint(g_rename(staged, target), ==, 0);
+  wait_changed(fixture, LPROJD_CHANGE_LOCALES | LPROJD_CHANGE_LOCALE);
+  g_assert_cmpstr(lprojd_localizer_get_locale(fixture->localizer), ==, "it");
+  g_assert_cmpstr(lprojd_localizer_lookup(fixture->localizer, "welcome.title", NULL, NULL), ==, "Benvenuto in Demo");
+}
+
+/* The bundle's directory vanishes (lprojd then answers keys) and comes
+ * back: the app keeps its last strings meanwhile, then takes the new ones. */
+static void test_vanished_bundle(Fixture *fixture, gconstpointer data) {
+  (void)data;
+  g_assert_true(lprojd_localizer_select(fixture->localizer, "de", NULL));
+  wait_changed(fixture, LPROJD_CHANGE_LOCALE);
+  g_autofree char *saved = g_build_filename(fixture->daemon->directory, "saved-bundle", NULL);
+  g_assert_cmpint(g_rename(fixture->daemon->bundle_dir, saved), ==, 0);
+  wait_changed(fixture, LPROJD_CHANGE_BUNDLE);
+  g_autoptr(JsonObject) answer = call(fixture, "Lookup", lookup_parameters("welcome.title", "Localizable", "de"));
+  g_assert_cmpstr(json_object_get_string_member(answer, "value"), ==, "welcome.title");
+  g_assert_cmpstr(lprojd_localizer_lookup(fixture->localizer, "welcome.title", NULL, NULL), ==, "Willkommen bei Demo");
+
+  g_autofree char *file = g_build_filename(saved, "de.lproj", "Localizable.strings", NULL);
+  replace_file(file, "\"welcome.title\" = \"Wieder da\";\n");
+  g_assert_cmpint(g_rename(saved, fixture->daemon->bundle_dir), ==, 0);
+  wait_changed(fixture, LPROJD_CHANGE_BUNDLE);
+  g_assert_cmpstr(lprojd_localizer_lookup(fixture->localizer, "welcome.title", NULL, NULL), ==, "Wieder da");
+}
+
 static gboolean disconnected(gpointer data) { return !lprojd_localizer_is_connected(data); }
 
 static void test_reconnect(Fixture *fixture, gconstpointer data) {
@@ -422,6 +466,8 @@ int main(int argc, char **argv) {
   ADD("/localizer/formatted-plurals", test_formatted_plurals);
   ADD("/localizer/select-and-external-selection", test_select_and_external_selection);
   ADD("/localizer/table-edit", test_table_edit);
+  ADD("/localizer/new-locale-folder", test_new_locale_folder);
+  ADD("/localizer/vanished-bundle", test_vanished_bundle);
   ADD("/localizer/reconnect", test_reconnect);
   ADD("/localizer/without-daemon", test_without_daemon);
   ADD("/localizer/unknown-bundle", test_unknown_bundle);

@@ -151,6 +151,36 @@ def test_editing_a_strings_file_changes_the_strings(daemon, localizer):
     assert localizer.localized("settings.title") == "Réglages"
 
 
+def test_a_new_folder_for_the_preferred_language_is_taken(daemon, cache_directory):
+    with Localizer("demo", client_id(), daemon.socket, languages=["it"], cache_directory=cache_directory) as localizer:
+        assert localizer.locale == "en"
+        stream = localizer.changes()
+        # The folder is renamed in whole, as a package would install it.
+        staged = daemon.bundle_directory.parent / "it.lproj"
+        staged.mkdir()
+        (staged / "Localizable.strings").write_text('"welcome.title" = "Benvenuto in Demo";\n', encoding="utf-8")
+        staged.rename(daemon.bundle_directory / "it.lproj")
+        change = next_change(stream, "locales")
+        assert change.locale == "it" and "locale" in change.what
+        assert localizer.localized("welcome.title") == "Benvenuto in Demo"
+        assert "it" in [name.locale for name in localizer.supported_locales()]
+
+
+def test_a_vanished_bundle_keeps_its_last_strings_until_it_comes_back(daemon, localizer):
+    stream = localizer.changes()
+    saved = daemon.bundle_directory.parent / "saved-bundle"
+    daemon.bundle_directory.rename(saved)
+    next_change(stream, "bundle")
+    with daemon.connection() as connection:
+        assert connection.Lookup(bundle="demo", key="welcome.title", locale="fr")["value"] == "welcome.title"
+    assert localizer.localized("welcome.title") == "Bienvenue dans Demo"
+
+    (saved / "fr.lproj" / "Localizable.strings").write_text('"welcome.title" = "Revoilà";\n', encoding="utf-8")
+    saved.rename(daemon.bundle_directory)
+    next_change(stream, "bundle")
+    assert localizer.localized("welcome.title") == "Revoilà"
+
+
 def test_callbacks_and_preferences(daemon, localizer):
     told = []
     called = threading.Event()

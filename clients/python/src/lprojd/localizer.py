@@ -338,6 +338,11 @@ class Localizer:
                 new = old.replacing(locale, {**kept, **fetched}, self._fetch_names(call, locale) if names else None)
             else:
                 return None
+            if not new.tables and old.tables and old.origin == "daemon":
+                # The bundle has no tables left (its directory vanished,
+                # during a package upgrade say): the last strings stay until
+                # tables come back, better than keys. The app is told.
+                new = old
             self._mirror = new
             write_cache(new, self._cache_directory)
         # A reconnection is news if the answers differ, or if formatted

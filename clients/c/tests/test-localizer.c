@@ -375,8 +375,13 @@ static void test_without_daemon(Fixture *fixture, gconstpointer data) {
   g_assert_false(lprojd_localizer_select(fixture->localizer, "fr", &error));
   g_assert_error(error, LPROJD_ERROR, LPROJD_ERROR_UNAVAILABLE);
 
-  /* No cached mirror for another client: the default, else the key. */
-  g_autoptr(LprojdLocalizer) stranger = new_localizer(fixture, "org.example.Other");
+  /* No cached mirror for another client: the default, else the key. (Its
+   * changes are not the fixture's: once lprojd is back, its reconnection
+   * must not pass for the first localizer's.) */
+  g_autoptr(GError) stranger_error = NULL;
+  g_autoptr(LprojdLocalizer) stranger =
+      lprojd_localizer_new(BUNDLE, "org.example.Other", fixture->daemon->socket_path, NULL, &stranger_error);
+  g_assert_no_error(stranger_error);
   g_assert_null(lprojd_localizer_get_locale(stranger));
   g_assert_cmpstr(lprojd_localizer_lookup(stranger, "menu.file", "Menu", "File"), ==, "File");
   g_assert_cmpstr(lprojd_localizer_lookup(stranger, "menu.file", "Menu", NULL), ==, "menu.file");

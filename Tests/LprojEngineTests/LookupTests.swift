@@ -251,6 +251,26 @@ struct TestOverlay: StringOverlay {
         #expect(before === after)
     }
 
+    @Test func resolvedChainsSurviveATableEditButNotANewFolder() throws {
+        let fixture = try LookupTests.bundle()
+        let first = try fixture.load()
+        _ = try first.resolve(locale: "it-CH")
+        // A table edited: the chain already resolved is taken over.
+        try fixture.write("de.lproj/Localizable.strings", "\"hello\" = \"Guten Tag\";\n")
+        var edited = BundleChanges()
+        edited.file("Localizable.strings", in: "de.lproj")
+        let (second, _) = BundleLoader().update(first, with: edited)
+        #expect(second.chains.withLock { $0["it-CH"] } != nil)
+        #expect(second.lookup("hello", locale: try second.resolve(locale: "it-CH")).value == "Hello")
+        // A folder that the chain would read appears: it is resolved anew.
+        try fixture.write("it.lproj/Localizable.strings", "\"hello\" = \"Ciao\";\n")
+        var added = BundleChanges()
+        added.folder("it.lproj")
+        let (third, _) = BundleLoader().update(second, with: added)
+        #expect(third.chains.withLock { $0["it-CH"] } == nil)
+        #expect(third.lookup("hello", locale: try third.resolve(locale: "it-CH")).value == "Ciao")
+    }
+
     @Test func foldersComeAndGo() throws {
         let fixture = try LookupTests.bundle()
         let first = try fixture.load()

@@ -53,6 +53,7 @@ extension BundleLoader {
         let bundle = LoadedBundle(
             configuration: configuration, folders: Array(localizations.values), stringCatalogs: catalogs,
             fileReports: Array(reports.values), problems: problems)
+        bundle.keepResolvedChains(of: previous)
         return (bundle, Self.difference(from: previous, to: bundle, touched: changes))
     }
 

@@ -106,6 +106,16 @@ public final class LoadedBundle: Sendable {
         self.selectableLocales = selectable
     }
 
+    /// Takes over `previous`'s resolved chains where they still hold: its
+    /// folders are at the same places (a table was edited, no folder came
+    /// or went). A reload then costs the next lookup no resolution.
+    func keepResolvedChains(of previous: LoadedBundle) {
+        guard previous.configuration == configuration, previous.localizationsByKey == localizationsByKey, previous.baseIndex == baseIndex
+        else { return }
+        let kept = previous.chains.withLock { $0 }
+        chains.withLock { $0 = kept }
+    }
+
     /// The bundle's name.
     public var name: String { configuration.name }
 

@@ -16,11 +16,18 @@ public struct FallbackChain: Sendable, Hashable, CustomStringConvertible {
 
     /// The chain of a locale.
     public init(_ locale: LocaleIdentifier) {
+        keys = Self.known.value(for: locale.matchKey, compute: Self.keys(from:))
+    }
+
+    /// Chains already walked, by the locale's key.
+    private static let known = ICUAnswers<LocaleKey, [LocaleKey]>(capacity: 4096)
+
+    /// The chain from `full` up, asking ICU for each parent.
+    private static func keys(from full: LocaleKey) -> [LocaleKey] {
         var keys: [LocaleKey] = []
         func add(_ key: LocaleKey) {
             if !keys.contains(key) { keys.append(key) }
         }
-        let full = locale.matchKey
         add(full)
         var current = LocaleKey(language: full.language, script: full.script, region: full.region)
         add(current)
@@ -31,7 +38,7 @@ public struct FallbackChain: Sendable, Hashable, CustomStringConvertible {
             current = parent
             add(current)
         }
-        self.keys = keys
+        return keys
     }
 
     /// A chain of explicit keys (tests, configured mappings).

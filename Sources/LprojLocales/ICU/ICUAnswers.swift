@@ -1,0 +1,27 @@
+internal import Synchronization
+
+/// Answers ICU gave once, kept for the process: its data does not change
+/// while it runs, and asking again costs resource-bundle opens (a
+/// locale's fallback chain took about half a millisecond, paid again by
+/// every bundle reloaded, before its first lookup).
+///
+/// Bounded: the keys come from clients' locale texts, so once `capacity`
+/// answers are kept, new ones are computed every time instead of kept (the
+/// common locales come first and stay).
+final class ICUAnswers<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+    private let answers = Mutex<[Key: Value]>([:])
+    private let capacity: Int
+
+    init(capacity: Int) {
+        self.capacity = capacity
+    }
+
+    func value(for key: Key, compute: (Key) -> Value) -> Value {
+        if let known = answers.withLock({ $0[key] }) { return known }
+        let value = compute(key)
+        answers.withLock { answers in
+            if answers.count < capacity { answers[key] = value }
+        }
+        return value
+    }
+}

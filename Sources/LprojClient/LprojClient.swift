@@ -50,6 +50,8 @@ public final class LprojClient: Sendable {
         let reply: VarlinkReply
         do {
             reply = try await connection.call(VarlinkCall(method: Method.qualifiedName, parameters: parameters.varlinkObject))
+        } catch is CancellationError {
+            throw .cancelled
         } catch {
             throw .disconnected
         }

@@ -11,6 +11,9 @@ public enum LprojError: Error, Sendable, Equatable, CustomStringConvertible {
     case varlink(VarlinkError)
     /// The connection closed before the reply came.
     case disconnected
+    /// The calling task was cancelled before the reply came; the connection
+    /// is still usable (the reply, when it comes, is dropped).
+    case cancelled
     /// lprojd sent a reply that does not fit the interface: which field.
     case malformedReply(SchemaError)
 
@@ -29,6 +32,7 @@ public enum LprojError: Error, Sendable, Equatable, CustomStringConvertible {
         case .localization(let error): error.qualifiedName
         case .varlink(let error): error.name
         case .disconnected: "disconnected"
+        case .cancelled: "cancelled"
         case .malformedReply: "malformedReply"
         }
     }
@@ -38,7 +42,7 @@ public enum LprojError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .localization(let error): error.parameters
         case .varlink(let error): error.parameters
-        case .disconnected, .malformedReply: [:]
+        case .disconnected, .cancelled, .malformedReply: [:]
         }
     }
 
@@ -69,6 +73,7 @@ public enum LprojError: Error, Sendable, Equatable, CustomStringConvertible {
             default: error.description
             }
         case .disconnected: "the connection to lprojd closed"
+        case .cancelled: "the call was cancelled"
         case .malformedReply(let error): "lprojd sent a reply that does not fit the interface: \(error)"
         }
     }

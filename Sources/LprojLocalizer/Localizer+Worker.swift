@@ -33,6 +33,10 @@ extension Localizer {
         var parts: Parts?
         var delay: Duration
         var everConnected = false
+        /// The last refresh left the bundle with no tables and was not
+        /// swapped in (see ``publish(_:_:tables:_:)``): the next event
+        /// fetches everything again.
+        var refetchAll = false
         /// Told once, when the first attempt has an answer (then nil).
         var started: AsyncStream<Result<Void, LprojError>>.Continuation?
     }
@@ -114,7 +118,6 @@ extension Localizer {
     private func connectedNow(_ connection: LprojClient, _ session: inout Session) async throws(LprojError) {
         let previous = mirror
         let parts = try await fetchAll(connection)
-        session.parts = parts
         session.phase = .connected
         session.delay = options.initialDelay
         setConnection(connection)
@@ -122,7 +125,7 @@ extension Localizer {
         if session.everConnected || previous.origin != .none { reasons.insert(.reconnected) }
         if previous.locale != parts.locale { reasons.insert(.locale) }
         session.everConnected = true
-        publish(parts.mirror, change: LocalizerChange(reasons: reasons, locale: parts.locale, tables: parts.tables.keys.sorted()))
+        publish(parts, reasons, tables: parts.tables.keys.sorted(), &session)
         session.started?.yield(.success(()))
         session.started?.finish()
         session.started = nil
@@ -132,6 +135,11 @@ extension Localizer {
     private func refresh(for event: Localization.Event, _ connection: LprojClient, _ session: inout Session) async throws(LprojError) {
         guard var parts = session.parts else { return }
         let mine = event.client == nil || event.client == client
+        if session.refetchAll && event.type != .preferencesChanged {
+            parts = try await fetchAll(connection)
+            let reasons: LocalizerChange.Reasons = parts.locale == mirror.locale ? [.bundle] : [.bundle, .locale]
+            return publish(parts, reasons, tables: parts.tables.keys.sorted(), &session)
+        }
         switch event.type {
         case .localeChanged where mine:
             // The selection now, not the event's: events of the app's own
@@ -183,12 +191,19 @@ extension Localizer {
 
     private func publish(_ parts: Parts, _ reasons: LocalizerChange.Reasons, tables: [String], _ session: inout Session) {
         // A bundle left with no tables at all (its directory vanished, during
-        // a package upgrade say) keeps the last mirror until tables come
-        // back: the last strings are better than keys. The app is told all
-        // the same.
+        // a package upgrade say) keeps the last mirror lprojd gave until
+        // tables come back: the last strings are better than keys. The app
+        // is told all the same, and the next event fetches everything again
+        // (so that a locale chosen meanwhile is not lost).
         if parts.tables.isEmpty, let last = session.parts, !last.tables.isEmpty {
-            return publish(last.mirror, change: LocalizerChange(reasons: reasons, locale: last.locale, tables: []))
+            // Told once, and not of a locale: the mirror keeps its own.
+            let told = reasons.subtracting(.locale)
+            let tell = !session.refetchAll && !told.isEmpty
+            session.refetchAll = true
+            if tell { publish(last.mirror, change: LocalizerChange(reasons: told, locale: last.locale, tables: [])) }
+            return
         }
+        session.refetchAll = false
         session.parts = parts
         publish(parts.mirror, change: LocalizerChange(reasons: reasons, locale: parts.locale, tables: tables))
     }
@@ -208,9 +223,15 @@ extension Localizer {
         var tables: [String: MirroredTable] = [:]
         var formatLocale: String?
         for name in info.tables {
-            let reply = try await connection.table(bundle: bundle, table: name, locale: chosen, client: client)
-            tables[name] = MirroredTable(reply)
-            formatLocale = reply.formatLocale
+            // A table listed a moment ago may be gone by now (a reload in
+            // between): the mirror is what is there.
+            do throws(LprojError) {
+                let reply = try await connection.table(bundle: bundle, table: name, locale: chosen, client: client)
+                tables[name] = MirroredTable(reply)
+                formatLocale = reply.formatLocale
+            } catch .localization(.tableNotFound) {
+                continue
+            }
         }
         let names = try await connection.supportedLocales(bundle: bundle, client: client, locale: chosen)
         return Parts(
@@ -220,6 +241,8 @@ extension Localizer {
 
     /// A call failed: lprojd is gone, or it refused.
     private func failed(_ error: LprojError, _ session: inout Session) async {
+        // Only the localizer's closing cancels the worker's calls.
+        if error == .cancelled { return }
         guard case .localization = error else { return await lost(&session) }
         if let started = session.started {
             // Reached but refused at the start (an unknown bundle): the

@@ -126,6 +126,24 @@ import Testing
         #expect(reset.selection.reason == .default)
     }
 
+    @Test func aSavedLocaleTheBundleLacksForNowIsKeptAndNotInEffect() async throws {
+        let fixture = try ServiceFixture()
+        let key = ClientKey(uid: 1000, client: "app")
+        // Saved while the bundle had it.lproj (its folder is gone for now).
+        try await fixture.store.saveSelection("it", for: key, bundle: "demo")
+        let asked = try await fixture.service.getSelection(
+            .init(client: "app", bundle: "demo", preferredLanguages: ["de"]), caller: alice
+        ).reply()
+        #expect(asked.selection == .init(client: "app", bundle: "demo", locale: "de", reason: .preferred))
+        #expect(fixture.store.selection(for: key, bundle: "demo")?.locale == "it")
+        // A call naming the client but no locale reads what is in effect.
+        let table = try await fixture.service.getTable(.init(bundle: "demo", client: "app"), caller: alice).reply()
+        #expect(table.locale == "en")
+        // Selecting the locale in effect changes nothing anyone sees: no event.
+        _ = try await fixture.service.selectLocale(.init(client: "app", bundle: "demo", locale: "en"), caller: alice).reply()
+        #expect(fixture.events.events.isEmpty)
+    }
+
     @Test func preferencesAreCheckedSavedAndAnnounced() async throws {
         let fixture = try ServiceFixture()
         let set = try await fixture.service.setPreferences(

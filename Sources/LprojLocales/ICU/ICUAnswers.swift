@@ -5,9 +5,10 @@ internal import Synchronization
 /// locale's fallback chain took about half a millisecond, paid again by
 /// every bundle reloaded, before its first lookup).
 ///
-/// Bounded: the keys come from clients' locale texts, so once `capacity`
-/// answers are kept, new ones are computed every time instead of kept (the
-/// common locales come first and stay).
+/// Bounded: the keys come from clients' locale texts, so when `capacity`
+/// answers are kept the memo starts afresh (a client sending ever new tags
+/// costs itself ICU calls, never memory; the common locales come back at
+/// their next use).
 final class ICUAnswers<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private let answers = Mutex<[Key: Value]>([:])
     private let capacity: Int
@@ -20,7 +21,8 @@ final class ICUAnswers<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         if let known = answers.withLock({ $0[key] }) { return known }
         let value = compute(key)
         answers.withLock { answers in
-            if answers.count < capacity { answers[key] = value }
+            if answers.count >= capacity { answers.removeAll(keepingCapacity: true) }
+            answers[key] = value
         }
         return value
     }

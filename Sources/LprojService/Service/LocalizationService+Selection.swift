@@ -21,7 +21,7 @@ extension LocalizationService {
         let reply = Localization.GetSelection.Reply(
             selection: Self.selection(client: client, bundle: bundle.name, choice: choice, requested: nil))
         guard choice.save || choice.forgetSaved else { return .now(reply) }
-        let previous = saved?.locale ?? bundle.configuration.developmentLocale.tag
+        let previous = Self.inEffect(saved?.locale, in: bundle)
         // A choice made from the preferred languages is an answer first; if
         // the uid's budget has no room to remember it, or the state cannot be
         // written now, it is answered unsaved.
@@ -35,7 +35,7 @@ extension LocalizationService {
         let bundle = try bundle(call.bundle)
         let requested = try locale(call.locale)
         let key = ClientKey(uid: caller.uid, client: client)
-        let previous = store.selection(for: key, bundle: bundle.name)?.locale ?? bundle.configuration.developmentLocale.tag
+        let previous = Self.inEffect(store.selection(for: key, bundle: bundle.name)?.locale, in: bundle)
         let choice = SelectionPolicy.select(requested, in: bundle)
         let selection = Self.selection(
             client: client, bundle: bundle.name, choice: choice,
@@ -49,7 +49,7 @@ extension LocalizationService {
         let client = try clientID(call.client)
         let bundle = try bundle(call.bundle)
         let key = ClientKey(uid: caller.uid, client: client)
-        let previous = store.selection(for: key, bundle: bundle.name)?.locale ?? bundle.configuration.developmentLocale.tag
+        let previous = Self.inEffect(store.selection(for: key, bundle: bundle.name)?.locale, in: bundle)
         let choice = SelectionPolicy.current(in: bundle, saved: nil, preferred: [])
         let reply = Localization.ResetSelection.Reply(
             selection: Self.selection(client: client, bundle: bundle.name, choice: choice, requested: nil))
@@ -77,6 +77,12 @@ extension LocalizationService {
             self.announceLocaleChange(key: key, bundle: bundle, locale: choice.locale.tag, previous: previous)
             return reply
         }
+    }
+
+    /// The locale a saved selection puts in effect: itself while the bundle
+    /// has it, else the development locale (what events call "previous").
+    static func inEffect(_ saved: String?, in bundle: LoadedBundle) -> String {
+        SelectionPolicy.current(in: bundle, saved: saved, preferred: []).locale.tag
     }
 
     static func selection(client: String, bundle: String, choice: SelectionPolicy.Choice, requested: String?) -> Localization.Selection {

@@ -124,13 +124,13 @@ public final class LocalizationService: Sendable {
     }
 
     /// The locale a call reads: the one it names, else its client's
-    /// selection, else the bundle's development locale.
+    /// selection while the bundle has it (as `GetSelection` answers without
+    /// preferred languages), else the bundle's development locale.
     func resolvedLocale(_ locale: String?, client: String?, bundle: LoadedBundle, caller: Caller) throws(ServiceError) -> ResolvedLocale {
         if let locale { return try resolveNamed(locale, in: bundle, for: caller) }
-        if let client, let saved = store.selection(for: ClientKey(uid: caller.uid, client: client), bundle: bundle.name),
-            let resolved = try? resolve(saved.locale, in: bundle, for: caller)
-        {
-            return resolved
+        if let client, let saved = store.selection(for: ClientKey(uid: caller.uid, client: client), bundle: bundle.name) {
+            let choice = SelectionPolicy.current(in: bundle, saved: saved.locale, preferred: [])
+            if choice.reason == .saved, let resolved = try? resolve(choice.locale.tag, in: bundle, for: caller) { return resolved }
         }
         return bundle.developmentLocale
     }

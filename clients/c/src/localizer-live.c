@@ -43,7 +43,8 @@ static Mirror *refresh_for_event(LprojdLocalizer *self, const Mirror *base, Json
   const char *type = member_string(event, "type");
   if (type == NULL || !names_us(member_string(event, "bundle"), self->bundle)) return NULL;
   gboolean for_client = names_us(member_string(event, "client"), self->client);
-  if (strcmp(type, "bundleChanged") == 0 || base->locale == NULL) {
+  gboolean refetch = self->refetch_everything && strcmp(type, "preferencesChanged") != 0;
+  if (strcmp(type, "bundleChanged") == 0 || base->locale == NULL || refetch) {
     Mirror *mirror = localizer_fetch_everything(self, error);
     if (mirror != NULL) *changes = LPROJD_CHANGE_BUNDLE | mirror_difference(base, mirror);
     return mirror;

@@ -30,6 +30,8 @@ struct _LprojdLocalizer {
   VarlinkConnection *subscription;
   GCancellable *subscription_cancellable;
   gboolean connected;   /* subscribed, ready, and the mirror fetched */
+  gboolean mirror_is_cached;    /* the mirror was read from the cache, not given by lprojd */
+  gboolean refetch_everything;  /* a refresh found no tables and was not applied: fetch all on the next event */
   GSource *reconnect;   /* the pending reconnection attempt, if any */
   guint reconnect_attempt;
 };

@@ -87,7 +87,10 @@ LprojdLocalizer *lprojd_localizer_new(const char *bundle, const char *client, co
     g_info("%s; answering from the cached mirror", local_error->message);
     g_error_free(local_error);
     Mirror *cached = cache_load(bundle, client);
-    if (cached != NULL) localizer_apply(self, cached, 0);
+    if (cached != NULL) {
+      localizer_apply(self, cached, 0);
+      self->mirror_is_cached = TRUE;
+    }
     localizer_connection_lost(self);
     return g_steal_pointer(&self);
   }
@@ -139,14 +142,22 @@ void localizer_apply(LprojdLocalizer *self, Mirror *mirror, guint changes) {
   {
     g_autoptr(GRecMutexLocker) locker = g_rec_mutex_locker_new(&self->lock);
     /* A bundle with no tables left (its directory vanished, during a package
-     * upgrade say) keeps the last mirror until tables come back: the last
-     * strings are better than keys. The app is told all the same. */
+     * upgrade say) keeps the last mirror lprojd gave until tables come back:
+     * the last strings are better than keys. The app is told all the same,
+     * and the next event fetches everything again (so that a locale chosen
+     * meanwhile is not lost). */
     const Mirror *current = self->mirror;
-    if (g_hash_table_size(mirror->tables) == 0 && current != NULL && g_hash_table_size(current->tables) > 0) {
+    if (g_hash_table_size(mirror->tables) == 0 && current != NULL && g_hash_table_size(current->tables) > 0 &&
+        !self->mirror_is_cached) {
       mirror_unref(mirror);
-      schedule_notification(self, changes, NULL);
+      /* Told once, and not of a locale: the mirror keeps its own. */
+      guint told = changes & ~(guint)LPROJD_CHANGE_LOCALE;
+      if (!self->refetch_everything && told != 0) schedule_notification(self, told, NULL);
+      self->refetch_everything = TRUE;
       return;
     }
+    self->refetch_everything = FALSE;
+    self->mirror_is_cached = FALSE;
     retired = g_atomic_pointer_exchange(&self->mirror, mirror);
     /* The cache is only for the daemon's mirrors, not one read from it. */
     g_autoptr(GError) error = NULL;

@@ -301,6 +301,10 @@ static void test_new_locale_folder(Fixture *fixture, gconstpointer data) {
   g_assert_cmpstr(lprojd_localizer_lookup(fixture->localizer, "welcome.title", NULL, NULL), ==, "Benvenuto in Demo");
 }
 
+static gboolean shows_wieder_da(gpointer localizer) {
+  return g_strcmp0(lprojd_localizer_lookup(localizer, "welcome.title", NULL, NULL), "Wieder da") == 0;
+}
+
 /* The bundle's directory vanishes (lprojd then answers keys) and comes
  * back: the app keeps its last strings meanwhile, then takes the new ones. */
 static void test_vanished_bundle(Fixture *fixture, gconstpointer data) {
@@ -317,8 +321,9 @@ static void test_vanished_bundle(Fixture *fixture, gconstpointer data) {
   g_autofree char *file = g_build_filename(saved, "de.lproj", "Localizable.strings", NULL);
   replace_file(file, "\"welcome.title\" = \"Wieder da\";\n");
   g_assert_cmpint(g_rename(saved, fixture->daemon->bundle_dir), ==, 0);
-  wait_changed(fixture, LPROJD_CHANGE_BUNDLE);
-  g_assert_cmpstr(lprojd_localizer_lookup(fixture->localizer, "welcome.title", NULL, NULL), ==, "Wieder da");
+  /* Events while it comes back may show a moment of it first. */
+  run_until(NULL, shows_wieder_da, fixture->localizer, "the bundle's new strings");
+  g_assert_cmpstr(lprojd_localizer_get_locale(fixture->localizer), ==, "de");
 }
 
 static gboolean disconnected(gpointer data) { return !lprojd_localizer_is_connected(data); }

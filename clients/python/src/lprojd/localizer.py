@@ -71,6 +71,8 @@ class Localizer:
         self._fetcher: Connection | None = None
         self._closed = threading.Event()
         self._mirror = Mirror.empty(bundle, client)
+        # A refresh found no tables and kept the last mirror: fetch everything on the next event.
+        self._refetch_all = False
         try:
             self._connect()
         except Unavailable as error:
@@ -288,7 +290,9 @@ class Localizer:
         if event.get("client") not in (None, self.client):
             return
         call = self._fetcher.call
-        if kind == "localeChanged":
+        if self._refetch_all and kind != "preferencesChanged":
+            self._refresh(call, {"bundle"}, everything=True)
+        elif kind == "localeChanged":
             self._refresh(call, {"locale"}, locale=event["locale"])
         elif kind == "tablesChanged":
             self._refresh(call, {"tables"}, tables=event.get("tables") or list(self._mirror.tables))
@@ -338,13 +342,26 @@ class Localizer:
                 new = old.replacing(locale, {**kept, **fetched}, self._fetch_names(call, locale) if names else None)
             else:
                 return None
-            if not new.tables and old.tables and old.origin == "daemon":
-                # The bundle has no tables left (its directory vanished,
-                # during a package upgrade say): the last strings stay until
-                # tables come back, better than keys. The app is told.
-                new = old
-            self._mirror = new
-            write_cache(new, self._cache_directory)
+            # The bundle has no tables left (its directory vanished, during a
+            # package upgrade say): the last strings lprojd gave stay until
+            # tables come back, better than keys. The app is told, and the
+            # next event fetches everything (a locale chosen meanwhile stays).
+            # The cache keeps the last mirror too.
+            keeping = not new.tables and bool(old.tables) and old.origin == "daemon"
+            first_kept = keeping and not self._refetch_all
+            self._refetch_all = keeping
+            if not keeping:
+                self._mirror = new
+                write_cache(new, self._cache_directory)
+        if keeping:
+            # Told once, and not of a locale: the mirror keeps its own.
+            told = frozenset(what) - {"locale"}
+            if not (first_kept and told):
+                return None
+            change = Change(told, old.locale, None, frozenset())
+            if notify:
+                self._notify(change)
+            return change
         # A reconnection is news if the answers differ, or if formatted
         # lookups work again (the mirror was the cached one).
         if "reconnected" in what and new.origin == old.origin and new.same_answers(old):

@@ -113,7 +113,7 @@ final class Mirror: Sendable {
         case .tables(let tables, let numbers, let rules):
             let mirrored = tables[table]
             let raw: String, plural: PluralFormat?, pluralLocale: LocaleIdentifier?
-            if let value = mirrored?.strings.value(forKey: key) {
+            if let value = mirrored?.plainValue(key) {
                 (raw, plural, pluralLocale) = (value, nil, nil)
             } else if let entry = mirrored?.plurals[key] {
                 (raw, plural, pluralLocale) = (entry.format.formatKey, entry.format, entry.locale)
@@ -191,6 +191,8 @@ final class MirroredTable: Sendable {
 
     let generation: Int
     let strings: StringTable
+    /// The values of `strings` looked up so far, as `String`s.
+    private let madeValues: MadeValues
     let plurals: [String: Plural]
     private let commonSource: String?
     private let otherSources: [String: String]
@@ -198,6 +200,7 @@ final class MirroredTable: Sendable {
     init(generation: Int, strings: [String: String], plurals: [String: Plural], sources: [String: String]) {
         self.generation = generation
         self.strings = StringTable(uniqueEntries: strings)
+        madeValues = MadeValues(count: self.strings.count)
         self.plurals = plurals
         var counts: [String: Int] = [:]
         for source in sources.values { counts[source, default: 0] += 1 }
@@ -225,7 +228,14 @@ final class MirroredTable: Sendable {
     /// A key's value as written: a plural entry's format key.
     @inline(__always)
     func value(_ key: String) -> String? {
-        strings.value(forKey: key) ?? plurals[key]?.format.formatKey
+        plainValue(key) ?? plurals[key]?.format.formatKey
+    }
+
+    /// A key's plain value (not a plural entry's).
+    @inline(__always)
+    func plainValue(_ key: String) -> String? {
+        guard let index = strings.entryIndex(forKey: key) else { return nil }
+        return madeValues.value(at: index) { strings.value(at: $0) }
     }
 
     func contains(_ key: String) -> Bool {

@@ -301,6 +301,8 @@ static void test_new_locale_folder(Fixture *fixture, gconstpointer data) {
   g_assert_cmpstr(lprojd_localizer_lookup(fixture->localizer, "welcome.title", NULL, NULL), ==, "Benvenuto in Demo");
 }
 
+static gboolean any_change(gpointer data) { return ((Fixture *)data)->changes != 0; }
+
 static gboolean shows_wieder_da(gpointer localizer) {
   return g_strcmp0(lprojd_localizer_lookup(localizer, "welcome.title", NULL, NULL), "Wieder da") == 0;
 }
@@ -313,7 +315,9 @@ static void test_vanished_bundle(Fixture *fixture, gconstpointer data) {
   wait_changed(fixture, LPROJD_CHANGE_LOCALE);
   g_autofree char *saved = g_build_filename(fixture->daemon->directory, "saved-bundle", NULL);
   g_assert_cmpint(g_rename(fixture->daemon->bundle_dir, saved), ==, 0);
-  wait_changed(fixture, LPROJD_CHANGE_BUNDLE);
+  /* Told once, of whichever event came first (bundle, locales, tables). */
+  run_until(NULL, any_change, fixture, "a change");
+  fixture->changes = 0;
   g_autoptr(JsonObject) answer = call(fixture, "Lookup", lookup_parameters("welcome.title", "Localizable", "de"));
   g_assert_cmpstr(json_object_get_string_member(answer, "value"), ==, "welcome.title");
   g_assert_cmpstr(lprojd_localizer_lookup(fixture->localizer, "welcome.title", NULL, NULL), ==, "Willkommen bei Demo");

@@ -37,6 +37,8 @@ extension Localizer {
         /// swapped in (see ``publish(_:_:tables:_:)``): the next event
         /// fetches everything again.
         var refetchAll = false
+        /// The app was told that the last mirror is kept (once until tables come back).
+        var toldOfKeeping = false
         /// Told once, when the first attempt has an answer (then nil).
         var started: AsyncStream<Result<Void, LprojError>>.Continuation?
     }
@@ -198,12 +200,15 @@ extension Localizer {
         if parts.tables.isEmpty, let last = session.parts, !last.tables.isEmpty {
             // Told once, and not of a locale: the mirror keeps its own.
             let told = reasons.subtracting(.locale)
-            let tell = !session.refetchAll && !told.isEmpty
             session.refetchAll = true
-            if tell { publish(last.mirror, change: LocalizerChange(reasons: told, locale: last.locale, tables: [])) }
+            if !session.toldOfKeeping && !told.isEmpty {
+                session.toldOfKeeping = true
+                publish(last.mirror, change: LocalizerChange(reasons: told, locale: last.locale, tables: []))
+            }
             return
         }
         session.refetchAll = false
+        session.toldOfKeeping = false
         session.parts = parts
         publish(parts.mirror, change: LocalizerChange(reasons: reasons, locale: parts.locale, tables: tables))
     }

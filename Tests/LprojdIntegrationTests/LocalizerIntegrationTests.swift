@@ -173,7 +173,7 @@ import LprojTestSupport
         let saved = daemon.directory.appendingPathComponent("saved-bundle")
         try FileManager.default.moveItem(at: daemon.bundleDirectory, to: saved)
         // Told once, of whichever event came first (bundle, locales, tables).
-        _ = try await next(changes) { _ in true }
+        _ = try await next(changes, context: Self.state(of: localizer, daemon)) { _ in true }
         // lprojd answers keys now; the app still shows its last strings.
         #expect(try await lprojd.lookup(bundle: "demo", key: "welcome.title", locale: "de").value == "welcome.title")
         #expect(localizer.localized("welcome.title") == "Willkommen bei Demo")
@@ -182,7 +182,9 @@ import LprojTestSupport
             to: saved.appendingPathComponent("de.lproj/Localizable.strings"), atomically: true, encoding: .utf8)
         try FileManager.default.moveItem(at: saved, to: daemon.bundleDirectory)
         // (Events while it comes back may show a moment of it first.)
-        _ = try await next(changes) { _ in localizer.localized("welcome.title") == "Wieder da" }
+        _ = try await next(changes, context: Self.state(of: localizer, daemon)) { _ in
+            localizer.localized("welcome.title") == "Wieder da"
+        }
         #expect(localizer.locale == "de")
     }
 
@@ -308,10 +310,19 @@ import LprojTestSupport
         do { return try body() } catch { return "error: invalidArguments" }
     }
 
-    private func next(_ changes: AsyncStream<LocalizerChange>, where matches: @escaping @Sendable (LocalizerChange) -> Bool)
-        async throws -> LocalizerChange
-    {
-        try await withTimeout(seconds: 15, "no matching change") {
+    /// What a failure should say of the localizer and lprojd.
+    private static func state(of localizer: Localizer, _ daemon: DaemonProcess) -> String {
+        "The localizer: \(localizer.locale), welcome.title = \(localizer.localized("welcome.title")). lprojd's log:\n"
+            + daemon.output.split(separator: "\n").suffix(40).joined(separator: "\n")
+    }
+
+    /// The next change matching `matches`; on time-out, the failure says
+    /// what `context` says then (the localizer's state, lprojd's log).
+    private func next(
+        _ changes: AsyncStream<LocalizerChange>, context: @autoclosure @escaping @Sendable () -> String = "",
+        where matches: @escaping @Sendable (LocalizerChange) -> Bool
+    ) async throws -> LocalizerChange {
+        try await withTimeout(seconds: 15, "no matching change. \(context())") {
             for await change in changes where matches(change) { return change }
             throw DaemonError(description: "the localizer closed")
         }

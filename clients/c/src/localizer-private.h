@@ -32,6 +32,7 @@ struct _LprojdLocalizer {
   gboolean connected;   /* subscribed, ready, and the mirror fetched */
   gboolean mirror_is_cached;    /* the mirror was read from the cache, not given by lprojd */
   gboolean refetch_everything;  /* a refresh found no tables and was not applied: fetch all on the next event */
+  gboolean told_of_keeping;     /* the app was told the last mirror is kept (once until tables come back) */
   GSource *reconnect;   /* the pending reconnection attempt, if any */
   guint reconnect_attempt;
 };

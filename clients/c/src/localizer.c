@@ -152,11 +152,15 @@ void localizer_apply(LprojdLocalizer *self, Mirror *mirror, guint changes) {
       mirror_unref(mirror);
       /* Told once, and not of a locale: the mirror keeps its own. */
       guint told = changes & ~(guint)LPROJD_CHANGE_LOCALE;
-      if (!self->refetch_everything && told != 0) schedule_notification(self, told, NULL);
+      if (!self->told_of_keeping && told != 0) {
+        self->told_of_keeping = TRUE;
+        schedule_notification(self, told, NULL);
+      }
       self->refetch_everything = TRUE;
       return;
     }
     self->refetch_everything = FALSE;
+    self->told_of_keeping = FALSE;
     self->mirror_is_cached = FALSE;
     retired = g_atomic_pointer_exchange(&self->mirror, mirror);
     /* The cache is only for the daemon's mirrors, not one read from it. */

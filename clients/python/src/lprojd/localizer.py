@@ -73,6 +73,7 @@ class Localizer:
         self._mirror = Mirror.empty(bundle, client)
         # A refresh found no tables and kept the last mirror: fetch everything on the next event.
         self._refetch_all = False
+        self._told_of_keeping = False
         try:
             self._connect()
         except Unavailable as error:
@@ -348,15 +349,16 @@ class Localizer:
             # next event fetches everything (a locale chosen meanwhile stays).
             # The cache keeps the last mirror too.
             keeping = not new.tables and bool(old.tables) and old.origin == "daemon"
-            first_kept = keeping and not self._refetch_all
             self._refetch_all = keeping
+            # Told once, and not of a locale: the mirror keeps its own.
+            told = frozenset(what) - {"locale"}
+            tell = keeping and told and not self._told_of_keeping
+            self._told_of_keeping = keeping and (self._told_of_keeping or bool(tell))
             if not keeping:
                 self._mirror = new
                 write_cache(new, self._cache_directory)
         if keeping:
-            # Told once, and not of a locale: the mirror keeps its own.
-            told = frozenset(what) - {"locale"}
-            if not (first_kept and told):
+            if not tell:
                 return None
             change = Change(told, old.locale, None, frozenset())
             if notify:

@@ -199,10 +199,12 @@ let package = Package(
         .testTarget(
             name: "VarlinkCodegenTests", dependencies: ["VarlinkCodegen", "VarlinkProtocol", "LprojInterface"], swiftSettings: strictSwift),
         .testTarget(name: "ClientBudgetTests", dependencies: ["ClientBudget"], swiftSettings: strictSwift),
+        // The test process's set-up (SIGPIPE ignored before any test runs).
+        .target(name: "CTestProcess", path: "Tests/CTestProcess"),
         .target(
             name: "LprojTestSupport",
             dependencies: [
-                "LprojService", "LprojEngine", "LprojLocales", "LprojStore", "ClientBudget",
+                "CTestProcess", "LprojService", "LprojEngine", "LprojLocales", "LprojStore", "ClientBudget",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/LprojTestSupport",

@@ -1,0 +1,5 @@
+import CTestProcess
+
+/// Whether the test process ignores SIGPIPE, as `CTestProcess` sets it up
+/// before any test runs.
+public var testProcessIgnoresSIGPIPE: Bool { lproj_test_process_ignores_sigpipe() != 0 }

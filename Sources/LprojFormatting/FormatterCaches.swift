@@ -5,29 +5,6 @@ internal import Synchronization
 /// pattern data: together some 250 µs, against a few µs to format), so the
 /// formatters are kept and reused.
 
-/// A bounded map of immutable values (patterns, thread-safe formatters).
-/// When full it starts again empty: the working set of a daemon is small
-/// (the locales and styles its apps use), and a flood of distinct requests
-/// must not grow it without bound.
-final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
-    private let entries = Mutex<[Key: Value]>([:])
-    private let capacity: Int
-
-    init(capacity: Int) {
-        self.capacity = capacity
-    }
-
-    func value(_ key: Key, make: () -> Value?) -> Value? {
-        if let cached = entries.withLock({ $0[key] }) { return cached }
-        guard let made = make() else { return nil }
-        entries.withLock { entries in
-            if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
-            entries[key] = made
-        }
-        return made
-    }
-}
-
 /// Idle formatters that only one thread may use at a time, by key: a call
 /// takes one (or opens one), uses it, and gives it back.
 final class HandlePool<Key: Hashable & Sendable, Handle: Sendable>: Sendable {

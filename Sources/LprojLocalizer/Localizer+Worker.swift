@@ -137,10 +137,12 @@ extension Localizer {
     private func refresh(for event: Localization.Event, _ connection: LprojClient, _ session: inout Session) async throws(LprojError) {
         guard var parts = session.parts else { return }
         let mine = event.client == nil || event.client == client
-        if session.refetchAll && event.type != .preferencesChanged {
+        // A bundle change, or any event after a refresh that kept the last
+        // mirror (see publish): everything again, as at the start.
+        if event.type == .bundleChanged || session.refetchAll && event.type != .preferencesChanged {
+            let locale = parts.locale
             parts = try await fetchAll(connection)
-            let reasons: LocalizerChange.Reasons = parts.locale == mirror.locale ? [.bundle] : [.bundle, .locale]
-            return publish(parts, reasons, tables: parts.tables.keys.sorted(), &session)
+            return publish(parts, parts.locale == locale ? [.bundle] : [.bundle, .locale], tables: parts.tables.keys.sorted(), &session)
         }
         switch event.type {
         case .localeChanged where mine:
@@ -171,10 +173,6 @@ extension Localizer {
             publish(
                 parts.mirror, change: LocalizerChange(reasons: [.preferences], locale: parts.locale, tables: []),
                 preferences: event.preferences)
-        case .bundleChanged:
-            let locale = parts.locale
-            parts = try await fetchAll(connection)
-            publish(parts, parts.locale == locale ? [.bundle] : [.bundle, .locale], tables: parts.tables.keys.sorted(), &session)
         default:
             break
         }

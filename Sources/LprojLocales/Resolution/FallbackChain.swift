@@ -16,11 +16,13 @@ public struct FallbackChain: Sendable, Hashable, CustomStringConvertible {
 
     /// The chain of a locale.
     public init(_ locale: LocaleIdentifier) {
-        keys = Self.known.value(for: locale.matchKey, compute: Self.keys(from:))
+        keys = Self.known.value(forKey: locale.matchKey) { Self.keys(from: locale.matchKey) }
     }
 
-    /// Chains already walked, by the locale's key.
-    private static let known = ICUAnswers<LocaleKey, [LocaleKey]>(capacity: 4096)
+    /// Chains already walked, by the locale's key: ICU's data does not change
+    /// while the process runs, and walking a chain costs resource-bundle
+    /// opens (the keys come from clients' text, hence the bound).
+    private static let known = BoundedCache<LocaleKey, [LocaleKey]>(capacity: 4096)
 
     /// The chain from `full` up, asking ICU for each parent.
     private static func keys(from full: LocaleKey) -> [LocaleKey] {

@@ -41,6 +41,9 @@ public final class Localizer: Sendable, Observable {
     private let workStream: AsyncStream<Work>
     private let worker = Mutex<Task<Void, Never>?>(nil)
     private let registrar = ObservationRegistrar()
+    /// What every read registers with observers. A key path literal is
+    /// made again, and counted, on each use; a lookup does not pay for that.
+    private static let revisionPath = \Localizer.revision
 
     struct State: Sendable {
         var mirror = Mirror.empty
@@ -142,7 +145,7 @@ public final class Localizer: Sendable, Observable {
     /// A key's value in the app's language, as written (a plural entry's
     /// format key); the default, else the key, when no table has it.
     public func localized(_ key: String, table: String = "Localizable", defaultValue: String? = nil) -> String {
-        registrar.access(self, keyPath: \.revision)
+        registrar.access(self, keyPath: Self.revisionPath)
         return state.withLock { $0.mirror }.value(key, table: table, defaultValue: defaultValue)
     }
 
@@ -172,7 +175,7 @@ public final class Localizer: Sendable, Observable {
         _ key: String, table: String = "Localizable", defaultValue: String? = nil, arguments: [Argument]? = nil,
         placeholders: [String: String] = [:]
     ) throws(FormatError) -> LocalizedValue {
-        registrar.access(self, keyPath: \.revision)
+        registrar.access(self, keyPath: Self.revisionPath)
         return try state.withLock { $0.mirror }.lookup(
             key, table: table, defaultValue: defaultValue, arguments: arguments, placeholders: placeholders)
     }
@@ -181,27 +184,27 @@ public final class Localizer: Sendable, Observable {
 
     /// The locale the app's strings are in (empty before any is known).
     public var locale: String {
-        registrar.access(self, keyPath: \.revision)
+        registrar.access(self, keyPath: Self.revisionPath)
         return state.withLock { $0.mirror.locale }
     }
 
     /// Increases with each change the localizer takes in: what a view
     /// observes to re-render when anything changed.
     public var revision: Int {
-        registrar.access(self, keyPath: \.revision)
+        registrar.access(self, keyPath: Self.revisionPath)
         return state.withLock { $0.revision }
     }
 
     /// The bundle's locales with their names in the app's language, for a
     /// language menu.
     public var supportedLocales: [Localization.LocaleName] {
-        registrar.access(self, keyPath: \.revision)
+        registrar.access(self, keyPath: Self.revisionPath)
         return state.withLock { $0.mirror.supportedLocales }
     }
 
     /// Where the answers come from now.
     public var source: Source {
-        registrar.access(self, keyPath: \.revision)
+        registrar.access(self, keyPath: Self.revisionPath)
         return switch state.withLock({ $0.mirror.origin }) {
         case .daemon: .daemon
         case .engine: .bundleDirectory
@@ -222,7 +225,7 @@ public final class Localizer: Sendable, Observable {
     /// The app's formatting preferences (units, time zone, date formats),
     /// as last announced by lprojd; nil until one is.
     public var preferences: Localization.Preferences? {
-        registrar.access(self, keyPath: \.revision)
+        registrar.access(self, keyPath: Self.revisionPath)
         return state.withLock { $0.preferences }
     }
 

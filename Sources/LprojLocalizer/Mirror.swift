@@ -174,14 +174,13 @@ struct PluralRuleChoice: Sendable {
 /// value, with the per-key fallback already applied.
 ///
 /// Plain values and plural entries are kept apart, so that the common
-/// lookup is one hash of the key. Plain values are a ``StringTable`` (every
-/// key and value in one UTF-8 arena, with an open-addressing index): near
-/// the size of the table's file, where a `[String: String]` of the same
-/// entries took four times that, and a lookup is one fast hash of the
-/// key's bytes, one comparison and the value made a `String`. Where each key
-/// came from is kept as the table's most common source plus the keys that
-/// differ: most keys of a table come from one folder, and a second
-/// dictionary of every key would cost a quarter of the mirror's memory.
+/// lookup is one hash of the key. Plain values are ``MirroredStrings``:
+/// near the size of the table's file, where a `[String: String]` of the
+/// same entries took four times that, and laid out so a hit reads three
+/// places in memory. Where each key came from is kept as the table's most
+/// common source plus the keys that differ: most keys of a table come from
+/// one folder, and a second dictionary of every key would cost a quarter of
+/// the mirror's memory.
 final class MirroredTable: Sendable {
     struct Plural: Sendable {
         let format: PluralFormat
@@ -190,17 +189,14 @@ final class MirroredTable: Sendable {
     }
 
     let generation: Int
-    let strings: StringTable
-    /// The values of `strings` looked up so far, as `String`s.
-    private let madeValues: MadeValues
+    let strings: MirroredStrings
     let plurals: [String: Plural]
     private let commonSource: String?
     private let otherSources: [String: String]
 
     init(generation: Int, strings: [String: String], plurals: [String: Plural], sources: [String: String]) {
         self.generation = generation
-        self.strings = StringTable(uniqueEntries: strings)
-        madeValues = MadeValues(count: self.strings.count)
+        self.strings = MirroredStrings(strings)
         self.plurals = plurals
         var counts: [String: Int] = [:]
         for source in sources.values { counts[source, default: 0] += 1 }
@@ -234,8 +230,7 @@ final class MirroredTable: Sendable {
     /// A key's plain value (not a plural entry's).
     @inline(__always)
     func plainValue(_ key: String) -> String? {
-        guard let index = strings.entryIndex(forKey: key) else { return nil }
-        return madeValues.value(at: index) { strings.value(at: $0) }
+        strings.value(forKey: key)
     }
 
     func contains(_ key: String) -> Bool {

@@ -3,8 +3,9 @@
 /// A name a client sends is only ever a dictionary key; it must still look
 /// like a plain file name, so that nothing a client says resembles a path.
 public enum TableName {
-    /// The table used when none is named.
-    public static let defaultTable = "Localizable"
+    /// The table used when none is named. Inlinable, so that comparing a
+    /// name with it is a comparison with a literal, with no global to reach.
+    @inlinable public static var defaultTable: String { "Localizable" }
 
     /// Whether `name` is a plain table name: no `/`, no NUL, not `.` or
     /// `..`, not empty, at most 255 bytes.

@@ -176,19 +176,3 @@ extension StringTable {
         }
     }
 }
-
-@inline(__always)
-func memoryEqual(_ lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer, _ count: Int) -> Bool {
-    var offset = 0
-    while offset &+ 8 <= count {
-        if lhs.loadUnaligned(fromByteOffset: offset, as: UInt64.self) != rhs.loadUnaligned(fromByteOffset: offset, as: UInt64.self) {
-            return false
-        }
-        offset &+= 8
-    }
-    while offset < count {
-        if lhs.load(fromByteOffset: offset, as: UInt8.self) != rhs.load(fromByteOffset: offset, as: UInt8.self) { return false }
-        offset &+= 1
-    }
-    return true
-}

@@ -3,8 +3,11 @@
 /// Tables are built by lprojd from files it trusts more than its clients, but
 /// lookups hash client-supplied keys; the seed-free mix is fine because a
 /// collision costs only a longer probe, never a wrong answer.
-@inline(__always)
-func byteHash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+///
+/// Package-wide and inlinable: the localizer's mirror indexes its values
+/// with it, and a lookup there must not pay a call across modules.
+@inlinable @inline(__always)
+package func byteHash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
     var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(truncatingIfNeeded: bytes.count)
     guard let base = bytes.baseAddress else { return finalMix(hash) }
     var offset = 0
@@ -28,8 +31,8 @@ func byteHash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
     return finalMix(hash)
 }
 
-@inline(__always)
-private func finalMix(_ value: UInt64) -> UInt64 {
+@inlinable @inline(__always)
+package func finalMix(_ value: UInt64) -> UInt64 {
     var x = value
     x ^= x &>> 33
     x = x &* 0xFF51_AFD7_ED55_8CCD
@@ -37,4 +40,22 @@ private func finalMix(_ value: UInt64) -> UInt64 {
     x = x &* 0xC4CE_B9FE_1A85_EC53
     x ^= x &>> 33
     return x
+}
+
+/// Whether `count` bytes at both addresses are equal, 8 at a time: the
+/// comparison a hash probe makes once the lengths agree.
+@inlinable @inline(__always)
+package func memoryEqual(_ lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer, _ count: Int) -> Bool {
+    var offset = 0
+    while offset &+ 8 <= count {
+        if lhs.loadUnaligned(fromByteOffset: offset, as: UInt64.self) != rhs.loadUnaligned(fromByteOffset: offset, as: UInt64.self) {
+            return false
+        }
+        offset &+= 8
+    }
+    while offset < count {
+        if lhs.load(fromByteOffset: offset, as: UInt8.self) != rhs.load(fromByteOffset: offset, as: UInt8.self) { return false }
+        offset &+= 1
+    }
+    return true
 }

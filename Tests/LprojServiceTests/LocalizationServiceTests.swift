@@ -81,14 +81,13 @@ import Testing
         #expect(throws: ServiceError.limitExceeded("keyLength", maximum: 8)) { try lookup(limited, "a.key.too.long") }
     }
 
-    @Test func aTableComesLaterWithEveryKeysSource() async throws {
+    @Test func aSmallTableComesAtOnceWithEveryKeysSource() async throws {
         let fixture = try ServiceFixture()
         let answer = try fixture.service.getTable(.init(bundle: "demo", locale: "de"), caller: alice)
-        guard case .later = answer else {
-            Issue.record("a whole table is built off the event loop")
+        guard case .now(let table) = answer else {
+            Issue.record("a small table is built where a lookup is answered")
             return
         }
-        let table = try await answer.reply()
         #expect(table.locale == "de" && table.table == "Localizable")
         #expect(table.strings["greeting"] == "Hallo" && table.sources["greeting"] == "de")
         #expect(table.strings["farewell"] == "Goodbye" && table.sources["farewell"] == "en")
@@ -97,6 +96,30 @@ import Testing
         #expect(throws: ServiceError.localization(.tableNotFound(.init(bundle: "demo", table: "Nope")))) {
             try fixture.service.getTable(.init(bundle: "demo", table: "Nope"), caller: alice)
         }
+    }
+
+    @Test func aLargeTableComesLaterOffTheEventLoop() async throws {
+        // 300 keys in de and in en: 600 entries to visit, past what is
+        // built on the event loop.
+        func table(_ value: String) -> String { (0..<300).map { "\"key.\($0)\" = \"\(value) \($0)\";\n" }.joined() }
+        let fixture = try ServiceFixture(files: [
+            "en.lproj/Localizable.strings": table("Value") + "\"only.en\" = \"English\";\n", "de.lproj/Localizable.strings": table("Wert"),
+        ])
+        let answer = try fixture.service.getTable(.init(bundle: "demo", locale: "de"), caller: alice)
+        guard case .later = answer else {
+            Issue.record("a large table is built off the event loop")
+            return
+        }
+        let table = try await answer.reply()
+        #expect(table.strings.count == 301)
+        #expect(table.strings["key.299"] == "Wert 299" && table.sources["key.299"] == "de")
+        #expect(table.strings["only.en"] == "English" && table.sources["only.en"] == "en")
+        // The same table for en alone visits 301 entries: built at once.
+        guard case .now(let english) = try fixture.service.getTable(.init(bundle: "demo", locale: "en"), caller: alice) else {
+            Issue.record("a table of one folder's 301 entries is built at once")
+            return
+        }
+        #expect(english.strings["key.0"] == "Value 0")
     }
 
     @Test func selectionsBelongToTheirUserAndAreAnnouncedOnlyToThem() async throws {

@@ -60,4 +60,22 @@ extension LoadedBundle {
         }
         return ResolvedTable(locale: locale.locale, entries: entries)
     }
+
+    /// How many entries resolving a table visits along the chain (with
+    /// each added string): its cost, known before it is paid, so that a
+    /// small table can be resolved where a lookup would be answered.
+    public func resolvingCost(_ table: String = TableName.defaultTable, locale: ResolvedLocale, overlay: (any StringOverlay)? = nil)
+        -> Int
+    {
+        var visits = 0
+        walkPrecedence(locale.steps, chain: locale.chain, overlay: overlay) { source in
+            switch source {
+            case .added(let locale): visits += overlay?.strings(table: table, locale: locale).count ?? 0
+            case .folder(let index): visits += localizations[index].entryCount(table: table)
+            }
+            return false
+        }
+        // A pseudo-locale rewrites every value it keeps.
+        return locale.pseudo == nil ? visits : visits * 4
+    }
 }

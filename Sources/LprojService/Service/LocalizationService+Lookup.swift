@@ -97,8 +97,8 @@ extension LocalizationService {
         return arguments
     }
 
-    /// A whole table: checked now, built later (its cost follows the
-    /// table's size), in O(n) of its entries.
+    /// A whole table: checked now; built now when small, else later (its
+    /// cost follows the table's size), in O(n) of its entries.
     public func getTable(_ call: Localization.GetTable.Parameters, caller: Caller) throws(ServiceError) -> Answer<
         Localization.GetTable.Reply
     > {
@@ -111,7 +111,7 @@ extension LocalizationService {
         let hasTable = bundle.localizations.contains { $0.tables[table] != nil } || overlay?.tables[table] != nil
         guard hasTable else { throw .tableNotFound(bundle: bundle.name, table: table) }
         let generation = snapshot.bundleGenerations[bundle.name] ?? snapshot.generation
-        return .later {
+        let build = { @Sendable () -> Localization.GetTable.Reply in
             let resolved = bundle.resolvedTable(table, locale: locale, overlay: overlay)
             var strings: [String: String] = [:], plurals: [String: Localization.PluralEntry] = [:], sources: [String: String] = [:]
             sources.reserveCapacity(resolved.entries.count)
@@ -129,7 +129,16 @@ extension LocalizationService {
                 generation: generation,
                 strings: strings, plurals: plurals, sources: sources)
         }
+        // A small table is built here, on the event loop, as a lookup is
+        // answered: handing it to the work queue and back costs two thread
+        // wake-ups, more than building it. A larger one waits its turn there.
+        return bundle.resolvingCost(table, locale: locale, overlay: overlay) <= Self.tableBuiltAtOnce ? .now(build()) : .later(build)
     }
+
+    /// The most entries a `GetTable` visits along the chain and still builds
+    /// on the event loop: about 0.2 ms of work (200 keys, each in two
+    /// folders, took 0.17 ms to resolve, convert and encode).
+    static let tableBuiltAtOnce = 512
 
     /// A plural entry as the interface's `PluralEntry`. A variable without
     /// an `other` form can be no variable the entry uses (the validator

@@ -41,14 +41,8 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
-        .target(
-            name: "CLprojICU",
-            linkerSettings: [
-                .linkedLibrary("icui18n"),
-                .linkedLibrary("icuuc"),
-                .linkedLibrary("icudata"),
-            ]
-        ),
+        // ICU is opened on first use, not linked (Sources/CLprojICU/icu_common.h).
+        .target(name: "CLprojICU", linkerSettings: [.linkedLibrary("dl")]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .target(name: "LprojFormat", swiftSettings: strictSwift),
         .target(name: "LprojTables", dependencies: ["LprojFormat"], swiftSettings: strictSwift),

@@ -21,7 +21,7 @@ static int32_t locale_id(const char *tag, const char *calendar, char *id, int32_
     if (length < 0) return -1;
     if (calendar != NULL && calendar[0] != '\0') {
         UErrorCode status = U_ZERO_ERROR;
-        length = uloc_setKeywordValue("calendar", calendar, id, capacity, &status);
+        length = ICU(uloc_setKeywordValue)("calendar", calendar, id, capacity, &status);
         if (U_FAILURE(status)) return -1;
     }
     return length;
@@ -54,7 +54,7 @@ static int32_t set_symbol(UNumberFormat *format, UNumberFormatSymbol symbol, con
     lproj_ustring text;
     if (!lproj_ustring_init(&text, value, -1)) return -1;
     UErrorCode status = U_ZERO_ERROR;
-    unum_setSymbol(format, symbol, text.chars, text.length, &status);
+    ICU(unum_setSymbol)(format, symbol, text.chars, text.length, &status);
     lproj_ustring_free(&text);
     return U_FAILURE(status) ? -1 : 0;
 }
@@ -65,11 +65,11 @@ int32_t lproj_locale_currency(const char *tag, char *out, int32_t capacity) {
     // A language alone ("de") has no currency; its likely region does.
     char likely[LPROJ_ID_CAPACITY];
     UErrorCode status = U_ZERO_ERROR;
-    uloc_addLikelySubtags(id, likely, sizeof likely, &status);
+    ICU(uloc_addLikelySubtags)(id, likely, sizeof likely, &status);
     if (U_FAILURE(status)) return -1;
     UChar code[4];
     status = U_ZERO_ERROR;
-    int32_t length = ucurr_forLocale(likely, code, 4, &status);
+    int32_t length = ICU(ucurr_forLocale)(likely, code, 4, &status);
     if (U_FAILURE(status) || length != 3) return -1;
     return lproj_utf16_to_utf8(code, 3, out, capacity);
 }
@@ -77,14 +77,14 @@ int32_t lproj_locale_currency(const char *tag, char *out, int32_t capacity) {
 int32_t lproj_currency_is_known(const char *code) {
     if (code == NULL || strlen(code) != 3) return 0;
     UErrorCode status = U_ZERO_ERROR;
-    UEnumeration *all = ucurr_openISOCurrencies(UCURR_ALL, &status);
+    UEnumeration *all = ICU(ucurr_openISOCurrencies)(UCURR_ALL, &status);
     if (U_FAILURE(status)) return 0;
     int32_t found = 0;
     const char *each;
-    while (!found && (each = uenum_next(all, NULL, &status)) != NULL && U_SUCCESS(status)) {
+    while (!found && (each = ICU(uenum_next)(all, NULL, &status)) != NULL && U_SUCCESS(status)) {
         found = strcmp(each, code) == 0;
     }
-    uenum_close(all);
+    ICU(uenum_close)(all);
     return found;
 }
 
@@ -105,13 +105,13 @@ lproj_style_format *lproj_style_format_open(const char *tag, lproj_number_style 
     default: return NULL;
     }
     UErrorCode status = U_ZERO_ERROR;
-    UNumberFormat *format = unum_open(icuStyle, NULL, 0, id, NULL, &status);
+    UNumberFormat *format = ICU(unum_open)(icuStyle, NULL, 0, id, NULL, &status);
     if (U_FAILURE(status) || format == NULL) return NULL;
 
     if (style == LPROJ_NUMBER_PERCENT) {
         // The value already is a percentage (SDLocalizationManager's
         // multiplier of 1): 25 is 25 %, not 2,500 %.
-        unum_setAttribute(format, UNUM_MULTIPLIER, 1);
+        ICU(unum_setAttribute)(format, UNUM_MULTIPLIER, 1);
     }
     if (style == LPROJ_NUMBER_CURRENCY) {
         char code[8];
@@ -122,9 +122,9 @@ lproj_style_format *lproj_style_format_open(const char *tag, lproj_number_style 
         }
         if (strlen(currency) != 3) goto fail;
         UChar ucode[4];
-        u_uastrncpy(ucode, currency, 3);
+        ICU(u_uastrncpy)(ucode, currency, 3);
         ucode[3] = 0;
-        unum_setTextAttribute(format, UNUM_CURRENCY_CODE, ucode, 3, &status);
+        ICU(unum_setTextAttribute)(format, UNUM_CURRENCY_CODE, ucode, 3, &status);
         if (U_FAILURE(status)) goto fail;
         // After the code, which would otherwise bring its own symbol back.
         if (options != NULL && options->currency_symbol != NULL
@@ -139,17 +139,17 @@ lproj_style_format *lproj_style_format_open(const char *tag, lproj_number_style 
                 || set_symbol(format, UNUM_MONETARY_GROUPING_SEPARATOR_SYMBOL, options->grouping_separator) < 0)) goto fail;
     }
     if (options != NULL && options->maximum_fraction_digits >= 0) {
-        unum_setAttribute(format, UNUM_MAX_FRACTION_DIGITS, options->maximum_fraction_digits);
+        ICU(unum_setAttribute)(format, UNUM_MAX_FRACTION_DIGITS, options->maximum_fraction_digits);
     }
     if (options != NULL && options->minimum_fraction_digits >= 0) {
-        unum_setAttribute(format, UNUM_MIN_FRACTION_DIGITS, options->minimum_fraction_digits);
+        ICU(unum_setAttribute)(format, UNUM_MIN_FRACTION_DIGITS, options->minimum_fraction_digits);
     }
     lproj_style_format *handle = malloc(sizeof *handle);
     if (handle == NULL) goto fail;
     handle->format = format;
     return handle;
 fail:
-    unum_close(format);
+    ICU(unum_close)(format);
     return NULL;
 }
 
@@ -160,7 +160,7 @@ typedef struct {
 
 static int32_t write_number(void *context, UChar *buffer, int32_t capacity, UErrorCode *status) {
     number_call *call = context;
-    return unum_formatDouble(call->format, call->value, buffer, capacity, NULL, status);
+    return ICU(unum_formatDouble)(call->format, call->value, buffer, capacity, NULL, status);
 }
 
 int32_t lproj_style_format_double(lproj_style_format *handle, double value, char *out, int32_t capacity) {
@@ -171,7 +171,7 @@ int32_t lproj_style_format_double(lproj_style_format *handle, double value, char
 
 void lproj_style_format_close(lproj_style_format *handle) {
     if (handle == NULL) return;
-    unum_close(handle->format);
+    ICU(unum_close)(handle->format);
     free(handle);
 }
 
@@ -207,12 +207,12 @@ lproj_measure_format *lproj_measure_format_open(const char *tag, const char *uni
     lproj_ustring uskeleton;
     if (!lproj_ustring_init(&uskeleton, skeleton, -1)) return NULL;
     UErrorCode status = U_ZERO_ERROR;
-    UNumberFormatter *formatter = unumf_openForSkeletonAndLocale(uskeleton.chars, uskeleton.length, id, &status);
+    UNumberFormatter *formatter = ICU(unumf_openForSkeletonAndLocale)(uskeleton.chars, uskeleton.length, id, &status);
     lproj_ustring_free(&uskeleton);
     if (U_FAILURE(status) || formatter == NULL) return NULL;
     lproj_measure_format *handle = calloc(1, sizeof *handle);
     if (handle == NULL) {
-        unumf_close(formatter);
+        ICU(unumf_close)(formatter);
         return NULL;
     }
     handle->formatter = formatter;
@@ -226,16 +226,16 @@ lproj_measure_format *lproj_measure_format_open(const char *tag, const char *uni
 int32_t lproj_measure_format_double(const lproj_measure_format *handle, double value, char *out, int32_t capacity) {
     if (handle == NULL) return -1;
     UErrorCode status = U_ZERO_ERROR;
-    UFormattedNumber *formatted = unumf_openResult(&status);
+    UFormattedNumber *formatted = ICU(unumf_openResult)(&status);
     if (U_FAILURE(status)) return -1;
     int32_t result = -1;
     UChar *rebuilt = NULL;
     UConstrainedFieldPosition *position = NULL;
-    unumf_formatDouble(handle->formatter, value, formatted, &status);
-    const UFormattedValue *formattedValue = unumf_resultAsValue(formatted, &status);
+    ICU(unumf_formatDouble)(handle->formatter, value, formatted, &status);
+    const UFormattedValue *formattedValue = ICU(unumf_resultAsValue)(formatted, &status);
     if (U_FAILURE(status)) goto done;
     int32_t length = 0;
-    const UChar *text = ufmtval_getString(formattedValue, &length, &status);
+    const UChar *text = ICU(ufmtval_getString)(formattedValue, &length, &status);
     if (U_FAILURE(status)) goto done;
     if (!handle->hasDecimal && !handle->hasGrouping) {
         result = lproj_utf16_to_utf8(text, length, out, capacity);
@@ -245,14 +245,14 @@ int32_t lproj_measure_format_double(const lproj_measure_format *handle, double v
     // may contain a '.' or a space that is not one.
     int32_t longest = handle->decimal.length > handle->grouping.length ? handle->decimal.length : handle->grouping.length;
     rebuilt = malloc(sizeof(UChar) * (size_t)(length * (longest + 1) + 1));
-    position = ucfpos_open(&status);
+    position = ICU(ucfpos_open)(&status);
     if (rebuilt == NULL || U_FAILURE(status)) goto done;
-    ucfpos_constrainCategory(position, UFIELD_CATEGORY_NUMBER, &status);
+    ICU(ucfpos_constrainCategory)(position, UFIELD_CATEGORY_NUMBER, &status);
     int32_t written = 0, copied = 0;
-    while (ufmtval_nextPosition(formattedValue, position, &status) && U_SUCCESS(status)) {
-        int32_t field = ucfpos_getField(position, &status);
+    while (ICU(ufmtval_nextPosition)(formattedValue, position, &status) && U_SUCCESS(status)) {
+        int32_t field = ICU(ucfpos_getField)(position, &status);
         int32_t start = 0, limit = 0;
-        ucfpos_getIndexes(position, &start, &limit, &status);
+        ICU(ucfpos_getIndexes)(position, &start, &limit, &status);
         const lproj_ustring *replacement = NULL;
         if (field == UNUM_DECIMAL_SEPARATOR_FIELD && handle->hasDecimal) replacement = &handle->decimal;
         if (field == UNUM_GROUPING_SEPARATOR_FIELD && handle->hasGrouping) replacement = &handle->grouping;
@@ -268,9 +268,9 @@ int32_t lproj_measure_format_double(const lproj_measure_format *handle, double v
     written += length - copied;
     result = lproj_utf16_to_utf8(rebuilt, written, out, capacity);
 done:
-    if (position != NULL) ucfpos_close(position);
+    if (position != NULL) ICU(ucfpos_close)(position);
     free(rebuilt);
-    unumf_closeResult(formatted);
+    ICU(unumf_closeResult)(formatted);
     return result;
 }
 
@@ -278,7 +278,7 @@ void lproj_measure_format_close(lproj_measure_format *handle) {
     if (handle == NULL) return;
     if (handle->hasDecimal) lproj_ustring_free(&handle->decimal);
     if (handle->hasGrouping) lproj_ustring_free(&handle->grouping);
-    unumf_close(handle->formatter);
+    ICU(unumf_close)(handle->formatter);
     free(handle);
 }
 
@@ -287,9 +287,9 @@ int32_t lproj_measurement_system(const char *tag) {
     if (tag_to_icu_id(tag, id, sizeof id) < 0) return -1;
     char likely[LPROJ_ID_CAPACITY];
     UErrorCode status = U_ZERO_ERROR;
-    uloc_addLikelySubtags(id, likely, sizeof likely, &status);
+    ICU(uloc_addLikelySubtags)(id, likely, sizeof likely, &status);
     if (U_FAILURE(status)) return -1;
-    UMeasurementSystem system = ulocdata_getMeasurementSystem(likely, &status);
+    UMeasurementSystem system = ICU(ulocdata_getMeasurementSystem)(likely, &status);
     if (U_FAILURE(status)) return -1;
     switch (system) {
     case UMS_US: return 1;
@@ -307,13 +307,13 @@ int32_t lproj_date_pattern_for_template(const char *tag, const char *calendar, c
     lproj_ustring skeleton;
     if (!lproj_ustring_init(&skeleton, template_text, -1)) return -1;
     UErrorCode status = U_ZERO_ERROR;
-    UDateTimePatternGenerator *generator = udatpg_open(id, &status);
+    UDateTimePatternGenerator *generator = ICU(udatpg_open)(id, &status);
     int32_t result = -1;
     if (U_SUCCESS(status)) {
         UChar pattern[256];
-        int32_t length = udatpg_getBestPattern(generator, skeleton.chars, skeleton.length, pattern, 256, &status);
+        int32_t length = ICU(udatpg_getBestPattern)(generator, skeleton.chars, skeleton.length, pattern, 256, &status);
         if (U_SUCCESS(status) && length < 256) result = lproj_utf16_to_utf8(pattern, length, out, capacity);
-        udatpg_close(generator);
+        ICU(udatpg_close)(generator);
     }
     lproj_ustring_free(&skeleton);
     return result;
@@ -330,11 +330,11 @@ static UDateFormat *open_date_format(const char *tag, const char *calendar, cons
         return NULL;
     }
     UErrorCode status = U_ZERO_ERROR;
-    UDateFormat *format = udat_open(UDAT_PATTERN, UDAT_PATTERN, id, uzone.chars, uzone.length, upattern.chars, upattern.length, &status);
+    UDateFormat *format = ICU(udat_open)(UDAT_PATTERN, UDAT_PATTERN, id, uzone.chars, uzone.length, upattern.chars, upattern.length, &status);
     lproj_ustring_free(&upattern);
     lproj_ustring_free(&uzone);
     if (U_FAILURE(status)) {
-        if (format != NULL) udat_close(format);
+        if (format != NULL) ICU(udat_close)(format);
         return NULL;
     }
     return format;
@@ -348,10 +348,10 @@ lproj_date_formatter *lproj_date_formatter_open(const char *tag, const char *cal
     UDateFormat *format = open_date_format(tag, calendar, pattern, zone);
     if (format == NULL) return NULL;
     // Parsing is strict: all of the text, in the pattern's own form.
-    udat_setLenient(format, false);
+    ICU(udat_setLenient)(format, false);
     lproj_date_formatter *handle = malloc(sizeof *handle);
     if (handle == NULL) {
-        udat_close(format);
+        ICU(udat_close)(format);
         return NULL;
     }
     handle->format = format;
@@ -365,7 +365,7 @@ typedef struct {
 
 static int32_t write_date(void *context, UChar *buffer, int32_t capacity, UErrorCode *status) {
     date_call *call = context;
-    return udat_format(call->format, call->milliseconds, buffer, capacity, NULL, status);
+    return ICU(udat_format)(call->format, call->milliseconds, buffer, capacity, NULL, status);
 }
 
 int32_t lproj_date_formatter_format(lproj_date_formatter *handle, double milliseconds, char *out, int32_t capacity) {
@@ -380,7 +380,7 @@ int32_t lproj_date_formatter_parse(lproj_date_formatter *handle, const char *tex
     if (!lproj_ustring_init(&utext, text, -1)) return 1;
     UErrorCode status = U_ZERO_ERROR;
     int32_t position = 0;
-    UDate date = udat_parse(handle->format, utext.chars, utext.length, &position, &status);
+    UDate date = ICU(udat_parse)(handle->format, utext.chars, utext.length, &position, &status);
     int32_t result;
     if (U_FAILURE(status) || position != utext.length) {
         result = position + 1;
@@ -394,7 +394,7 @@ int32_t lproj_date_formatter_parse(lproj_date_formatter *handle, const char *tex
 
 void lproj_date_formatter_close(lproj_date_formatter *handle) {
     if (handle == NULL) return;
-    udat_close(handle->format);
+    ICU(udat_close)(handle->format);
     free(handle);
 }
 
@@ -403,8 +403,8 @@ int32_t lproj_date_pattern_is_valid(const char *pattern) {
     if (format == NULL) return 0;
     UChar buffer[512];
     UErrorCode status = U_ZERO_ERROR;
-    udat_format(format, 0, buffer, 512, NULL, &status);
-    udat_close(format);
+    ICU(udat_format)(format, 0, buffer, 512, NULL, &status);
+    ICU(udat_close)(format);
     return U_SUCCESS(status) ? 1 : 0;
 }
 
@@ -414,7 +414,7 @@ int32_t lproj_time_zone_canonical(const char *zone, char *out, int32_t capacity)
     UChar canonical[128];
     UBool isSystem = false;
     UErrorCode status = U_ZERO_ERROR;
-    int32_t length = ucal_getCanonicalTimeZoneID(uzone.chars, uzone.length, canonical, 128, &isSystem, &status);
+    int32_t length = ICU(ucal_getCanonicalTimeZoneID)(uzone.chars, uzone.length, canonical, 128, &isSystem, &status);
     lproj_ustring_free(&uzone);
     // Unknown IDs come back as "Etc/Unknown" or fail.
     if (U_FAILURE(status) || length >= 128) return -1;
@@ -426,20 +426,20 @@ int32_t lproj_time_zone_canonical(const char *zone, char *out, int32_t capacity)
 int32_t lproj_calendar_canonical(const char *calendar, char *out, int32_t capacity) {
     if (calendar == NULL || calendar[0] == '\0' || strlen(calendar) > 40) return -1;
     // BCP 47 names ("gregory", "islamic-civil") become ICU's ("gregorian").
-    const char *legacy = uloc_toLegacyType("calendar", calendar);
+    const char *legacy = ICU(uloc_toLegacyType)("calendar", calendar);
     if (legacy == NULL) return -1;
     UErrorCode status = U_ZERO_ERROR;
-    UEnumeration *known = ucal_getKeywordValuesForLocale("calendar", "und", false, &status);
+    UEnumeration *known = ICU(ucal_getKeywordValuesForLocale)("calendar", "und", false, &status);
     if (U_FAILURE(status)) return -1;
     int32_t result = -1;
     const char *each;
-    while ((each = uenum_next(known, NULL, &status)) != NULL && U_SUCCESS(status)) {
+    while ((each = ICU(uenum_next)(known, NULL, &status)) != NULL && U_SUCCESS(status)) {
         if (strcmp(each, legacy) == 0) {
             result = copy_out(each, out, capacity);
             break;
         }
     }
-    uenum_close(known);
+    ICU(uenum_close)(known);
     return result;
 }
 
@@ -450,12 +450,12 @@ int32_t lproj_case_map(const char *tag, int32_t upper, const char *text, int32_t
     char id[LPROJ_ID_CAPACITY];
     if (tag_to_icu_id(tag, id, sizeof id) < 0) return -1;
     UErrorCode status = U_ZERO_ERROR;
-    UCaseMap *map = ucasemap_open(id, 0, &status);
+    UCaseMap *map = ICU(ucasemap_open)(id, 0, &status);
     if (U_FAILURE(status)) return -1;
     int32_t needed = upper
-        ? ucasemap_utf8ToUpper(map, out, capacity, text, length, &status)
-        : ucasemap_utf8ToLower(map, out, capacity, text, length, &status);
-    ucasemap_close(map);
+        ? ICU(ucasemap_utf8ToUpper)(map, out, capacity, text, length, &status)
+        : ICU(ucasemap_utf8ToLower)(map, out, capacity, text, length, &status);
+    ICU(ucasemap_close)(map);
     if (U_FAILURE(status) && status != U_BUFFER_OVERFLOW_ERROR) return -1;
     return needed;
 }
@@ -465,11 +465,11 @@ int32_t lproj_locale_display_name(const char *tag, const char *display_tag, char
     if (tag_to_icu_id(tag, id, sizeof id) < 0 || tag_to_icu_id(display_tag, displayID, sizeof displayID) < 0) return -1;
     UDisplayContext contexts[] = {UDISPCTX_STANDARD_NAMES, UDISPCTX_CAPITALIZATION_FOR_UI_LIST_OR_MENU};
     UErrorCode status = U_ZERO_ERROR;
-    ULocaleDisplayNames *names = uldn_openForContext(displayID, contexts, 2, &status);
+    ULocaleDisplayNames *names = ICU(uldn_openForContext)(displayID, contexts, 2, &status);
     if (U_FAILURE(status)) return -1;
     UChar name[256];
-    int32_t length = uldn_localeDisplayName(names, id, name, 256, &status);
-    uldn_close(names);
+    int32_t length = ICU(uldn_localeDisplayName)(names, id, name, 256, &status);
+    ICU(uldn_close)(names);
     if (U_FAILURE(status) || length >= 256) return -1;
     return lproj_utf16_to_utf8(name, length, out, capacity);
 }

@@ -36,6 +36,20 @@ import Testing
         #expect(try await lprojctl(["demo", "title", "-h"]).output.contains("USAGE: lprojctl lookup"))
     }
 
+    @Test func aLookupDoesNotLoadICUWhichOtherCommandsOpenWhenTheyNeedIt() async throws {
+        let daemon = try await DaemonProcess(files: Self.files)
+        let ctl = DaemonProcess.binaries.appendingPathComponent("lprojctl").path
+        // The dynamic loader names each file it loads, dlopen's too.
+        let loaderLog = ["LD_DEBUG": "files"]
+        let lookup = try await run(ctl, ["lookup", "demo", "title", "--locale", "de", "--socket", daemon.socket], environment: loaderLog)
+        #expect(lookup.output == "Titel\n")
+        #expect(lookup.errors.contains("file=libc.so.6"), "no loader log: \(lookup.errors.prefix(300))")
+        #expect(!lookup.errors.contains("libicui18n"), "a lookup loaded ICU")
+        // lint asks ICU which languages it knows: ICU is opened then.
+        let lint = try await run(ctl, ["lint", daemon.bundleDirectory.path], environment: loaderLog)
+        #expect(lint.errors.contains("file=libicui18n.so"), "lint did not open ICU")
+    }
+
     @Test func failuresAreReportedByTheParserPath() async throws {
         let daemon = try await DaemonProcess(files: Self.files)
         let ctl = DaemonProcess.binaries.appendingPathComponent("lprojctl").path

@@ -3,8 +3,12 @@
 #include <malloc.h>
 #include <sched.h>
 
+/* Bytes malloc has handed out: from the heap, and in chunks of their own
+ * (large allocations are mmapped, and uordblks alone does not count them;
+ * whether one is depends on glibc's moving threshold). */
 size_t heap_bytes_in_use(void) {
-    return mallinfo2().uordblks;
+    struct mallinfo2 info = mallinfo2();
+    return info.uordblks + info.hblkhd;
 }
 
 void heap_trim(void) {

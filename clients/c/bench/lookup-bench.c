@@ -1,10 +1,15 @@
 /* Median nanoseconds of a lookup hit over 10,000 keys: the localizer's
  * mirror (against a real lprojd) beside GNU gettext's dgettext on a .mo of
  * the same keys, and a bare GHashTable as the floor. Batches of lookups are
- * timed with clock_gettime; the figure is the median of batch means. */
+ * timed with clock_gettime; the figure is the median of batch means.
+ * With --memory: the heap a mirror of a 100k-entry table holds, against
+ * the file (its own process, so that nothing measured before counts). */
 #include <libintl.h>
 #include <locale.h>
+#include <malloc.h>
 #include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include <glib/gstdio.h>
@@ -118,7 +123,59 @@ static void check(const char *what, LookupFunction lookup, gpointer context) {
     if (g_strcmp0(lookup(context, keys[i]), values[i]) != 0) g_error("%s answers %s wrongly", what, keys[i]);
 }
 
-int main(void) {
+/* Bytes malloc has handed out, mmapped chunks too (uordblks alone misses
+ * large allocations, depending on glibc's moving threshold). */
+static size_t heap_in_use(void) {
+  struct mallinfo2 info = mallinfo2();
+  return info.uordblks + info.hblkhd;
+}
+
+/* The heap a localizer holds once started on a 100k-entry table (its
+ * connection too), as glibc counts bytes in use, against the file's size. */
+static void measure_mirror_memory(const char *directory) {
+  enum { ENTRIES = 100000 };
+  g_autofree char *bundle = g_build_filename(directory, "memory", NULL);
+  g_autofree char *lproj = g_build_filename(bundle, "de.lproj", NULL);
+  g_autofree char *english = g_build_filename(bundle, "en.lproj", NULL);
+  g_mkdir_with_parents(lproj, 0700);
+  g_mkdir_with_parents(english, 0700);
+  GString *strings = g_string_new(NULL);
+  for (int i = 0; i < ENTRIES; i++) g_string_append_printf(strings, "\"screen%d.label.%d\" = \"Beschriftung Nummer %d\";\n", i / 10, i % 10, i);
+  g_autofree char *path = g_build_filename(lproj, "Localizable.strings", NULL);
+  write_file(path, strings);
+  g_string_free(strings, TRUE);
+  g_autofree char *english_path = g_build_filename(english, "Localizable.strings", NULL);
+  write_file(english_path, g_string_new("\"screen0.label.0\" = \"Label\";\n"));
+  struct stat file;
+  if (g_stat(path, &file) != 0) g_error("no table");
+
+  DaemonFixture *daemon = daemon_fixture_new(bundle, "memory", "en");
+  daemon_fixture_start(daemon);
+  g_setenv("LANGUAGE", "de", TRUE);
+  g_setenv("LC_ALL", "de_DE.UTF-8", TRUE); /* gettext reads no LANGUAGE in the C locale */
+  malloc_trim(0);
+  size_t before = heap_in_use();
+  g_autoptr(GError) error = NULL;
+  LprojdLocalizer *localizer = lprojd_localizer_new("memory", "org.example.Memory", daemon->socket_path, NULL, &error);
+  if (localizer == NULL) g_error("%s", error->message);
+  malloc_trim(0);
+  size_t held = heap_in_use() - before;
+  if (g_strcmp0(lprojd_localizer_lookup(localizer, "screen1.label.1", NULL, NULL), "Beschriftung Nummer 11") != 0)
+    g_error("the mirror is wrong: %s", lprojd_localizer_lookup(localizer, "screen1.label.1", NULL, NULL));
+  printf("mirror of a 100k-entry table: %.1f MB held, file %.1f MB: %.2fx\n", held / 1e6, file.st_size / 1e6,
+         (double)held / (double)file.st_size);
+  g_object_unref(localizer);
+  daemon_fixture_free(daemon);
+}
+
+int main(int argc, char **argv) {
+  if (argc > 1 && strcmp(argv[1], "--memory") == 0) {
+    g_autofree char *directory = g_dir_make_tmp("lprojd-bench-XXXXXX", NULL);
+    measure_mirror_memory(directory);
+    const char *remove[] = {"rm", "-rf", directory, NULL};
+    g_spawn_sync(NULL, (char **)remove, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, NULL, NULL);
+    return 0;
+  }
   /* gettext reads no catalog in the C locale; C.UTF-8 is always there. */
   const char *locale = setlocale(LC_ALL, "C.UTF-8");
   if (locale == NULL) g_error("no C.UTF-8 locale");

@@ -14,9 +14,8 @@ static gboolean holds_object(JsonObject *object, const char *member) {
   return node == NULL || JSON_NODE_HOLDS_NULL(node) || JSON_NODE_HOLDS_OBJECT(node);
 }
 
-/* Adds every string member of `object` to `map`, copied into `text` if
- * given; FALSE if one is not a string. */
-static gboolean add_strings(GHashTable *map, JsonObject *object, GStringChunk *text) {
+/* Adds every member of `object` to `values`; FALSE if one is not a string. */
+static gboolean add_strings(StringTableBuilder *values, JsonObject *object) {
   if (object == NULL) return TRUE;
   JsonObjectIter iter;
   const char *name;
@@ -24,15 +23,13 @@ static gboolean add_strings(GHashTable *map, JsonObject *object, GStringChunk *t
   json_object_iter_init(&iter, object);
   while (json_object_iter_next(&iter, &name, &node)) {
     if (json_node_get_value_type(node) != G_TYPE_STRING) return FALSE;
-    const char *value = json_node_get_string(node);
-    if (text != NULL) g_hash_table_insert(map, g_string_chunk_insert(text, name), g_string_chunk_insert(text, value));
-    else g_hash_table_insert(map, (gpointer)name, (gpointer)value);
+    if (!string_table_builder_add(values, name, json_node_get_string(node))) return FALSE;
   }
   return TRUE;
 }
 
 /* Adds each plural entry's format key, as Lookup without arguments gives it. */
-static gboolean add_plural_formats(GHashTable *map, JsonObject *plurals, GStringChunk *text) {
+static gboolean add_plural_formats(StringTableBuilder *values, JsonObject *plurals) {
   if (plurals == NULL) return TRUE;
   JsonObjectIter iter;
   const char *name;
@@ -40,22 +37,63 @@ static gboolean add_plural_formats(GHashTable *map, JsonObject *plurals, GString
   json_object_iter_init(&iter, plurals);
   while (json_object_iter_next(&iter, &name, &node)) {
     const char *format = JSON_NODE_HOLDS_OBJECT(node) ? member_string(json_node_get_object(node), "format") : NULL;
-    if (format == NULL) return FALSE;
-    g_hash_table_insert(map, g_string_chunk_insert(text, name), g_string_chunk_insert(text, format));
+    if (format == NULL || !string_table_builder_add(values, name, format)) return FALSE;
   }
   return TRUE;
 }
 
+/* The source most keys have, and the keys with another; FALSE if a source
+ * is not a string. */
+static gboolean add_sources(MirrorTable *table, JsonObject *sources) {
+  StringTableBuilder others;
+  string_table_builder_init(&others);
+  g_autoptr(GHashTable) counts = g_hash_table_new(g_str_hash, g_str_equal);
+  const char *common = NULL;
+  guint most = 0;
+  JsonObjectIter iter;
+  const char *name;
+  JsonNode *node;
+  gboolean valid = TRUE;
+  if (sources != NULL) {
+    json_object_iter_init(&iter, sources);
+    while (valid && json_object_iter_next(&iter, &name, &node)) {
+      if (json_node_get_value_type(node) != G_TYPE_STRING) {
+        valid = FALSE;
+        break;
+      }
+      const char *source = json_node_get_string(node);
+      guint count = GPOINTER_TO_UINT(g_hash_table_lookup(counts, source)) + 1;
+      g_hash_table_insert(counts, (gpointer)source, GUINT_TO_POINTER(count));
+      if (count > most) {
+        most = count;
+        common = source;
+      }
+    }
+    json_object_iter_init(&iter, sources);
+    while (valid && json_object_iter_next(&iter, &name, &node)) {
+      const char *source = json_node_get_string(node);
+      if (g_strcmp0(source, common) != 0) valid = string_table_builder_add(&others, name, source);
+    }
+  }
+  table->common_source = g_strdup(common);
+  table->other_sources = string_table_builder_finish(&others);
+  string_table_builder_clear(&others);
+  return valid;
+}
+
 MirrorTable *mirror_table_new(JsonObject *reply, GError **error) {
   MirrorTable *table = g_atomic_rc_box_new0(MirrorTable);
-  table->reply = json_object_ref(reply);
-  table->text = g_string_chunk_new(4096);
-  table->values = g_hash_table_new(g_str_hash, g_str_equal);
-  table->sources = g_hash_table_new(g_str_hash, g_str_equal);
-  gboolean valid = holds_object(reply, "strings") && holds_object(reply, "plurals") &&
-                   holds_object(reply, "sources") && add_plural_formats(table->values, member_object(reply, "plurals"), table->text) &&
-                   add_strings(table->values, member_object(reply, "strings"), table->text) &&
-                   add_strings(table->sources, member_object(reply, "sources"), NULL);
+  StringTableBuilder values;
+  string_table_builder_init(&values);
+  JsonObject *plurals = member_object(reply, "plurals");
+  gboolean valid = holds_object(reply, "strings") && holds_object(reply, "plurals") && holds_object(reply, "sources") &&
+                   add_plural_formats(&values, plurals) && add_strings(&values, member_object(reply, "strings"));
+  table->values = string_table_builder_finish(&values);
+  string_table_builder_clear(&values);
+  valid = valid && add_sources(table, member_object(reply, "sources"));
+  if (plurals != NULL && json_object_get_size(plurals) > 0) table->plurals = json_object_ref(plurals);
+  JsonNode *generation = json_object_get_member(reply, "generation");
+  if (generation != NULL) table->generation = json_node_copy(generation);
   if (!valid) {
     g_set_error_literal(error, LPROJD_ERROR, LPROJD_ERROR_MALFORMED_REPLY, "a table is not as GetTable describes it");
     mirror_table_unref(table);
@@ -68,13 +106,21 @@ MirrorTable *mirror_table_ref(MirrorTable *table) { return g_atomic_rc_box_acqui
 
 static void mirror_table_clear(gpointer data) {
   MirrorTable *table = data;
-  g_hash_table_unref(table->values);
-  g_hash_table_unref(table->sources);
-  g_string_chunk_free(table->text);
-  json_object_unref(table->reply);
+  string_table_free(table->values);
+  string_table_free(table->other_sources);
+  g_free(table->common_source);
+  if (table->plurals != NULL) json_object_unref(table->plurals);
+  if (table->generation != NULL) json_node_unref(table->generation);
 }
 
 void mirror_table_unref(MirrorTable *table) { g_atomic_rc_box_release_full(table, mirror_table_clear); }
+
+/* Where a key's value came from, as Lookup says; NULL if the table lacks it. */
+static const char *table_source(const MirrorTable *table, const char *key) {
+  const char *other = table->other_sources != NULL ? string_table_lookup(table->other_sources, key) : NULL;
+  if (other != NULL) return other;
+  return string_table_lookup(table->values, key) != NULL ? table->common_source : NULL;
+}
 
 static void mirror_table_unref_data(gpointer table) { mirror_table_unref(table); }
 
@@ -115,7 +161,7 @@ void mirror_unref(Mirror *mirror) { g_atomic_rc_box_release_full(mirror, mirror_
 
 const char *mirror_source(const Mirror *mirror, const char *key, const char *table) {
   const MirrorTable *found = g_hash_table_lookup(mirror->tables, table != NULL ? table : "Localizable");
-  return found != NULL ? g_hash_table_lookup(found->sources, key) : NULL;
+  return found != NULL ? table_source(found, key) : NULL;
 }
 
 /* ---- differences ---- */
@@ -126,6 +172,28 @@ static gboolean same_member(JsonObject *a, JsonObject *b, const char *member) {
   return json_node_equal(x, y);
 }
 
+typedef struct {
+  const MirrorTable *a, *b;
+  gboolean same;
+} SameSources;
+
+static void compare_source(const char *key, const char *value, gpointer data) {
+  (void)value;
+  SameSources *comparison = data;
+  if (comparison->same) comparison->same = g_strcmp0(table_source(comparison->a, key), table_source(comparison->b, key)) == 0;
+}
+
+/* Same keys, values, plural entries and sources. */
+static gboolean same_table(const MirrorTable *x, const MirrorTable *y) {
+  if (x == y) return TRUE;
+  if (!string_table_equal(x->values, y->values)) return FALSE;
+  if ((x->plurals == NULL) != (y->plurals == NULL) || (x->plurals != NULL && !json_object_equal(x->plurals, y->plurals)))
+    return FALSE;
+  SameSources comparison = {x, y, TRUE};
+  string_table_foreach(x->values, compare_source, &comparison);
+  return comparison.same;
+}
+
 /* Tables are the same when their contents are (generations differ between
  * daemon runs without meaning anything for the app). */
 static gboolean same_tables(GHashTable *a, GHashTable *b) {
@@ -134,12 +202,8 @@ static gboolean same_tables(GHashTable *a, GHashTable *b) {
   gpointer name, value;
   g_hash_table_iter_init(&iter, a);
   while (g_hash_table_iter_next(&iter, &name, &value)) {
-    MirrorTable *x = value, *y = g_hash_table_lookup(b, name);
-    if (y == NULL) return FALSE;
-    if (x == y) continue;
-    if (!same_member(x->reply, y->reply, "strings") || !same_member(x->reply, y->reply, "plurals") ||
-        !same_member(x->reply, y->reply, "sources"))
-      return FALSE;
+    MirrorTable *y = g_hash_table_lookup(b, name);
+    if (y == NULL || !same_table(value, y)) return FALSE;
   }
   return TRUE;
 }
@@ -159,9 +223,30 @@ guint mirror_difference(const Mirror *old, const Mirror *new) {
 
 /* ---- the cache file ---- */
 
-static void copy_member(JsonObject *to, JsonObject *from, const char *member) {
-  JsonNode *node = json_object_get_member(from, member);
-  if (node != NULL) json_object_set_member(to, member, json_node_ref(node));
+typedef struct {
+  const MirrorTable *table;
+  JsonObject *strings, *sources;
+} CacheEntries;
+
+static void write_entry(const char *key, const char *value, gpointer data) {
+  CacheEntries *entries = data;
+  const MirrorTable *table = entries->table;
+  if (table->plurals == NULL || !json_object_has_member(table->plurals, key))
+    json_object_set_string_member(entries->strings, key, value);
+  const char *source = table_source(table, key);
+  if (source != NULL) json_object_set_string_member(entries->sources, key, source);
+}
+
+/* A table as GetTable gave it, for the cache file. */
+static JsonObject *table_to_json(const MirrorTable *table) {
+  JsonObject *entry = json_object_new();
+  CacheEntries entries = {table, json_object_new(), json_object_new()};
+  string_table_foreach(table->values, write_entry, &entries);
+  json_object_set_object_member(entry, "strings", entries.strings);
+  json_object_set_object_member(entry, "plurals", table->plurals != NULL ? json_object_ref(table->plurals) : json_object_new());
+  json_object_set_object_member(entry, "sources", entries.sources);
+  if (table->generation != NULL) json_object_set_member(entry, "generation", json_node_copy(table->generation));
+  return entry;
 }
 
 char *mirror_to_cache_json(const Mirror *mirror, const char *bundle, const char *client) {
@@ -177,13 +262,7 @@ char *mirror_to_cache_json(const Mirror *mirror, const char *bundle, const char 
   gpointer name, value;
   g_hash_table_iter_init(&iter, mirror->tables);
   while (g_hash_table_iter_next(&iter, &name, &value)) {
-    MirrorTable *table = value;
-    JsonObject *entry = json_object_new();
-    copy_member(entry, table->reply, "strings");
-    copy_member(entry, table->reply, "plurals");
-    copy_member(entry, table->reply, "sources");
-    copy_member(entry, table->reply, "generation");
-    json_object_set_object_member(tables, name, entry);
+    json_object_set_object_member(tables, name, table_to_json(value));
   }
   json_object_set_object_member(root, "tables", tables);
   if (mirror->supported != NULL) json_object_set_object_member(root, "supportedLocales", json_object_ref(mirror->supported));

@@ -6,15 +6,20 @@
 
 #include <json-glib/json-glib.h>
 
-/* One table as GetTable gave it: `values` maps each key to its string, or a
- * plural entry's format key. Its keys and values are copied side by side
- * into `text`: lookups then touch a few dense pages rather than the parsed
- * JSON strewn over the heap (a third of a lookup's time in the benchmark). */
+#include "string-table.h"
+
+/* One table as GetTable gave it. `values` maps each key to its string, or a
+ * plural entry's format key, in a compact StringTable: a mirror of a table
+ * is about the size of the table's file (the parsed JSON reply, kept whole
+ * before, took eleven times that). Where each key came from is kept as the
+ * table's most common source and the keys that differ, since most keys of
+ * a table come from one folder. */
 typedef struct {
-  JsonObject *reply;
-  GStringChunk *text;
-  GHashTable *values;
-  GHashTable *sources; /* key -> source locale, pointing into `reply` */
+  StringTable *values;
+  char *common_source;        /* NULL when the table has no keys */
+  StringTable *other_sources; /* key -> source, for keys not from common_source */
+  JsonObject *plurals;        /* the plural entries as GetTable gave them (for the cache), or NULL */
+  JsonNode *generation;       /* as GetTable gave it (for the cache), or NULL */
 } MirrorTable;
 
 typedef struct {
@@ -41,7 +46,7 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(Mirror, mirror_unref)
 /* The value (and source) of a key: NULL when no table has it. */
 static inline const char *mirror_lookup(const Mirror *mirror, const char *key, const char *table) {
   const MirrorTable *found = table == NULL ? mirror->localizable : g_hash_table_lookup(mirror->tables, table);
-  return found != NULL ? g_hash_table_lookup(found->values, key) : NULL;
+  return found != NULL ? string_table_lookup(found->values, key) : NULL;
 }
 const char *mirror_source(const Mirror *mirror, const char *key, const char *table);
 

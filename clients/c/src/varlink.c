@@ -119,6 +119,12 @@ gboolean varlink_connection_next_buffered(VarlinkConnection *connection, JsonObj
   gsize length = (gsize)(end - input->data);
   *parameters = parse_message((const char *)input->data, length, continues, error);
   g_byte_array_remove_range(input, 0, (guint)length + 1);
+  /* A large reply's buffer is not kept for the small messages that follow
+   * (a whole table's reply would hold its size twice over, per connection). */
+  if (input->len == 0 && length > 64 * 1024) {
+    g_byte_array_unref(connection->input);
+    connection->input = g_byte_array_new();
+  }
   return TRUE;
 }
 

@@ -7,7 +7,9 @@
 
 #include "cache.h"
 #include "lprojd/localizer.h"
+#include "mirror.h"
 #include "placeholders.h"
+#include "string-table.h"
 #include "varlink.h"
 
 /* ---- preferred languages (clients/README.md's table, and more) ---- */
@@ -68,6 +70,87 @@ static void test_placeholders(void) {
   g_assert_cmpstr(none, ==, "{name}");
 }
 
+/* ---- the mirror's string table ---- */
+
+static void count_entry(const char *key, const char *value, gpointer data) {
+  (void)key, (void)value;
+  (*(guint *)data)++;
+}
+
+static void test_string_table(void) {
+  StringTableBuilder builder;
+  string_table_builder_init(&builder);
+  /* Keys of every length, the empty key and value, and a key given twice. */
+  for (int i = 0; i < 5000; i++) {
+    g_autofree char *key = g_strdup_printf("key.%d%.*s", i, i % 23, "kkkkkkkkkkkkkkkkkkkkkkk");
+    g_autofree char *value = g_strdup_printf("Wert %d", i);
+    g_assert_true(string_table_builder_add(&builder, key, value));
+  }
+  g_assert_true(string_table_builder_add(&builder, "", "the empty key"));
+  g_assert_true(string_table_builder_add(&builder, "empty value", ""));
+  g_assert_true(string_table_builder_add(&builder, "twice", "first"));
+  g_assert_true(string_table_builder_add(&builder, "twice", "second"));
+  g_autoptr(StringTable) table = string_table_builder_finish(&builder);
+  string_table_builder_clear(&builder);
+  g_assert_cmpuint(string_table_size(table), ==, 5003);
+  for (int i = 0; i < 5000; i++) {
+    g_autofree char *key = g_strdup_printf("key.%d%.*s", i, i % 23, "kkkkkkkkkkkkkkkkkkkkkkk");
+    g_autofree char *value = g_strdup_printf("Wert %d", i);
+    g_assert_cmpstr(string_table_lookup(table, key), ==, value);
+  }
+  g_assert_cmpstr(string_table_lookup(table, ""), ==, "the empty key");
+  g_assert_cmpstr(string_table_lookup(table, "empty value"), ==, "");
+  g_assert_cmpstr(string_table_lookup(table, "twice"), ==, "second");
+  /* Keys it lacks: prefixes, longer keys, another case. */
+  g_assert_null(string_table_lookup(table, "key."));
+  g_assert_null(string_table_lookup(table, "key.1kk"));
+  g_assert_null(string_table_lookup(table, "key.0 "));
+  g_assert_null(string_table_lookup(table, "Twice"));
+  guint visited = 0;
+  string_table_foreach(table, count_entry, &visited);
+  g_assert_cmpuint(visited, ==, 5003);
+
+  /* A full index (7 keys in 8 slots) still ends every probe. */
+  string_table_builder_init(&builder);
+  for (int i = 0; i < 7; i++) {
+    char key[8];
+    g_snprintf(key, sizeof key, "k%d", i);
+    string_table_builder_add(&builder, key, key);
+  }
+  g_autoptr(StringTable) full = string_table_builder_finish(&builder);
+  string_table_builder_clear(&builder);
+  g_assert_cmpstr(string_table_lookup(full, "k6"), ==, "k6");
+  for (int i = 7; i < 200; i++) {
+    char key[8];
+    g_snprintf(key, sizeof key, "k%d", i);
+    g_assert_null(string_table_lookup(full, key));
+  }
+  g_assert_false(string_table_equal(table, full));
+  g_assert_true(string_table_equal(full, full));
+}
+
+/* Sources come back as GetTable gave them, and a change of source alone
+ * is a change of the table. */
+static void test_mirror_sources(void) {
+  const char *text = "{\"strings\": {\"a\": \"A\", \"b\": \"B\", \"c\": \"C\"}, \"plurals\": {},"
+                     " \"sources\": {\"a\": \"de\", \"b\": \"de\", \"c\": \"en\"}}";
+  const char *moved = "{\"strings\": {\"a\": \"A\", \"b\": \"B\", \"c\": \"C\"}, \"plurals\": {},"
+                      " \"sources\": {\"a\": \"de\", \"b\": \"en\", \"c\": \"en\"}}";
+  g_autoptr(JsonNode) node = json_from_string(text, NULL);
+  g_autoptr(JsonNode) moved_node = json_from_string(moved, NULL);
+  GHashTable *tables = mirror_copy_tables(NULL), *moved_tables = mirror_copy_tables(NULL);
+  g_hash_table_insert(tables, g_strdup("Localizable"), mirror_table_new(json_node_get_object(node), NULL));
+  g_hash_table_insert(moved_tables, g_strdup("Localizable"), mirror_table_new(json_node_get_object(moved_node), NULL));
+  g_autoptr(Mirror) mirror = mirror_new("de", "en", tables, NULL);
+  g_autoptr(Mirror) other = mirror_new("de", "en", moved_tables, NULL);
+  g_assert_cmpstr(mirror_source(mirror, "a", NULL), ==, "de");
+  g_assert_cmpstr(mirror_source(mirror, "c", NULL), ==, "en");
+  g_assert_cmpstr(mirror_source(other, "b", NULL), ==, "en");
+  g_assert_null(mirror_source(mirror, "nothing", NULL));
+  g_assert_cmpuint(mirror_difference(mirror, other), ==, LPROJD_CHANGE_TABLES);
+  g_assert_cmpuint(mirror_difference(mirror, mirror), ==, 0);
+}
+
 /* ---- the cache file ---- */
 
 static void test_cache_path(void) {
@@ -96,6 +179,7 @@ static void test_cache_round_trip(void) {
   g_assert_cmpstr(mirror_lookup(mirror, "a", NULL), ==, "A");
   g_assert_cmpstr(mirror_lookup(mirror, "p", "Localizable"), ==, "%#@n@");
   g_assert_cmpstr(mirror_source(mirror, "p", NULL), ==, "en");
+  g_assert_cmpstr(mirror_source(mirror, "a", NULL), ==, "fr");
   g_autofree char *written = mirror_to_cache_json(mirror, "demo", "org.example.App");
   g_autoptr(Mirror) again = mirror_from_cache_json(written, strlen(written), "demo", "org.example.App");
   g_assert_nonnull(again);
@@ -183,6 +267,8 @@ int main(int argc, char **argv) {
   g_test_init(&argc, &argv, NULL);
   g_test_add_func("/pure/preferred-languages", test_environ);
   g_test_add_func("/pure/placeholders", test_placeholders);
+  g_test_add_func("/pure/string-table", test_string_table);
+  g_test_add_func("/pure/mirror-sources", test_mirror_sources);
   g_test_add_func("/pure/cache-path", test_cache_path);
   g_test_add_func("/pure/cache-round-trip", test_cache_round_trip);
   g_test_add_func("/pure/cache-rejects", test_cache_rejects);

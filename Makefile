@@ -15,6 +15,8 @@
 #   make format     lay out the Swift sources (swift format, .swift-format);
 #                   make lint-format checks them, as CI does
 #   make demo-app   the GTK 4 app (Examples/GtkDemo) on the demo daemon
+#                   (terminal apps on the C and Swift localizers: Examples/CDemo,
+#                   Examples/SwiftDemo; make test drives all three)
 #   make install    after `make release`: binaries, systemd units (system and
 #                   user), the sample configuration and the demo bundle, and
 #                   the C client (make install-client), under PREFIX (default
@@ -107,6 +109,8 @@ test-extract:
 # The C and Python localizers and the GTK app, against the release lprojd.
 test-clients:
 	$(MAKE) -C clients/c check LPROJD_BINARY=$(CURDIR)/.build/release/lprojd
+	$(MAKE) -C Examples/CDemo
+	$(SWIFT) build --product lproj-swift-demo $(BUILD_FLAGS)
 	$(PIP) './clients/python[glib,test]' || $(PIP) --break-system-packages './clients/python[glib,test]'
 	LPROJD_BINARY=$(CURDIR)/.build/release/lprojd python3 -m pytest -q -p no:cacheprovider clients/python/tests
 
@@ -122,7 +126,7 @@ generate:
 	$(SWIFT) run varlink-codegen Sources/LprojInterface/org.lprojd.Localization.varlink --namespace Localization \
 	  --output Sources/LprojInterface/Localization.swift
 
-FORMATTED := Sources Tests Benchmarks Fuzz/Sources Package.swift Fuzz/Package.swift Extract/Sources Extract/Tests Extract/Package.swift
+FORMATTED := Sources Tests Benchmarks Examples/SwiftDemo Fuzz/Sources Package.swift Fuzz/Package.swift Extract/Sources Extract/Tests Extract/Package.swift
 
 format:
 	$(SWIFT) format format --in-place --recursive --parallel $(FORMATTED)
@@ -199,3 +203,4 @@ install-data:
 clean:
 	rm -rf .build
 	$(MAKE) -C clients/c clean
+	$(MAKE) -C Examples/CDemo clean

@@ -146,6 +146,10 @@ let package = Package(
             ],
             swiftSettings: strictSwift
         ),
+        // A terminal app on the Swift localizer (make test drives it).
+        .executableTarget(
+            name: "lproj-swift-demo", dependencies: ["LprojClient", "LprojLocalizer"], path: "Examples/SwiftDemo",
+            swiftSettings: strictSwift),
         .target(name: "CBenchSupport", path: "Benchmarks/CBenchSupport"),
         .executableTarget(
             name: "lproj-bench",

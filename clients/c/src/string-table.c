@@ -4,6 +4,7 @@
 
 struct StringTable {
   char *arena;
+  gsize arena_size;
   guint64 *slots; /* 0: empty; else the hash's high 32 bits, and offset + 1 */
   gsize mask;     /* slots - 1: a power of two at most 7/8 full */
   guint count;
@@ -25,7 +26,7 @@ static inline guint64 hash_key(const char *key, gsize *length) {
 #define HASH_BITS G_GUINT64_CONSTANT(0xffffffff00000000)
 
 /* The slot holding `key`'s entry, or the empty slot where it would go. */
-static gsize find_slot(const guint64 *slots, gsize mask, const char *arena, const char *key) {
+static gsize find_slot(const guint64 *slots, gsize mask, const char *arena, gsize arena_size, const char *key) {
   gsize length;
   guint64 hash = hash_key(key, &length);
   guint64 bits = hash & HASH_BITS;
@@ -34,8 +35,11 @@ static gsize find_slot(const guint64 *slots, gsize mask, const char *arena, cons
     guint64 word = slots[slot];
     if (word == 0) return slot;
     if ((word & HASH_BITS) == bits) {
-      const char *entry = arena + (guint32)word - 1;
-      if (memcmp(entry, key, length + 1) == 0) return slot;
+      /* The key's length and its NUL compared at once (faster than strcmp),
+       * where the arena holds that many bytes from the entry on: a shorter
+       * stored key may end the arena. */
+      gsize offset = (guint32)word - 1;
+      if (offset + length + 1 <= arena_size && memcmp(arena + offset, key, length + 1) == 0) return slot;
     }
     slot = (slot + 1) & mask;
   }
@@ -65,12 +69,13 @@ StringTable *string_table_builder_finish(StringTableBuilder *builder) {
   /* Exactly the bytes used: the builder's doubling slack is not kept. */
   gsize used = builder->arena->len;
   table->arena = g_realloc(g_string_free(builder->arena, FALSE), MAX(used, 1));
+  table->arena_size = used;
   for (guint i = 0; i < builder->offsets->len; i++) {
     guint32 offset = g_array_index(builder->offsets, guint32, i);
     const char *key = table->arena + offset;
     gsize length;
     guint64 bits = hash_key(key, &length) & HASH_BITS;
-    gsize slot = find_slot(table->slots, table->mask, table->arena, key);
+    gsize slot = find_slot(table->slots, table->mask, table->arena, table->arena_size, key);
     if (table->slots[slot] == 0) table->count++;
     table->slots[slot] = bits | ((guint64)offset + 1);
   }
@@ -94,7 +99,7 @@ void string_table_free(StringTable *table) {
 }
 
 const char *string_table_lookup(const StringTable *table, const char *key) {
-  guint64 word = table->slots[find_slot(table->slots, table->mask, table->arena, key)];
+  guint64 word = table->slots[find_slot(table->slots, table->mask, table->arena, table->arena_size, key)];
   if (word == 0) return NULL;
   const char *entry = table->arena + (guint32)word - 1;
   return entry + strlen(entry) + 1;

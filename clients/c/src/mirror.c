@@ -115,7 +115,9 @@ static void mirror_table_clear(gpointer data) {
 
 void mirror_table_unref(MirrorTable *table) { g_atomic_rc_box_release_full(table, mirror_table_clear); }
 
-/* Where a key's value came from, as Lookup says; NULL if the table lacks it. */
+/* Where a key's value came from, as Lookup says; NULL if the table lacks it.
+ * GetTable gives every key a source (and a key is a string or a plural
+ * entry, never both), so a key that is not an exception has the common one. */
 static const char *table_source(const MirrorTable *table, const char *key) {
   const char *other = table->other_sources != NULL ? string_table_lookup(table->other_sources, key) : NULL;
   if (other != NULL) return other;
@@ -223,51 +225,119 @@ guint mirror_difference(const Mirror *old, const Mirror *new) {
 
 /* ---- the cache file ---- */
 
-typedef struct {
-  const MirrorTable *table;
-  JsonObject *strings, *sources;
-} CacheEntries;
+/* The cache file is written straight into one string: building it as a
+ * JSON tree would make a node per key, value and source (for a large table
+ * several times the mirror's own memory, briefly, on every swap). */
 
-static void write_entry(const char *key, const char *value, gpointer data) {
-  CacheEntries *entries = data;
-  const MirrorTable *table = entries->table;
-  if (table->plurals == NULL || !json_object_has_member(table->plurals, key))
-    json_object_set_string_member(entries->strings, key, value);
-  const char *source = table_source(table, key);
-  if (source != NULL) json_object_set_string_member(entries->sources, key, source);
+/* `text` (valid UTF-8, as every string of a parsed reply) as a JSON string. */
+static void append_json_string(GString *out, const char *text) {
+  g_string_append_c(out, '"');
+  for (const unsigned char *byte = (const unsigned char *)text; *byte != 0; byte++) {
+    switch (*byte) {
+    case '"': g_string_append(out, "\\\""); break;
+    case '\\': g_string_append(out, "\\\\"); break;
+    case '\n': g_string_append(out, "\\n"); break;
+    case '\r': g_string_append(out, "\\r"); break;
+    case '\t': g_string_append(out, "\\t"); break;
+    default:
+      if (*byte < 0x20) g_string_append_printf(out, "\\u%04x", *byte);
+      else g_string_append_c(out, (char)*byte);
+    }
+  }
+  g_string_append_c(out, '"');
 }
 
-/* A table as GetTable gave it, for the cache file. */
-static JsonObject *table_to_json(const MirrorTable *table) {
-  JsonObject *entry = json_object_new();
-  CacheEntries entries = {table, json_object_new(), json_object_new()};
-  string_table_foreach(table->values, write_entry, &entries);
-  json_object_set_object_member(entry, "strings", entries.strings);
-  json_object_set_object_member(entry, "plurals", table->plurals != NULL ? json_object_ref(table->plurals) : json_object_new());
-  json_object_set_object_member(entry, "sources", entries.sources);
-  if (table->generation != NULL) json_object_set_member(entry, "generation", json_node_copy(table->generation));
-  return entry;
+static void append_json_node(GString *out, JsonNode *node) {
+  g_autofree char *text = json_to_string(node, FALSE);
+  g_string_append(out, text);
+}
+
+static void append_json_object(GString *out, JsonObject *object) {
+  g_autoptr(JsonNode) node = json_node_init_object(json_node_alloc(), object);
+  append_json_node(out, node);
+}
+
+typedef struct {
+  const MirrorTable *table;
+  GString *out;
+  gboolean first;
+} CacheWriter;
+
+/* "key": "value" for the plain strings (a plural entry's format key is in `plurals`). */
+static void write_string(const char *key, const char *value, gpointer data) {
+  CacheWriter *writer = data;
+  if (writer->table->plurals != NULL && json_object_has_member(writer->table->plurals, key)) return;
+  if (!writer->first) g_string_append_c(writer->out, ',');
+  writer->first = FALSE;
+  append_json_string(writer->out, key);
+  g_string_append_c(writer->out, ':');
+  append_json_string(writer->out, value);
+}
+
+/* "key": "source" for every key. */
+static void write_source(const char *key, const char *value, gpointer data) {
+  (void)value;
+  CacheWriter *writer = data;
+  const char *source = table_source(writer->table, key);
+  if (source == NULL) return;
+  if (!writer->first) g_string_append_c(writer->out, ',');
+  writer->first = FALSE;
+  append_json_string(writer->out, key);
+  g_string_append_c(writer->out, ':');
+  append_json_string(writer->out, source);
+}
+
+/* A table as GetTable gave it: strings, plurals, sources, generation. */
+static void append_table(GString *out, const MirrorTable *table) {
+  CacheWriter writer = {table, out, TRUE};
+  g_string_append(out, "{\"strings\":{");
+  string_table_foreach(table->values, write_string, &writer);
+  g_string_append(out, "},\"plurals\":");
+  if (table->plurals != NULL) append_json_object(out, table->plurals);
+  else g_string_append(out, "{}");
+  g_string_append(out, ",\"sources\":{");
+  writer.first = TRUE;
+  string_table_foreach(table->values, write_source, &writer);
+  g_string_append_c(out, '}');
+  if (table->generation != NULL) {
+    g_string_append(out, ",\"generation\":");
+    append_json_node(out, table->generation);
+  }
+  g_string_append_c(out, '}');
 }
 
 char *mirror_to_cache_json(const Mirror *mirror, const char *bundle, const char *client) {
-  g_autoptr(JsonObject) root = json_object_new();
-  json_object_set_int_member(root, "format", CACHE_FORMAT);
-  json_object_set_string_member(root, "bundle", bundle);
-  json_object_set_string_member(root, "client", client);
-  json_object_set_string_member(root, "locale", mirror->locale);
-  if (mirror->development_locale != NULL)
-    json_object_set_string_member(root, "developmentLocale", mirror->development_locale);
-  JsonObject *tables = json_object_new();
+  GString *out = g_string_new(NULL);
+  g_string_append_printf(out, "{\"format\":%d,\"bundle\":", CACHE_FORMAT);
+  append_json_string(out, bundle);
+  g_string_append(out, ",\"client\":");
+  append_json_string(out, client);
+  g_string_append(out, ",\"locale\":");
+  if (mirror->locale != NULL) append_json_string(out, mirror->locale);
+  else g_string_append(out, "null");
+  if (mirror->development_locale != NULL) {
+    g_string_append(out, ",\"developmentLocale\":");
+    append_json_string(out, mirror->development_locale);
+  }
+  g_string_append(out, ",\"tables\":{");
   GHashTableIter iter;
   gpointer name, value;
+  gboolean first = TRUE;
   g_hash_table_iter_init(&iter, mirror->tables);
   while (g_hash_table_iter_next(&iter, &name, &value)) {
-    json_object_set_object_member(tables, name, table_to_json(value));
+    if (!first) g_string_append_c(out, ',');
+    first = FALSE;
+    append_json_string(out, name);
+    g_string_append_c(out, ':');
+    append_table(out, value);
   }
-  json_object_set_object_member(root, "tables", tables);
-  if (mirror->supported != NULL) json_object_set_object_member(root, "supportedLocales", json_object_ref(mirror->supported));
-  g_autoptr(JsonNode) node = json_node_init_object(json_node_alloc(), root);
-  return json_to_string(node, FALSE);
+  g_string_append_c(out, '}');
+  if (mirror->supported != NULL) {
+    g_string_append(out, ",\"supportedLocales\":");
+    append_json_object(out, mirror->supported);
+  }
+  g_string_append_c(out, '}');
+  return g_string_free(out, FALSE);
 }
 
 static GHashTable *tables_from_cache(JsonObject *tables) {

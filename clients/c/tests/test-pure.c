@@ -167,9 +167,10 @@ static void test_cache_path(void) {
 
 static const char *cache_example =
     "{\"format\": 1, \"bundle\": \"demo\", \"client\": \"org.example.App\", \"locale\": \"fr\","
-    " \"developmentLocale\": \"en\", \"tables\": {\"Localizable\": {\"strings\": {\"a\": \"A\"},"
+    " \"developmentLocale\": \"en\", \"tables\": {\"Localizable\": {\"strings\": {\"a\": \"A\","
+    " \"q\\\"\\\\\\n\\t\\u0001/\u00e9\": \"\\\"quoted\\\" \\\\ \\r\\u001f\"},"
     " \"plurals\": {\"p\": {\"format\": \"%#@n@\", \"variables\": {}, \"locale\": \"fr\"}}, \"sources\": {\"a\": \"fr\","
-    " \"p\": \"en\"}, \"generation\": 3}}, \"supportedLocales\": {\"displayLocale\": \"fr\", \"locales\": "
+    " \"q\\\"\\\\\\n\\t\\u0001/\u00e9\": \"fr\", \"p\": \"en\"}, \"generation\": 3}}, \"supportedLocales\": {\"displayLocale\": \"fr\", \"locales\": "
     "[{\"locale\": \"fr\", \"name\": \"français\", \"nativeName\": \"français\"}]}}";
 
 static void test_cache_round_trip(void) {
@@ -184,6 +185,9 @@ static void test_cache_round_trip(void) {
   g_autoptr(Mirror) again = mirror_from_cache_json(written, strlen(written), "demo", "org.example.App");
   g_assert_nonnull(again);
   g_assert_cmpuint(mirror_difference(mirror, again), ==, 0);
+  /* Quotes, backslashes and control characters are escaped in the file. */
+  g_assert_cmpstr(mirror_lookup(again, "q\"\\\n\t\001/\u00e9", NULL), ==, "\"quoted\" \\ \r\037");
+  g_assert_cmpstr(mirror_source(again, "q\"\\\n\t\001/\u00e9", NULL), ==, "fr");
   /* Another bundle's or client's file is not ours. */
   g_assert_null(mirror_from_cache_json(written, strlen(written), "demo", "org.example.Other"));
 }

@@ -12,6 +12,7 @@
 #include <glib-unix.h>
 #include <json-glib/json-glib.h>
 #include <lprojd/localizer.h>
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -21,6 +22,7 @@ typedef struct {
   GMainLoop *loop;
   GString *input;
   int renders;
+  gboolean quitting;
 } Demo;
 
 static void write_record(JsonBuilder *builder) {
@@ -103,6 +105,7 @@ static void run_command(Demo *demo, const char *line) {
   } else if (count == 1 && strcmp(words[0], "reset") == 0) {
     done = lprojd_localizer_reset(demo->localizer, &error);
   } else if (count == 1 && strcmp(words[0], "quit") == 0) {
+    demo->quitting = TRUE;
     g_main_loop_quit(demo->loop);
   } else {
     g_autofree char *message = g_strdup_printf("unknown command: %s", line);
@@ -114,24 +117,27 @@ static void run_command(Demo *demo, const char *line) {
   }
 }
 
-/* Standard input is read as it comes, on the main loop, a line at a time. */
+/* Standard input is read as it comes, on the main loop, a line at a time;
+ * its end ends the app, after a last line without a newline. */
 static gboolean on_input(int fd, GIOCondition condition, gpointer data) {
   (void)condition;
   Demo *demo = data;
   char chunk[4096];
   ssize_t length = read(fd, chunk, sizeof chunk);
+  if (length < 0 && (errno == EINTR || errno == EAGAIN)) return G_SOURCE_CONTINUE;
   if (length <= 0) {
+    if (demo->input->len > 0) run_command(demo, g_strstrip(demo->input->str));
     g_main_loop_quit(demo->loop);
     return G_SOURCE_REMOVE;
   }
   g_string_append_len(demo->input, chunk, length);
   char *end;
-  while ((end = memchr(demo->input->str, '\n', demo->input->len)) != NULL) {
+  while (!demo->quitting && (end = memchr(demo->input->str, '\n', demo->input->len)) != NULL) {
     g_autofree char *line = g_strndup(demo->input->str, (gsize)(end - demo->input->str));
     g_string_erase(demo->input, 0, end - demo->input->str + 1);
     run_command(demo, g_strstrip(line));
   }
-  return G_SOURCE_CONTINUE;
+  return demo->quitting ? G_SOURCE_REMOVE : G_SOURCE_CONTINUE;
 }
 
 int main(int argc, char **argv) {
@@ -144,6 +150,9 @@ int main(int argc, char **argv) {
       return 2;
     }
   }
+  /* Standard output carries the JSON lines only: GLib's info and debug
+   * messages (G_MESSAGES_DEBUG) go to standard error. */
+  g_log_writer_default_set_use_stderr(TRUE);
   g_autoptr(GError) error = NULL;
   Demo demo = {.loop = g_main_loop_new(NULL, FALSE), .input = g_string_new(NULL)};
   demo.localizer = lprojd_localizer_new("demo", client, socket_path, NULL, &error);

@@ -45,6 +45,7 @@ class TerminalApp:
             self.process = subprocess.Popen(
                 [str(binary), "--socket", socket, "--client", client],
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=errors, env=environment, text=True,
+                encoding="utf-8",
             )
         self.records: queue.Queue = queue.Queue()
         self.seen: list[dict] = []
@@ -52,7 +53,10 @@ class TerminalApp:
 
     def _read(self) -> None:
         for line in self.process.stdout:
-            self.records.put(json.loads(line))
+            try:
+                self.records.put(json.loads(line))
+            except json.JSONDecodeError:
+                self.records.put({"event": "error", "message": f"not a JSON line: {line!r}"})
         self.records.put(None)
 
     def command(self, line: str) -> None:

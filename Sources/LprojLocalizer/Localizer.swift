@@ -283,15 +283,19 @@ public final class Localizer: Sendable, Observable {
 
     /// Swaps a new mirror in, then tells observers and listeners.
     func publish(_ mirror: Mirror, change: LocalizerChange, preferences: Localization.Preferences? = nil) {
-        let listeners = registrar.withMutation(of: self, keyPath: \.revision) {
+        let (listeners, retired) = registrar.withMutation(of: self, keyPath: \.revision) {
             state.withLock { state in
+                let retired = state.mirror
                 state.mirror = mirror
                 state.revision += 1
                 if let preferences { state.preferences = preferences }
-                return Array(state.listeners.values)
+                return (Array(state.listeners.values), retired)
             }
         }
         for listener in listeners { listener.yield(change) }
+        // The last mirror goes here, after the lock: lookups run under it,
+        // and tearing down a large table takes milliseconds.
+        withExtendedLifetime(retired) {}
     }
 
     func setConnection(_ connection: LprojClient?) {

@@ -309,7 +309,6 @@ enum DaemonBenchmarks {
         ]
     }
 
-    /// When each socket has its next message, in seconds since `start`.
     /// A connection lprojd has answered `first` on. lprojd closes a uid's
     /// connections beyond its rate (a burst of 512, then 200 a second)
     /// before reading them, so one closed is opened again a little later: a
@@ -325,6 +324,7 @@ enum DaemonBenchmarks {
         throw BenchmarkFailure("lprojd closed every connection for five seconds")
     }
 
+    /// When each socket has its next message, in seconds since `start`.
     static func waitForAll(_ sockets: [BenchSocket], since start: UInt64) -> [Double] {
         var pending = Set(sockets.indices)
         var latencies: [Double] = []

@@ -171,6 +171,9 @@ static void measure_mirror_memory(const char *directory) {
 int main(int argc, char **argv) {
   if (argc > 1 && strcmp(argv[1], "--memory") == 0) {
     g_autofree char *directory = g_dir_make_tmp("lprojd-bench-XXXXXX", NULL);
+    /* The mirror's cache file goes with the rest, not into the user's cache. */
+    g_autofree char *cache = g_build_filename(directory, "cache", NULL);
+    g_setenv("XDG_CACHE_HOME", cache, TRUE);
     measure_mirror_memory(directory);
     const char *remove[] = {"rm", "-rf", directory, NULL};
     g_spawn_sync(NULL, (char **)remove, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, NULL, NULL);
@@ -181,6 +184,8 @@ int main(int argc, char **argv) {
   if (locale == NULL) g_error("no C.UTF-8 locale");
   make_keys();
   g_autofree char *directory = g_dir_make_tmp("lprojd-bench-XXXXXX", NULL);
+  g_autofree char *cache = g_build_filename(directory, "cache", NULL);
+  g_setenv("XDG_CACHE_HOME", cache, TRUE);
   g_autofree char *bundle = make_bundle(directory);
   make_catalog(directory, locale);
 

@@ -1,4 +1,6 @@
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include "bench_support.h"
 #include <malloc.h>
 #include <sched.h>

@@ -4,7 +4,9 @@
 #define BENCH_SUPPORT_H
 #include <stddef.h>
 
-/// Bytes the allocator has handed out and not yet had back (mallinfo2's uordblks).
+/// Bytes the allocator has handed out and not yet had back (mallinfo2's
+/// uordblks, and hblkhd for the chunks it mmapped). The C client's benchmark
+/// uses it too.
 size_t heap_bytes_in_use(void);
 
 /// Returns free memory at the top of the heap to the system, so a

@@ -6,13 +6,13 @@
  * the file (its own process, so that nothing measured before counts). */
 #include <libintl.h>
 #include <locale.h>
-#include <malloc.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 
 #include <glib/gstdio.h>
+#include <bench_support.h> /* the Swift benchmarks' heap accounting, shared */
 
 #include "../tests/daemon-fixture.h"
 #include "lprojd/localizer.h"
@@ -123,13 +123,6 @@ static void check(const char *what, LookupFunction lookup, gpointer context) {
     if (g_strcmp0(lookup(context, keys[i]), values[i]) != 0) g_error("%s answers %s wrongly", what, keys[i]);
 }
 
-/* Bytes malloc has handed out, mmapped chunks too (uordblks alone misses
- * large allocations, depending on glibc's moving threshold). */
-static size_t heap_in_use(void) {
-  struct mallinfo2 info = mallinfo2();
-  return info.uordblks + info.hblkhd;
-}
-
 /* The heap a localizer holds once started on a 100k-entry table (its
  * connection too), as glibc counts bytes in use, against the file's size. */
 static void measure_mirror_memory(const char *directory) {
@@ -153,13 +146,13 @@ static void measure_mirror_memory(const char *directory) {
   daemon_fixture_start(daemon);
   g_setenv("LANGUAGE", "de", TRUE);
   g_setenv("LC_ALL", "de_DE.UTF-8", TRUE); /* gettext reads no LANGUAGE in the C locale */
-  malloc_trim(0);
-  size_t before = heap_in_use();
+  heap_trim();
+  size_t before = heap_bytes_in_use();
   g_autoptr(GError) error = NULL;
   LprojdLocalizer *localizer = lprojd_localizer_new("memory", "org.example.Memory", daemon->socket_path, NULL, &error);
   if (localizer == NULL) g_error("%s", error->message);
-  malloc_trim(0);
-  size_t held = heap_in_use() - before;
+  heap_trim();
+  size_t held = heap_bytes_in_use() - before;
   if (g_strcmp0(lprojd_localizer_lookup(localizer, "screen1.label.1", NULL, NULL), "Beschriftung Nummer 11") != 0)
     g_error("the mirror is wrong: %s", lprojd_localizer_lookup(localizer, "screen1.label.1", NULL, NULL));
   printf("mirror of a 100k-entry table: %.1f MB held, file %.1f MB: %.2fx\n", held / 1e6, file.st_size / 1e6,

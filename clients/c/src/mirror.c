@@ -257,6 +257,14 @@ static void append_json_object(GString *out, JsonObject *object) {
   append_json_node(out, node);
 }
 
+/* Starts an object's next member: a comma after the first. */
+static void append_member_name(GString *out, gboolean *first, const char *name) {
+  if (!*first) g_string_append_c(out, ',');
+  *first = FALSE;
+  append_json_string(out, name);
+  g_string_append_c(out, ':');
+}
+
 typedef struct {
   const MirrorTable *table;
   GString *out;
@@ -267,10 +275,7 @@ typedef struct {
 static void write_string(const char *key, const char *value, gpointer data) {
   CacheWriter *writer = data;
   if (writer->table->plurals != NULL && json_object_has_member(writer->table->plurals, key)) return;
-  if (!writer->first) g_string_append_c(writer->out, ',');
-  writer->first = FALSE;
-  append_json_string(writer->out, key);
-  g_string_append_c(writer->out, ':');
+  append_member_name(writer->out, &writer->first, key);
   append_json_string(writer->out, value);
 }
 
@@ -280,10 +285,7 @@ static void write_source(const char *key, const char *value, gpointer data) {
   CacheWriter *writer = data;
   const char *source = table_source(writer->table, key);
   if (source == NULL) return;
-  if (!writer->first) g_string_append_c(writer->out, ',');
-  writer->first = FALSE;
-  append_json_string(writer->out, key);
-  g_string_append_c(writer->out, ':');
+  append_member_name(writer->out, &writer->first, key);
   append_json_string(writer->out, source);
 }
 
@@ -325,10 +327,7 @@ char *mirror_to_cache_json(const Mirror *mirror, const char *bundle, const char 
   gboolean first = TRUE;
   g_hash_table_iter_init(&iter, mirror->tables);
   while (g_hash_table_iter_next(&iter, &name, &value)) {
-    if (!first) g_string_append_c(out, ',');
-    first = FALSE;
-    append_json_string(out, name);
-    g_string_append_c(out, ':');
+    append_member_name(out, &first, name);
     append_table(out, value);
   }
   g_string_append_c(out, '}');

@@ -25,23 +25,22 @@ static inline guint64 hash_key(const char *key, gsize *length) {
 
 #define HASH_BITS G_GUINT64_CONSTANT(0xffffffff00000000)
 
-/* The slot holding `key`'s entry, or the empty slot where it would go. */
-static gsize find_slot(const guint64 *slots, gsize mask, const char *arena, gsize arena_size, const char *key) {
-  gsize length;
-  guint64 hash = hash_key(key, &length);
+/* The slot holding `key`'s entry, or the empty slot where it would go;
+ * `hash` and `length` are hash_key's for it. */
+static gsize find_slot(const StringTable *table, const char *key, guint64 hash, gsize length) {
   guint64 bits = hash & HASH_BITS;
-  gsize slot = (gsize)hash & mask;
+  gsize slot = (gsize)hash & table->mask;
   for (;;) {
-    guint64 word = slots[slot];
+    guint64 word = table->slots[slot];
     if (word == 0) return slot;
     if ((word & HASH_BITS) == bits) {
       /* The key's length and its NUL compared at once (faster than strcmp),
        * where the arena holds that many bytes from the entry on: a shorter
        * stored key may end the arena. */
       gsize offset = (guint32)word - 1;
-      if (offset + length + 1 <= arena_size && memcmp(arena + offset, key, length + 1) == 0) return slot;
+      if (offset + length + 1 <= table->arena_size && memcmp(table->arena + offset, key, length + 1) == 0) return slot;
     }
-    slot = (slot + 1) & mask;
+    slot = (slot + 1) & table->mask;
   }
 }
 
@@ -74,10 +73,10 @@ StringTable *string_table_builder_finish(StringTableBuilder *builder) {
     guint32 offset = g_array_index(builder->offsets, guint32, i);
     const char *key = table->arena + offset;
     gsize length;
-    guint64 bits = hash_key(key, &length) & HASH_BITS;
-    gsize slot = find_slot(table->slots, table->mask, table->arena, table->arena_size, key);
+    guint64 hash = hash_key(key, &length);
+    gsize slot = find_slot(table, key, hash, length);
     if (table->slots[slot] == 0) table->count++;
-    table->slots[slot] = bits | ((guint64)offset + 1);
+    table->slots[slot] = (hash & HASH_BITS) | ((guint64)offset + 1);
   }
   g_array_free(builder->offsets, TRUE);
   string_table_builder_init(builder);
@@ -99,7 +98,9 @@ void string_table_free(StringTable *table) {
 }
 
 const char *string_table_lookup(const StringTable *table, const char *key) {
-  guint64 word = table->slots[find_slot(table->slots, table->mask, table->arena, table->arena_size, key)];
+  gsize length;
+  guint64 hash = hash_key(key, &length);
+  guint64 word = table->slots[find_slot(table, key, hash, length)];
   if (word == 0) return NULL;
   const char *entry = table->arena + (guint32)word - 1;
   return entry + strlen(entry) + 1;

@@ -104,6 +104,20 @@ class Daemon:
         with varlink.Client(address=f"unix:{self.socket}") as client, client.open(INTERFACE) as connection:
             yield connection
 
+    def demo_labels(self, locale: str) -> dict[str, str]:
+        """What the demo apps show in `locale` (title, greeting, settings, menu, three files), as Lookup says."""
+        with self.connection() as connection:
+            def lookup(key, **parameters):
+                return connection.Lookup(bundle=self.bundle_name, key=key, locale=locale, **parameters)["value"]
+
+            return {
+                "title": lookup("welcome.title"),
+                "greeting": lookup("greeting", placeholders={"name": "Ada"}),
+                "settings": lookup("settings.title"),
+                "menu.file": lookup("menu.file", table="Menu"),
+                "files": lookup("files.selected", arguments=[{"int": 3}]),
+            }
+
     def write_strings(self, locale: str, table: str, text: str) -> None:
         """Replaces a .strings file as editors do: a new file renamed over the old one."""
         path = self.bundle_directory / f"{locale}.lproj" / f"{table}.strings"

@@ -85,38 +85,23 @@ class TerminalApp:
         self.process.wait(START_TIMEOUT)
 
 
-def expected_labels(daemon, locale: str) -> dict[str, str]:
-    """What the app must show in `locale`, as lprojd's Lookup says."""
-    with daemon.connection() as connection:
-        def lookup(key, **parameters):
-            return connection.Lookup(bundle="demo", key=key, locale=locale, **parameters)["value"]
-
-        return {
-            "title": lookup("welcome.title"),
-            "greeting": lookup("greeting", placeholders={"name": "Ada"}),
-            "settings": lookup("settings.title"),
-            "menu.file": lookup("menu.file", table="Menu"),
-            "files": lookup("files.selected", arguments=[{"int": 3}]),
-        }
-
-
 @pytest.mark.parametrize("language", sorted(APPS))
 def test_the_app_follows_every_kind_of_change_and_a_restarted_daemon(language, daemon, tmp_path):
     client = f"org.lprojd.{language}-demo.test.{uuid.uuid4().hex[:8]}"
     app = TerminalApp(APPS[language], daemon.socket, client, tmp_path / "app.log")
     try:
-        first = app.wait_for_render("en", expected_labels(daemon, "en"), timeout=START_TIMEOUT)
+        first = app.wait_for_render("en", daemon.demo_labels("en"), timeout=START_TIMEOUT)
         assert first["labels"]["title"] == "Welcome to Demo"
 
         # 1. The user chooses German in the app itself.
         app.command("select de")
-        german = app.wait_for_render("de", expected_labels(daemon, "de"), reason="locale")
+        german = app.wait_for_render("de", daemon.demo_labels("de"), reason="locale")
         assert german["labels"]["files"] == "3 Dateien ausgewählt"
 
         # 2. Another process selects Russian for the same app, as `lprojctl select` does.
         with daemon.connection() as connection:
             connection.SelectLocale(client=client, bundle="demo", locale="ru")
-        russian = app.wait_for_render("ru", expected_labels(daemon, "ru"), reason="locale")
+        russian = app.wait_for_render("ru", daemon.demo_labels("ru"), reason="locale")
         assert russian["labels"]["files"] == "Выбрано: 3 файла"
 
         # 3. A translator edits the Russian strings.
@@ -130,11 +115,11 @@ def test_the_app_follows_every_kind_of_change_and_a_restarted_daemon(language, d
         # strings meanwhile, reconnects, and follows the next selection.
         daemon.stop(signal.SIGKILL)
         daemon.start()
-        edited = dict(expected_labels(daemon, "ru"), title="Demo: новая версия")
+        edited = dict(daemon.demo_labels("ru"), title="Demo: новая версия")
         app.wait_for_render("ru", edited, reason="reconnected", timeout=START_TIMEOUT)
         with daemon.connection() as connection:
             connection.SelectLocale(client=client, bundle="demo", locale="fr")
-        app.wait_for_render("fr", expected_labels(daemon, "fr"), reason="locale")
+        app.wait_for_render("fr", daemon.demo_labels("fr"), reason="locale")
         app.quit()
         assert app.process.returncode == 0
     finally:

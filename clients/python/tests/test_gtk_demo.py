@@ -103,17 +103,8 @@ class DemoApp:
 def expected_labels(daemon, locale: str) -> dict[str, str]:
     """What the window must show in `locale`, as lprojd's Lookup says."""
     with daemon.connection() as connection:
-        def lookup(key, **parameters):
-            return connection.Lookup(bundle="demo", key=key, locale=locale, **parameters)["value"]
-
-        return {
-            "title": lookup("welcome.title"),
-            "greeting": lookup("greeting", placeholders={"name": "Ada"}),
-            "settings": lookup("settings.title"),
-            "menu.file": lookup("menu.file", table="Menu"),
-            "files": lookup("files.selected", arguments=[{"int": 3}]),
-            "inbox": lookup("inbox.unread", arguments=[{"int": 3}]),
-        }
+        inbox = connection.Lookup(bundle="demo", key="inbox.unread", locale=locale, arguments=[{"int": 3}])["value"]
+    return dict(daemon.demo_labels(locale), inbox=inbox)
 
 
 def test_the_window_follows_every_kind_of_change(daemon, artifacts, tmp_path):

@@ -33,13 +33,30 @@ public struct DiskFileTree: FileTree {
         return names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 
-    public func read(_ path: String, maximumSize: Int) throws(FileTreeError) -> [UInt8] {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    /// Opens only a regular file: what the path names is checked before
+    /// it is opened (opening a FIFO waits for a writer; opening a device may
+    /// act on it), and the descriptor again after, with `O_NONBLOCK` so that
+    /// a FIFO swapped in meanwhile is opened without waiting, and refused.
+    /// Within a `root`, the opened file's real path is checked too
+    /// (`/proc/self/fd`), so a link swapped in between the two checks is
+    /// refused as well.
+    public func read(_ path: String, maximumSize: Int, within root: String?) throws(FileTreeError) -> [UInt8] {
+        let realRoot = try root.map { root throws(FileTreeError) in try Self.realPath(root) }
+        if let realRoot {
+            guard Self.isInside(try Self.realPath(path), realRoot) else { throw .outsideRoot }
+        }
+        var named = stat()
+        guard stat(path, &named) == 0 else { throw .unreadable(reason: Self.reason(errno)) }
+        try Self.requireRegular(named.st_mode)
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         guard descriptor >= 0 else { throw .unreadable(reason: Self.reason(errno)) }
         defer { close(descriptor) }
+        if let realRoot, let opened = Self.openedPath(descriptor) {
+            guard Self.isInside(opened, realRoot) else { throw .outsideRoot }
+        }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw .unreadable(reason: Self.reason(errno)) }
-        guard status.st_mode & S_IFMT == S_IFREG else { throw .unreadable(reason: "not a regular file") }
+        try Self.requireRegular(status.st_mode)
         let size = Int(status.st_size)
         guard size <= maximumSize else { throw .tooLarge(size: size, limit: maximumSize) }
         // Read to the end, but never past the limit: the file may grow after fstat.
@@ -62,6 +79,37 @@ public struct DiskFileTree: FileTree {
         guard filled <= maximumSize else { throw .tooLarge(size: filled, limit: maximumSize) }
         bytes.removeLast(bytes.count - filled)
         return bytes
+    }
+
+    private static func requireRegular(_ mode: mode_t) throws(FileTreeError) {
+        switch mode & S_IFMT {
+        case S_IFREG: return
+        case S_IFDIR: throw .notRegular(kind: "a directory")
+        case S_IFIFO: throw .notRegular(kind: "a FIFO")
+        case S_IFSOCK: throw .notRegular(kind: "a socket")
+        case S_IFCHR, S_IFBLK: throw .notRegular(kind: "a device")
+        default: throw .notRegular(kind: "of an unknown kind")
+        }
+    }
+
+    /// A path with every symbolic link and `.`/`..` resolved.
+    private static func realPath(_ path: String) throws(FileTreeError) -> String {
+        guard let resolved = realpath(path, nil) else { throw .unreadable(reason: reason(errno)) }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// Where an open descriptor's file really is, or nil where `/proc` is
+    /// not mounted (the check made before opening then stands alone).
+    private static func openedPath(_ descriptor: Int32) -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink("/proc/self/fd/\(descriptor)", &buffer, buffer.count - 1)
+        guard count > 0 else { return nil }
+        return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    private static func isInside(_ path: String, _ root: String) -> Bool {
+        root == "/" || path.hasPrefix(root.hasSuffix("/") ? root : root + "/")
     }
 
     private static func reason(_ code: Int32) -> String {

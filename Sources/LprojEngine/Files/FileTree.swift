@@ -10,8 +10,18 @@ public protocol FileTree: Sendable {
     /// The names in a directory (not `.` and `..`), sorted by their UTF-8
     /// bytes.
     func names(in directory: String) throws(FileTreeError) -> [String]
-    /// The bytes of a file, refused (without reading it) past `maximumSize`.
-    func read(_ path: String, maximumSize: Int) throws(FileTreeError) -> [UInt8]
+    /// The bytes of a regular file, refused (without reading it) past
+    /// `maximumSize`. With a `root`, a file whose real path (symbolic links
+    /// followed) is not inside that directory is refused, unread: a bundle
+    /// serves its own files, never what a link in it points at elsewhere.
+    func read(_ path: String, maximumSize: Int, within root: String?) throws(FileTreeError) -> [UInt8]
+}
+
+extension FileTree {
+    /// The bytes of a file, wherever it is (the linter's reads: the user's own).
+    public func read(_ path: String, maximumSize: Int) throws(FileTreeError) -> [UInt8] {
+        try read(path, maximumSize: maximumSize, within: nil)
+    }
 }
 
 /// What a path names.
@@ -26,10 +36,19 @@ public enum FileTreeError: Error, Sendable, Equatable, CustomStringConvertible {
     case unreadable(reason: String)
     /// The file is larger than the caller accepts.
     case tooLarge(size: Int, limit: Int)
+    /// A FIFO, a device, a socket: never opened for reading, so never
+    /// waited on.
+    case notRegular(kind: String)
+    /// A symbolic link, of the file or of a folder above it, leads out of
+    /// the directory it must stay in. Where it leads is not said: the
+    /// message may reach other users.
+    case outsideRoot
 
     public var description: String {
         switch self {
         case .unreadable(let reason): reason
+        case .notRegular(let kind): "not a regular file but \(kind); it is skipped"
+        case .outsideRoot: "a symbolic link leads out of the bundle's directory; it is not followed"
         case .tooLarge(let size, let limit): "the file has \(size) bytes, more than the limit of \(limit)"
         }
     }
@@ -142,7 +161,7 @@ public struct InMemoryFileTree: FileTree {
         return names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 
-    public func read(_ path: String, maximumSize: Int) throws(FileTreeError) -> [UInt8] {
+    public func read(_ path: String, maximumSize: Int, within root: String?) throws(FileTreeError) -> [UInt8] {
         guard let bytes = files[Self.normalized(path)] else { throw .unreadable(reason: "No such file or directory") }
         guard bytes.count <= maximumSize else { throw .tooLarge(size: bytes.count, limit: maximumSize) }
         return bytes

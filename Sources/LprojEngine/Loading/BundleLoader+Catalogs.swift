@@ -35,7 +35,8 @@ extension BundleLoader {
         guard let tableName = StringCatalogFiles.tableName(of: TreePath.lastComponent(path)) else { return (nil, nil) }
         let bytes: [UInt8]
         do {
-            bytes = try files.read(TreePath.join(configuration.directory, path), maximumSize: configuration.maximumFileSize)
+            bytes = try files.read(
+                TreePath.join(configuration.directory, path), maximumSize: configuration.maximumFileSize, within: configuration.directory)
         } catch {
             return (previous, FileReport(unreadable: path, error))
         }

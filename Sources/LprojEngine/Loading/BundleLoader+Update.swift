@@ -76,7 +76,9 @@ extension BundleLoader {
                 tables[name] = remaining.entryCount == 0 && !exists(folder, name, other: kind) ? nil : remaining
                 continue
             }
-            let loaded = loadFile(path, kind: kind, path: "\(localization.folderName)/\(file)", maximumSize: configuration.maximumFileSize)
+            let loaded = loadFile(
+                path, kind: kind, path: "\(localization.folderName)/\(file)", maximumSize: configuration.maximumFileSize,
+                within: configuration.directory)
             if let report = loaded.report { reports.append(report) }
             switch loaded.content {
             case .strings(let strings)?: tables[name] = LocalizedTable(strings: strings, plurals: current.plurals)

@@ -103,7 +103,9 @@ public struct BundleLoader: Sendable {
             guard let kind = TableFileKind(fileName: fileName), let table = TableFileKind.tableName(of: fileName), TableName.isValid(table)
             else { continue }
             let path = "\(folderName)/\(fileName)"
-            let loaded = loadFile(TreePath.join(folder, fileName), kind: kind, path: path, maximumSize: configuration.maximumFileSize)
+            let loaded = loadFile(
+                TreePath.join(folder, fileName), kind: kind, path: path, maximumSize: configuration.maximumFileSize,
+                within: configuration.directory)
             if let report = loaded.report { reports.append(report) }
             switch (kind, loaded.content) {
             case (.strings, .some(.strings(let entries))): strings[table] = entries
@@ -127,14 +129,15 @@ public struct BundleLoader: Sendable {
         case plurals([String: PluralFormat])
     }
 
-    /// Reads and parses one table file. `content` is `nil` when the file
+    /// Reads and parses one table file, which must be a regular file inside
+    /// `root` (the bundle's directory). `content` is `nil` when the file
     /// could not be read or parsed; the report says why.
-    public func loadFile(_ file: String, kind: TableFileKind, path: String, maximumSize: Int) -> (
+    public func loadFile(_ file: String, kind: TableFileKind, path: String, maximumSize: Int, within root: String?) -> (
         content: FileContent?, report: FileReport?
     ) {
         let bytes: [UInt8]
         do {
-            bytes = try files.read(file, maximumSize: maximumSize)
+            bytes = try files.read(file, maximumSize: maximumSize, within: root)
         } catch {
             return (nil, FileReport(unreadable: path, error))
         }

@@ -23,6 +23,8 @@ public struct FileReport: Sendable, Hashable {
             switch error {
             case .tooLarge: Diagnostic(severity: .error, location: nil, code: "too-large", message: "\(error)")
             case .unreadable: Diagnostic(severity: .error, location: nil, code: "unreadable", message: "cannot be read: \(error)")
+            case .notRegular: Diagnostic(severity: .error, location: nil, code: "not-regular", message: "\(error)")
+            case .outsideRoot: Diagnostic(severity: .error, location: nil, code: "outside-bundle", message: "\(error)")
             }
         self.init(path: path, diagnostics: [diagnostic], failed: true)
     }

@@ -1,3 +1,4 @@
+import Foundation
 import LprojLocales
 import Testing
 @testable import LprojFormat
@@ -147,6 +148,38 @@ import Testing
         #expect(throws: FormatError.malformedVariable(text: "%# @sites ")) { try render("%# @sites @", [.integer(1)]) }
         let cycle = PluralVariable(valueTypeText: "d", forms: [.other: "again %#@loop@"])
         #expect(throws: FormatError.self) { try render("%#@loop@", Array(repeating: .integer(1), count: 40), variables: ["loop": cycle]) }
+    }
+
+    // MARK: Work
+
+    /// `%.4096g` writes little but computes thousands of digits: a format
+    /// that repeats it stops once its work is spent, however small its
+    /// output, and the work is counted in plural forms too.
+    @Test func workThatNoOutputLimitSeesIsBounded() throws {
+        let precise = String(repeating: "%1$.4096g", count: 7_200)
+        #expect(throws: FormatError.tooMuchWork(maximumWork: FormatRenderer.maximumWork)) {
+            try render(precise, [.float(0.1)])
+        }
+        let wide = PluralVariable(valueTypeText: "d", forms: [.other: String(repeating: "%1$.4096f", count: 100)])
+        #expect(throws: FormatError.tooMuchWork(maximumWork: FormatRenderer.maximumWork)) {
+            try render("%#@n@", [.integer(1)], variables: ["n": wide])
+        }
+        // What stays within the budget is formatted as before: thirty precise floats, or a thousand numbers.
+        let thirty = try render(String(repeating: "%1$.4096g|", count: 30), [.float(0.5)])
+        #expect(thirty == String(repeating: "0.5|", count: 30))
+        #expect(try render(String(repeating: "%1$d", count: 1_000), [.integer(1)]) == String(repeating: "1", count: 1_000))
+    }
+
+    /// The exponent `%g` decides by is read from at most 17 digits: beyond
+    /// that, no rounding reaches the next power of ten.
+    @Test func theExponentOfManyDigitsIsThatOfSeventeen() {
+        for value in [0.1, 9.999_999_999_999_999e22, 1e22, 999_999.999_999_999_9, 5e-324, 1.797_693_134_862_315_7e308, 0.000_099_999_999_999_999] {
+            for digits in [17, 18, 30, 400, 4096] {
+                let exact = String(format: "%.\(digits - 1)e", value)
+                let exponent = Int(exact[exact.index(after: exact.lastIndex(of: "e")!)...])!
+                #expect(FormatRenderer.decimalExponent(value, significantDigits: digits) == exponent, "\(value) at \(digits) digits")
+            }
+        }
     }
 
     // MARK: Placeholders

@@ -19,6 +19,10 @@ public enum FormatError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Rendering would take more than this many steps (plural forms that
     /// refer to other variables many times over).
     case tooComplex(maximumSteps: Int)
+    /// Rendering would ask for more digits than this many work units
+    /// (``FormatRenderer/maximumWork``): `%.4096g` a thousand times over
+    /// is small text but seconds of work.
+    case tooMuchWork(maximumWork: Int)
 
     public var description: String {
         switch self {
@@ -38,6 +42,8 @@ public enum FormatError: Error, Sendable, Hashable, CustomStringConvertible {
             "the formatted text would be longer than \(maximumBytes) bytes"
         case let .tooComplex(maximumSteps):
             "the format's plural variables refer to each other more than \(maximumSteps) times"
+        case let .tooMuchWork(maximumWork):
+            "the format's conversions would take more than \(maximumWork) units of work (digits, widths and precisions)"
         }
     }
 }

@@ -20,6 +20,14 @@ internal import Foundation
 /// rendering stops with ``FormatError/tooLong(maximumBytes:)`` as soon as it
 /// would pass `maximumBytes`, after work proportional to that limit, however
 /// often the format repeats a long argument.
+///
+/// So is the work, which the output's size does not show: `%.4096g` writes
+/// a few digits after computing four thousand. Each number conversion is
+/// charged ``conversionWork`` plus the digits its precision and width ask
+/// for, before it is made; a rendering that would pass ``maximumWork``
+/// stops with ``FormatError/tooMuchWork(maximumWork:)``, having spent at
+/// most that. At the default, that is a few milliseconds of one core,
+/// which bounds what any call costs the event loop that answers it.
 public struct FormatRenderer: Sendable {
     /// Writes numbers in the requested locale.
     public let numbers: any NumberRendering
@@ -30,6 +38,11 @@ public struct FormatRenderer: Sendable {
     static let maximumDepth = 16
     /// How many segments one rendering may go through, forms included.
     public static let maximumSteps = 100_000
+    /// The work units one rendering may spend (about 30 ns each).
+    public static let maximumWork = 1 << 17
+    /// What one number conversion costs besides its digits: a call into
+    /// the number formatter, about a microsecond.
+    static let conversionWork = 32
 
     /// Creates a renderer.
     public init(numbers: any NumberRendering, plurals: any PluralRuleSet) {
@@ -59,6 +72,14 @@ public struct FormatRenderer: Sendable {
         /// variables that each refer to others many times would otherwise
         /// multiply the work without adding output.
         var steps = 0
+        /// Work units spent on conversions so far.
+        var work = 0
+
+        /// Charges a conversion's work before it is done.
+        mutating func charge(_ units: Int) throws(FormatError) {
+            work += units
+            guard work <= FormatRenderer.maximumWork else { throw .tooMuchWork(maximumWork: FormatRenderer.maximumWork) }
+        }
 
         /// Appends a piece if the output stays within the limit.
         func add(_ piece: String, to output: inout String) throws(FormatError) {
@@ -97,7 +118,7 @@ public struct FormatRenderer: Sendable {
             case .malformedVariable(let text):
                 throw .malformedVariable(text: text)
             case .specifier(let specifier):
-                try render(specifier, next: &next, arguments: context.arguments, into: &output, context: context)
+                try render(specifier, next: &next, arguments: context.arguments, into: &output, context: &context)
             case .variable(let reference):
                 let index = reference.position.map { $0 - 1 } ?? takeNext(&next)
                 guard let variable = context.variables[reference.name] else { throw .unknownVariable(name: reference.name) }
@@ -165,7 +186,7 @@ public struct FormatRenderer: Sendable {
     // MARK: - Conversions
 
     private func render(
-        _ specifier: FormatSpecifier, next: inout Int, arguments: [FormatArgument], into output: inout String, context: Context
+        _ specifier: FormatSpecifier, next: inout Int, arguments: [FormatArgument], into output: inout String, context: inout Context
     ) throws(FormatError) {
         var width: Int?
         var leftJustified = specifier.leftJustified
@@ -193,6 +214,10 @@ public struct FormatRenderer: Sendable {
         let kind = specifier.conversion.argumentKind
         if kind == .pointer { throw .unsupportedConversion(specifier: specifier.text) }
         let value = try argument(at: index, for: specifier.text, kind: kind, in: arguments)
+        // A number costs a call into the formatter; text only its copy,
+        // which the output's limit already bounds.
+        let base = kind == .integer || kind == .floatingPoint || kind == .object ? Self.conversionWork : 1
+        try context.charge(base + (precision ?? 0) + (width ?? 0))
         let body = try renderBody(specifier, value: value, width: width, precision: precision, leftJustified: leftJustified)
         // The body's size is known before it is padded or copied: a field is
         // at most its body plus its width.
@@ -273,9 +298,14 @@ public struct FormatRenderer: Sendable {
 
     /// The power of ten of a value rounded to some significant digits, as
     /// `%e` would print it (0 for zero, infinities and NaN).
+    ///
+    /// Past 17 digits the answer no longer depends on them: no double below
+    /// a power of ten lies within half a unit of its 17th digit of it, so
+    /// rounding to 17 or more digits never carries into a new power. Asking
+    /// for 17 at most spares writing thousands of digits to read one exponent.
     static func decimalExponent(_ value: Double, significantDigits: Int) -> Int {
         guard value.isFinite, value != 0 else { return 0 }
-        let written = String(format: "%.\(significantDigits - 1)e", value.magnitude)
+        let written = String(format: "%.\(min(significantDigits, 17) - 1)e", value.magnitude)
         guard let marker = written.lastIndex(of: "e") else { return 0 }
         return Int(written[written.index(after: marker)...]) ?? 0
     }

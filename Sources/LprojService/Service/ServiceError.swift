@@ -36,6 +36,7 @@ extension ServiceError {
         switch error {
         case .tooLong(let maximum): return limitExceeded("valueLength", maximum: maximum)
         case .tooComplex(let maximum): return limitExceeded("formatSteps", maximum: maximum)
+        case .tooMuchWork(let maximum): return limitExceeded("work", maximum: maximum)
         case let .missingArgument(position, specifier, _):
             fields.position = position
             fields.specifier = specifier

@@ -139,6 +139,7 @@ struct Daemon {
         var serviceLimits = ServiceLimits()
         serviceLimits.maximumKeyLength = limits.maximumKeyLength
         serviceLimits.maximumValueLength = limits.maximumValueLength
+        serviceLimits.maximumReplySize = limits.maximumReplySize
         // The status method counts connections of a server made after it.
         let serverReference = ServerReference()
         let service = LocalizationService(

@@ -122,6 +122,36 @@ import Testing
         #expect(english.strings["key.0"] == "Value 0")
     }
 
+    /// A table is small by its bytes too: sixty added values of control
+    /// characters are few entries but megabytes to escape. It is built off
+    /// the event loop, and one too large to send is refused before it is
+    /// built (or pseudo-localized), not after.
+    @Test func aTableOfFewLargeValuesIsCountedByItsBytes() async throws {
+        var limits = ServiceLimits()
+        limits.maximumReplySize = 1 << 20
+        let fixture = try ServiceFixture(limits: limits, pseudoLocales: true)
+        let control = String(repeating: "\u{1}", count: 60_000)
+        for locale in ["en", "de"] {
+            let strings = Dictionary(uniqueKeysWithValues: (0..<3).map { ("added.\($0)", control) })
+            _ = try fixture.service.addStrings(.init(client: "app", bundle: "demo", locale: locale, strings: strings), caller: alice)
+        }
+        for locale in ["de", "en-XA"] {
+            let answer = try fixture.service.getTable(.init(bundle: "demo", locale: locale, client: "app"), caller: alice)
+            guard case .later = answer else {
+                Issue.record("a table of 180 KB is not built on the event loop (\(locale))")
+                continue
+            }
+            // 3 values × 60,000 × 6 bytes: more than the 1 MiB allowed.
+            await #expect(throws: ServiceError.limitExceeded("replySize", maximum: 1 << 20)) { try await answer.reply() }
+        }
+        // Without the added strings, the same table fits and is built at once.
+        guard case .now(let table) = try fixture.service.getTable(.init(bundle: "demo", locale: "de"), caller: alice) else {
+            Issue.record("a small table is built at once")
+            return
+        }
+        #expect(table.strings["greeting"] == "Hallo")
+    }
+
     @Test func selectionsBelongToTheirUserAndAreAnnouncedOnlyToThem() async throws {
         let fixture = try ServiceFixture()
         // A preferred language is chosen and saved (later: it writes the store).

@@ -32,9 +32,14 @@ extension LoadedBundle {
     /// Resolves a whole table for a locale, merging the chain so that each
     /// key has the value ``lookup(_:table:locale:defaultValue:overlay:)``
     /// would return.
-    public func resolvedTable(_ table: String = TableName.defaultTable, locale: ResolvedLocale, overlay: (any StringOverlay)? = nil)
-        -> ResolvedTable
-    {
+    ///
+    /// `admit` sees the entries before a pseudo-locale rewrites them (which
+    /// only makes them longer), and may refuse them: a table too large to
+    /// send is then not pseudo-localized in vain.
+    public func resolvedTable<Failure: Error>(
+        _ table: String = TableName.defaultTable, locale: ResolvedLocale, overlay: (any StringOverlay)? = nil,
+        admit: ([String: ResolvedTable.Entry]) throws(Failure) -> Void
+    ) throws(Failure) -> ResolvedTable {
         var entries: [String: ResolvedTable.Entry] = [:]
         // The first source that has a key wins, as in a lookup.
         walkPrecedence(locale.steps, chain: locale.chain, overlay: overlay) { source in
@@ -55,27 +60,56 @@ extension LoadedBundle {
             }
             return false
         }
+        try admit(entries)
         if let pseudo = locale.pseudo {
             entries = entries.mapValues { $0.pseudoLocalized(pseudo) }
         }
         return ResolvedTable(locale: locale.locale, entries: entries)
     }
 
-    /// How many entries resolving a table visits along the chain (with
-    /// each added string): its cost, known before it is paid, so that a
-    /// small table can be resolved where a lookup would be answered.
-    public func resolvingCost(_ table: String = TableName.defaultTable, locale: ResolvedLocale, overlay: (any StringOverlay)? = nil)
-        -> Int
+    /// A whole table resolved, whatever its size.
+    public func resolvedTable(_ table: String = TableName.defaultTable, locale: ResolvedLocale, overlay: (any StringOverlay)? = nil)
+        -> ResolvedTable
     {
-        var visits = 0
+        resolvedTable(table, locale: locale, overlay: overlay) { (_: [String: ResolvedTable.Entry]) throws(Never) in }
+    }
+
+    /// What resolving a table costs: the entries it visits along the chain
+    /// (each added string included) and their bytes, known before it is
+    /// paid, so that a small table can be resolved where a lookup would be
+    /// answered. A pseudo-locale rewrites every value it keeps, and its
+    /// values grow: it counts four times.
+    public func resolvingCost(_ table: String = TableName.defaultTable, locale: ResolvedLocale, overlay: (any StringOverlay)? = nil)
+        -> TableCost
+    {
+        var cost = TableCost()
         walkPrecedence(locale.steps, chain: locale.chain, overlay: overlay) { source in
             switch source {
-            case .added(let locale): visits += overlay?.strings(table: table, locale: locale).count ?? 0
-            case .folder(let index): visits += localizations[index].entryCount(table: table)
+            case .added(let locale):
+                guard let strings = overlay?.strings(table: table, locale: locale) else { break }
+                cost.entries += strings.count
+                for (key, value) in strings { cost.bytes += key.utf8.count + value.utf8.count }
+            case .folder(let index):
+                cost.entries += localizations[index].entryCount(table: table)
+                cost.bytes += localizations[index].byteCount(table: table)
             }
             return false
         }
-        // A pseudo-locale rewrites every value it keeps.
-        return locale.pseudo == nil ? visits : visits * 4
+        if locale.pseudo != nil {
+            cost.entries *= 4
+            cost.bytes *= 4
+        }
+        return cost
     }
+}
+
+/// What resolving a table visits: entries and their bytes.
+public struct TableCost: Sendable, Equatable {
+    /// Entries visited along the chain.
+    public var entries = 0
+    /// Their keys' and values' UTF-8 bytes.
+    public var bytes = 0
+
+    /// No cost yet.
+    public init() {}
 }

@@ -88,6 +88,20 @@ extension LprojFolder {
         return entries.plurals.count + entries.strings.count
     }
 
+    /// The UTF-8 bytes of a table's keys and values (a plural entry's
+    /// format key and forms included).
+    func byteCount(table: String) -> Int {
+        guard let entries = self.table(named: table) else { return 0 }
+        var bytes = entries.strings.byteCount
+        for (key, plural) in entries.plurals {
+            bytes += key.utf8.count + plural.formatKey.utf8.count
+            for variable in plural.variables.values {
+                for form in variable.forms.values { bytes += form.utf8.count }
+            }
+        }
+        return bytes
+    }
+
     /// Every entry of a table in this folder, in the order ``answer(_:table:)``
     /// prefers them: `.stringsdict` entries, then `.strings` values. The
     /// entry is made when `body` asks for it.

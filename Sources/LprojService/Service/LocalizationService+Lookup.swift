@@ -111,8 +111,18 @@ extension LocalizationService {
         let hasTable = bundle.localizations.contains { $0.tables[table] != nil } || overlay?.tables[table] != nil
         guard hasTable else { throw .tableNotFound(bundle: bundle.name, table: table) }
         let generation = snapshot.bundleGenerations[bundle.name] ?? snapshot.generation
-        let build = { @Sendable () -> Localization.GetTable.Reply in
-            let resolved = bundle.resolvedTable(table, locale: locale, overlay: overlay)
+        let maximumReplySize = limits.maximumReplySize
+        let build = { @Sendable () throws(ServiceError) -> Localization.GetTable.Reply in
+            // Its size as sent is counted before anything is built from it:
+            // a value of control characters takes six bytes each once
+            // escaped, and the pseudo-locales only make values longer.
+            let resolved = try bundle.resolvedTable(table, locale: locale, overlay: overlay) { entries throws(ServiceError) in
+                var size = 0
+                for (key, entry) in entries {
+                    size += 2 * Self.sentLength(key) + Self.sentLength(entry.value) + Self.sentLength(entry.source)
+                    guard size <= maximumReplySize else { throw .limitExceeded("replySize", maximum: maximumReplySize) }
+                }
+            }
             var strings: [String: String] = [:], plurals: [String: Localization.PluralEntry] = [:], sources: [String: String] = [:]
             sources.reserveCapacity(resolved.entries.count)
             strings.reserveCapacity(resolved.entries.count)
@@ -131,14 +141,31 @@ extension LocalizationService {
         }
         // A small table is built here, on the event loop, as a lookup is
         // answered: handing it to the work queue and back costs two thread
-        // wake-ups, more than building it. A larger one waits its turn there.
-        return bundle.resolvingCost(table, locale: locale, overlay: overlay) <= Self.tableBuiltAtOnce ? .now(build()) : .later(build)
+        // wake-ups, more than building it. Small means few entries and few
+        // bytes: sixty values of 64 KiB of control characters are few
+        // entries, but 23 MB to escape. A larger one waits its turn there.
+        let cost = bundle.resolvingCost(table, locale: locale, overlay: overlay)
+        guard cost.entries <= Self.tableBuiltAtOnce, cost.bytes <= Self.tableBytesBuiltAtOnce else { return .later(build) }
+        return .now(try build())
     }
 
     /// The most entries a `GetTable` visits along the chain and still builds
     /// on the event loop: about 0.2 ms of work (200 keys, each in two
     /// folders, took 0.17 ms to resolve, convert and encode).
     static let tableBuiltAtOnce = 512
+    /// The most bytes of keys and values it visits and still builds on the
+    /// event loop: escaped at worst six bytes each, about half a millisecond.
+    static let tableBytesBuiltAtOnce = 32 << 10
+
+    /// The bytes a string takes in a JSON reply: a control character is
+    /// written `\u00XX` (or `\n`), a quote or backslash escaped.
+    static func sentLength(_ text: String) -> Int {
+        var length = 2
+        for byte in text.utf8 {
+            length += byte < 0x20 ? 6 : byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") ? 2 : 1
+        }
+        return length
+    }
 
     /// A plural entry as the interface's `PluralEntry`. A variable without
     /// an `other` form can be no variable the entry uses (the validator

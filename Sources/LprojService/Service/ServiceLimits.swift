@@ -15,6 +15,10 @@ public struct ServiceLimits: Sendable, Equatable {
     public var maximumPreferredLanguages = 64
     /// Locales (or values) one negotiation chooses among.
     public var maximumLocales = 1024
+    /// The largest reply, in bytes as sent: a whole table that would not
+    /// fit is refused before it is built (the server checks every reply
+    /// again once it is encoded).
+    public var maximumReplySize = 16 << 20
 
     /// The defaults.
     public init() {}

@@ -40,6 +40,9 @@ public struct StringTable: Sendable {
     /// The number of keys.
     public var count: Int { storage.records.count / 4 }
 
+    /// The UTF-8 bytes of all its keys and values.
+    public var byteCount: Int { storage.bytes.count }
+
     /// Whether the table has no keys.
     public var isEmpty: Bool { count == 0 }
 

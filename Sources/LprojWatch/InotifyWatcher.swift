@@ -30,6 +30,7 @@ public struct InotifyMask: OptionSet, Sendable, Hashable {
     public init(rawValue: UInt32) { self.rawValue = rawValue }
 
     public static let closeWrite = InotifyMask(rawValue: UInt32(IN_CLOSE_WRITE))
+    public static let modify = InotifyMask(rawValue: UInt32(IN_MODIFY))
     public static let movedFrom = InotifyMask(rawValue: UInt32(IN_MOVED_FROM))
     public static let movedTo = InotifyMask(rawValue: UInt32(IN_MOVED_TO))
     public static let create = InotifyMask(rawValue: UInt32(IN_CREATE))

@@ -1,6 +1,7 @@
 import Foundation
 import LprojClient
 import LprojInterface
+import Synchronization
 import Testing
 #if canImport(Glibc)
     import Glibc
@@ -35,6 +36,65 @@ import Testing
             value = try await lprojd.lookup(bundle: "demo", key: "welcome.title", locale: "fr").value
         }
         #expect(value == "Bienvenue, version 3")
+    }
+
+    /// `git checkout` deletes a table and writes a new one in its place;
+    /// editors truncate it and write it again. A lookup meanwhile sees the
+    /// old table or the new one, never none (a fallback to English) and
+    /// never half of one. A table deleted for good is withdrawn after its
+    /// grace.
+    @Test func aTableRewrittenInPlaceIsNeverServedHalfWritten() async throws {
+        let daemon = try await DaemonProcess()
+        let lprojd = try await daemon.client()
+        defer { Task { await lprojd.close() } }
+        let events = EventRecorder(try await lprojd.events(bundle: "demo"))
+        _ = try await events.next()
+        let path = daemon.bundleDirectory.appendingPathComponent("de.lproj/Localizable.strings").path
+        let padding = (0..<2_000).map { "\"pad.\($0)\" = \"Füllung \($0)\";\n" }.joined()
+        let table = Array((try String(contentsOfFile: path, encoding: .utf8) + padding).utf8)
+        try daemon.replace("de.lproj/Localizable.strings", String(decoding: table, as: UTF8.self))
+        _ = try await events.next { $0.type == .tablesChanged }
+
+        let written = Flag()
+        Thread.detachNewThread {
+            defer { written.raise() }
+            for round in 0..<40 {
+                // As git writes a file it checks out: unlink, create, write, close;
+                // and as an editor saves in place: truncate, write, close. The
+                // writer takes its time between the two halves, as a slow disk would.
+                if round % 2 == 0 { unlink(path) }
+                let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+                precondition(descriptor >= 0)
+                table.withUnsafeBytes { bytes in
+                    let half = bytes.count / 2
+                    _ = Glibc.write(descriptor, bytes.baseAddress!, half)
+                    usleep(3_000)
+                    _ = Glibc.write(descriptor, bytes.baseAddress! + half, bytes.count - half)
+                }
+                close(descriptor)
+            }
+        }
+        var lookups = 0
+        var wrong: [String] = []
+        while !written.isRaised {
+            let reply = try await lprojd.lookup(bundle: "demo", key: "welcome.title", locale: "de")
+            let padded = try await lprojd.lookup(bundle: "demo", key: "pad.1999", locale: "de")
+            lookups += 2
+            if reply.value != "Willkommen bei Demo" || reply.locale != "de" { wrong.append("\(reply.value) (\(reply.locale))") }
+            if padded.value != "Füllung 1999" { wrong.append("pad.1999: \(padded.value) (\(padded.locale))") }
+        }
+        #expect(wrong.isEmpty, "\(wrong.count) of \(lookups) lookups saw no table or half of one: \(wrong.prefix(5))")
+        #expect(lookups > 100)
+
+        // Deleted for good: withdrawn once its grace is over (after the
+        // changes the rewrites announced, which may still be on their way).
+        unlink(path)
+        var locale: String?
+        for _ in 0..<50 where locale != "en" {
+            _ = try await events.next { $0.type == .tablesChanged && ($0.locales ?? []).contains("de") }
+            locale = try await lprojd.lookup(bundle: "demo", key: "welcome.title", locale: "de").locale
+        }
+        #expect(locale == "en")
     }
 
     @Test func foldersAppearAndVanish() async throws {
@@ -159,4 +219,11 @@ import Testing
         #expect(bundles.map(\.name) == ["demo"] && bundles[0].generation > before)
         await expectError("org.lprojd.Localization.BundleNotFound") { _ = try await lprojd.reload(bundle: "nope") }
     }
+}
+
+/// Raised once, by one thread, for another to see.
+private final class Flag: Sendable {
+    private let raised = Atomic(false)
+    var isRaised: Bool { raised.load(ordering: .acquiring) }
+    func raise() { raised.store(true, ordering: .releasing) }
 }

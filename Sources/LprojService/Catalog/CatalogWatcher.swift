@@ -35,12 +35,16 @@ public actor CatalogWatcher: Service {
     private var targets: [Int32: Set<Target>] = [:]
     private var watches: [Target: Int32] = [:]
     private var configurations: [String: BundleConfiguration]
+    /// Table files deleted or created and not yet whole (``SettlingFiles``).
+    private var settling = SettlingFiles<ContinuousClock.Instant>()
+    /// Wakes the loop that reads settling files when their wait ends.
+    private let settlingChanged = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
 
     private static let bundleMask: InotifyMask = [
         .closeWrite, .create, .delete, .movedFrom, .movedTo, .deleteSelf, .moveSelf, .onlyDirectory,
     ]
     private static let folderMask: InotifyMask = [
-        .closeWrite, .movedTo, .movedFrom, .delete, .create, .deleteSelf, .moveSelf, .onlyDirectory,
+        .closeWrite, .modify, .movedTo, .movedFrom, .delete, .create, .deleteSelf, .moveSelf, .onlyDirectory,
     ]
     private static let parentMask: InotifyMask = [.create, .movedTo, .onlyDirectory]
 
@@ -66,12 +70,34 @@ public actor CatalogWatcher: Service {
 
     public func run() async throws {
         let inotify = self.inotify
+        let settlingChanged = self.settlingChanged.continuation
         await withTaskCancellationOrGracefulShutdownHandler {
-            for await batch in inotify.events {
-                self.handle(batch)
+            await withDiscardingTaskGroup { group in
+                group.addTask { await self.readSettledFiles() }
+                for await batch in inotify.events {
+                    await self.handle(batch)
+                }
+                settlingChanged.finish()
             }
         } onCancelOrGracefulShutdown: {
             inotify.close()
+            settlingChanged.finish()
+        }
+    }
+
+    /// Reads each settling file once its wait is over. A wait that begins
+    /// while this one sleeps is at most ``SettlingFiles/returnGrace`` late.
+    private func readSettledFiles() async {
+        for await _ in settlingChanged.stream {
+            while let deadline = settling.nextDeadline {
+                let wake = min(deadline, ContinuousClock.now.advanced(by: settling.returnGrace))
+                do { try await Task.sleep(until: wake, clock: .continuous) } catch { return }
+                var changes: [String: BundleChanges] = [:]
+                for file in settling.expired(at: .now) {
+                    changes[file.bundle, default: BundleChanges()].file(file.name, in: file.folder)
+                }
+                apply(changes)
+            }
         }
     }
 
@@ -209,10 +235,24 @@ public actor CatalogWatcher: Service {
         case .folder(let name, let folder):
             if event.mask.contains(.deleteSelf) || event.mask.contains(.moveSelf) {
                 changes[name, default: BundleChanges()].folder(folder)
-            } else if TableFileKind(fileName: event.name) != nil, !event.mask.contains(.create) {
-                // A new file is read when its writer closes it (or renames it
-                // into place), never half-written at its creation.
-                changes[name, default: BundleChanges()].file(event.name, in: folder)
+            } else if TableFileKind(fileName: event.name) != nil {
+                // A file is read when its writer closes it or renames it into
+                // place, never half-written at its creation, nor missing
+                // while it is being rewritten (``SettlingFiles``).
+                let file = SettlingFiles<ContinuousClock.Instant>.File(bundle: name, folder: folder, name: event.name)
+                if event.mask.contains(.movedTo) {
+                    settling.settled(file)
+                    changes[name, default: BundleChanges()].file(event.name, in: folder)
+                } else {
+                    if event.mask.contains(.create) || event.mask.contains(.modify) {
+                        settling.beingWritten(file, at: .now)
+                    } else if event.mask.contains(.delete) || event.mask.contains(.movedFrom) {
+                        settling.vanished(file, at: .now)
+                    } else if event.mask.contains(.closeWrite) {
+                        settling.closed(file, at: .now)
+                    }
+                    settlingChanged.continuation.yield()
+                }
             } else if StringCatalogFiles.tableName(of: event.name) != nil, !event.mask.contains(.create) {
                 changes[name, default: BundleChanges()].stringCatalog("\(folder)/\(event.name)")
             } else if event.mask.contains(.isDirectory) {
@@ -247,6 +287,7 @@ public actor CatalogWatcher: Service {
 
     /// Reloads what changed, publishes it, then tells subscribers.
     private func apply(_ changes: [String: BundleChanges]) {
+        for (name, bundleChanges) in changes where bundleChanges.everything { settling.forget(bundle: name) }
         let snapshot = catalog.snapshot
         var updated: [LoadedBundle] = []
         var summaries: [(String, ReloadSummary, wasMissing: Bool, isMissing: Bool)] = []

@@ -1,4 +1,5 @@
 import ClientBudget
+import NIOCore
 import Testing
 @testable import VarlinkNIO
 
@@ -38,5 +39,30 @@ import Testing
         first.closeAll()
         second.closeAll()
         #expect(book.usage(of: 9).isEmpty)
+    }
+}
+
+/// The copy of a large message the workers are handed.
+@Suite struct OffloadedMessageTests {
+    @Test func itIsChargedUntilReleasedAndGoneOnceItsConnectionLetsItGo() {
+        let book = BudgetBook(limits: BudgetLimits())
+        let message = OffloadedMessage(ByteBuffer(string: String(repeating: "m", count: 1000)), uid: 3, book: book)
+        #expect(book.usage(of: 3)[.input] == 1000)
+        // The connection closed before a worker came: the job finds nothing.
+        message.release()
+        #expect(book.usage(of: 3)[.input] == 0)
+        #expect(message.take() == nil)
+        message.release()
+        #expect(book.usage(of: 3)[.input] == 0)
+    }
+
+    @Test func aJobTakesItOnceAndItsChargeStaysUntilTheJobIsDone() {
+        let book = BudgetBook(limits: BudgetLimits())
+        let message = OffloadedMessage(ByteBuffer(string: "{}"), uid: 3, book: book)
+        #expect(message.take() == Array("{}".utf8))
+        #expect(message.take() == nil)
+        #expect(book.usage(of: 3)[.input] == 2)
+        message.release()
+        #expect(book.usage(of: 3)[.input] == 0)
     }
 }

@@ -124,4 +124,25 @@ import VarlinkProtocol
         #expect(try polite.replies() == ["p0"])
         #expect(try flood.replies().count + floodToo.replies().count <= 2)
     }
+
+    /// A large message goes to the workers as a copy charged to its uid
+    /// until it is answered; when its connection closes first, the copy
+    /// and its charge go at once, though no worker has come to it (the
+    /// queue here has none). It once stayed, uncharged, inside the job:
+    /// 3 GiB held by a uid the ledger said held under 1 MiB.
+    @Test func aLargeMessageIsChargedUntilAnsweredAndDroppedWithItsConnection() throws {
+        let loop = EmbeddedEventLoop()
+        let (shared, book) = Self.shared(turns: TurnBudgets())
+        let scheduler = LoopScheduler(eventLoop: loop, budgets: TurnBudgets())
+        let connection = try Connection(uid: 7, loop: loop, scheduler: scheduler, shared: shared, book: book)
+        let padding = String(repeating: "x", count: 200_000)
+        try connection.channel.writeInbound(
+            ByteBuffer(string: #"{"method":"org.example.Test.Echo","parameters":{"tag":"\#(padding)"}}"# + "\u{0}"))
+        loop.run()
+        #expect(shared.work.pending == 1)
+        // The message is held by the job, charged: at least its own size.
+        #expect(book.usage(of: 7)[.input] >= 200_000)
+        _ = try connection.channel.finish(acceptAlreadyClosed: true)
+        #expect(book.usage(of: 7)[.input] == 0)
+    }
 }

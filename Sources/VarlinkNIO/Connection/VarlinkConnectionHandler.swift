@@ -44,6 +44,8 @@ final class VarlinkConnectionHandler: ChannelInboundHandler, TurnTaker {
     private var idleTimer: Scheduled<Void>?
     private var outputWaiter: UInt64?
     private var inputWaiter: UInt64?
+    /// A large message the workers have been handed and not yet answered.
+    private var offloaded: OffloadedMessage?
     private var closed = false
 
     var uid: UInt32 { caller.uid }
@@ -84,6 +86,8 @@ final class VarlinkConnectionHandler: ChannelInboundHandler, TurnTaker {
         stream = nil
         frames.removeAll()
         account.closeAll()
+        offloaded?.release()
+        offloaded = nil
         idleTimer?.cancel()
         if let outputWaiter { account.book.cancelWaiter(outputWaiter) }
         if let inputWaiter { account.book.cancelWaiter(inputWaiter) }
@@ -173,10 +177,16 @@ final class VarlinkConnectionHandler: ChannelInboundHandler, TurnTaker {
 
     private func answer(_ frame: ByteBuffer, context: ChannelHandlerContext) {
         guard frame.readableBytes <= configuration.largeMessageSize else {
-            // Parsing a large message could hold the loop: decode it off the loop.
+            // Parsing a large message could hold the loop: decode it off the
+            // loop, from a copy charged to the uid (``OffloadedMessage``).
             state.began(.answering)
+            let message = OffloadedMessage(frame, uid: caller.uid, book: account.book)
+            offloaded = message
             offload { [shared, caller] in
-                switch Self.decode(frame, shared.configuration) {
+                defer { message.release() }
+                // Its connection closed before a worker came to it: nothing to do.
+                guard let bytes = message.take() else { return .reply(nil) }
+                switch bytes.withUnsafeBytes({ Self.decode($0, shared.configuration) }) {
                 case .failure(let error): return .reply(Self.encode(VarlinkReply(error: error), shared.configuration))
                 case .success(let call):
                     return await Self.resolve(shared.dispatcher.dispatch(call, caller: caller), for: call, shared.configuration)
@@ -184,7 +194,8 @@ final class VarlinkConnectionHandler: ChannelInboundHandler, TurnTaker {
             }
             return
         }
-        switch Self.decode(frame, configuration) {
+        let decoded = frame.withUnsafeReadableBytes { Self.decode($0, configuration) }
+        switch decoded {
         case .failure(let error):
             write(Self.encode(VarlinkReply(error: error), configuration), context: context)
         case .success(let call):
@@ -225,6 +236,7 @@ final class VarlinkConnectionHandler: ChannelInboundHandler, TurnTaker {
     }
 
     private func finishAnswer(_ answer: Answer) {
+        offloaded = nil
         guard let context, !closed else { return }
         switch answer {
         case .reply(let bytes):
@@ -254,10 +266,10 @@ final class VarlinkConnectionHandler: ChannelInboundHandler, TurnTaker {
 
     /// A call, or the error to answer; too many values is the server's
     /// own limit error.
-    private static func decode(_ frame: ByteBuffer, _ configuration: VarlinkServerConfiguration) -> Result<VarlinkCall, VarlinkError> {
-        let result = frame.withUnsafeReadableBytes { bytes in
-            Result { () throws(VarlinkError) in try VarlinkCall.decode(bytes, maximumValues: configuration.maximumMessageValues) }
-        }
+    private static func decode(_ bytes: UnsafeRawBufferPointer, _ configuration: VarlinkServerConfiguration) -> Result<
+        VarlinkCall, VarlinkError
+    > {
+        let result = Result { () throws(VarlinkError) in try VarlinkCall.decode(bytes, maximumValues: configuration.maximumMessageValues) }
         if case .failure(let error) = result, error.isTooManyValues {
             return .failure(configuration.limitError(.messageValues(configuration.maximumMessageValues)))
         }

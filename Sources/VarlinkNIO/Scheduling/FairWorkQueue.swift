@@ -9,25 +9,41 @@ import Synchronization
 /// job per worker, not by a thousand. A connection holds at most one job at
 /// a time (its later calls wait behind it), so a uid's lane is at most as
 /// long as its connections are many.
+///
+/// No uid runs on every worker at once: one is always left to the others
+/// (``maximumRunningPerUID``), so another uid's job waits for at most the
+/// end of one job, however many a uid queues, and however long each takes
+/// within its bound.
 final class FairWorkQueue: Sendable {
     typealias Job = @Sendable () async -> Void
+    private typealias Assignment = (uid: UInt32, job: Job)
 
     private struct State {
         var lanes: [UInt32: [Job]] = [:]
         var rotation: [UInt32] = []
-        var idle: [CheckedContinuation<Job?, Never>] = []
+        var idle: [CheckedContinuation<Assignment?, Never>] = []
         var stopped = false
         var queued = 0
         var running = 0
+        var runningPerUID: [UInt32: Int] = [:]
     }
 
     private let state = Mutex(State())
+    /// The most jobs of one uid that run at once.
+    let maximumRunningPerUID: Int
+
+    /// A queue whose uids each run on at most `workers - 1` of its workers
+    /// (on the only one, if there is one).
+    init(workers: Int = 4) {
+        maximumRunningPerUID = max(1, workers - 1)
+    }
 
     /// Queues a job for `uid`.
     func submit(uid: UInt32, _ job: @escaping Job) {
-        let waiter: CheckedContinuation<Job?, Never>? = state.withLock { state in
-            if !state.idle.isEmpty {
+        let waiter: CheckedContinuation<Assignment?, Never>? = state.withLock { state in
+            if !state.idle.isEmpty, state.runningPerUID[uid, default: 0] < maximumRunningPerUID {
                 state.running += 1
+                state.runningPerUID[uid, default: 0] += 1
                 return state.idle.removeLast()
             }
             if state.lanes[uid] == nil {
@@ -39,8 +55,11 @@ final class FairWorkQueue: Sendable {
             state.queued += 1
             return nil
         }
-        waiter?.resume(returning: job)
+        waiter?.resume(returning: (uid, job))
     }
+
+    /// Jobs of `uid` running now.
+    func running(uid: UInt32) -> Int { state.withLock { $0.runningPerUID[uid] ?? 0 } }
 
     /// Jobs waiting for a worker, or being worked on.
     var pending: Int { state.withLock { $0.queued + $0.running } }
@@ -54,9 +73,13 @@ final class FairWorkQueue: Sendable {
             await withDiscardingTaskGroup { group in
                 for _ in 0..<workers {
                     group.addTask {
-                        while let job = await self.next() {
+                        while let (uid, job) = await self.next() {
                             await job()
-                            self.state.withLock { $0.running -= 1 }
+                            self.state.withLock { state in
+                                state.running -= 1
+                                state.runningPerUID[uid]! -= 1
+                                if state.runningPerUID[uid] == 0 { state.runningPerUID[uid] = nil }
+                            }
                         }
                     }
                 }
@@ -75,11 +98,15 @@ final class FairWorkQueue: Sendable {
         for waiter in idle { waiter.resume(returning: nil) }
     }
 
-    private func next() async -> Job? {
+    /// The next job in rotation whose uid may run one more; a uid at its
+    /// limit keeps its place in the rotation.
+    private func next() async -> Assignment? {
         await withCheckedContinuation { continuation in
-            let job: Job?? = state.withLock { state in
-                while !state.rotation.isEmpty {
-                    let uid = state.rotation.removeFirst()
+            let job: Assignment?? = state.withLock { state in
+                while let position = state.rotation.firstIndex(where: {
+                    state.runningPerUID[$0, default: 0] < maximumRunningPerUID
+                }) {
+                    let uid = state.rotation.remove(at: position)
                     guard var lane = state.lanes[uid], !lane.isEmpty else {
                         state.lanes[uid] = nil
                         continue
@@ -87,13 +114,14 @@ final class FairWorkQueue: Sendable {
                     let job = lane.removeFirst()
                     state.queued -= 1
                     state.running += 1
+                    state.runningPerUID[uid, default: 0] += 1
                     if lane.isEmpty {
                         state.lanes[uid] = nil
                     } else {
                         state.lanes[uid] = lane
                         state.rotation.append(uid)
                     }
-                    return .some(job)
+                    return .some((uid, job))
                 }
                 if state.stopped { return .some(nil) }
                 state.idle.append(continuation)

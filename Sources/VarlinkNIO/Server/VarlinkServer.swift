@@ -40,7 +40,7 @@ public final class VarlinkServer: Service, Sendable {
     private let nextConnectionID = Atomic<UInt64>(1)
     private let channel = Mutex<(any Channel)?>(nil)
     private let book: BudgetBook
-    private let work = FairWorkQueue()
+    private let work: FairWorkQueue
     private let streams = StreamCounter()
     private let schedulers: LoopSchedulers
     private let logLimit = PerUIDRateLimit(burst: 20, perSecond: 2)
@@ -59,6 +59,7 @@ public final class VarlinkServer: Service, Sendable {
         self.logger = logger
         self.book = budget
         self.schedulers = LoopSchedulers(budgets: configuration.turns)
+        self.work = FairWorkQueue(workers: configuration.workers)
         self.connectionRate = PerUIDRateLimit(
             burst: configuration.connectionBurstPerUID, perSecond: configuration.connectionsPerSecondPerUID)
         self.limiter = ConnectionLimiter(

@@ -82,7 +82,9 @@ let package = Package(
         ),
         .target(
             name: "LprojVarlink",
-            dependencies: ["LprojService", "LprojInterface", "VarlinkProtocol", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "LprojService", "LprojInterface", "VarlinkProtocol", "ClientBudget", .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSwift
         ),
         .target(
@@ -243,7 +245,7 @@ let package = Package(
         .testTarget(
             name: "LprojVarlinkTests",
             dependencies: [
-                "LprojVarlink", "LprojService", "LprojInterface", "LprojStore", "LprojTestSupport", "VarlinkProtocol",
+                "LprojVarlink", "LprojService", "LprojInterface", "LprojStore", "LprojTestSupport", "VarlinkProtocol", "ClientBudget",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSwift

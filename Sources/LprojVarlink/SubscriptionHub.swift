@@ -1,3 +1,4 @@
+public import ClientBudget
 internal import Dispatch
 public import Logging
 internal import LprojInterface
@@ -25,6 +26,13 @@ public import VarlinkProtocol
 /// Each event is encoded once for the subscribers that take it as it is; a
 /// stream that cannot keep up drops itself (see `VarlinkStream`), so a
 /// slow subscriber never delays the others.
+///
+/// What waits for a subscriber is held for its uid: each event merged
+/// into its next delivery is charged to the uid's output budget until it
+/// is sent, and a subscriber whose waiting events pass
+/// ``maximumPendingEvents`` subjects, or its uid's budget, is dropped as
+/// one that stopped reading. (A uid that never reads, with events of a new
+/// client id each time, once held 900 MiB this way.)
 public final class SubscriptionHub: EventSink {
     private final class Subscriber: Sendable {
         let uid: UInt32
@@ -34,6 +42,8 @@ public final class SubscriptionHub: EventSink {
         private let tick: Duration
         private let maximumStall: Duration
         private let queue: DispatchQueue
+        private let book: BudgetBook?
+        private let maximumPending: Int
         private let state = Mutex(Queue())
 
         private struct Queue {
@@ -42,11 +52,14 @@ public final class SubscriptionHub: EventSink {
             var flushScheduled = false
             var nextSend = ContinuousClock.Instant.now
             var pending = EventCoalescer()
+            /// What the pending events are charged to the uid.
+            var charged = 0
+            var dropped = false
         }
 
         init(
             uid: UInt32, client: String?, bundle: String?, stream: any VarlinkStream, tick: Duration, maximumStall: Duration,
-            queue: DispatchQueue
+            queue: DispatchQueue, book: BudgetBook?, maximumPending: Int
         ) {
             self.uid = uid
             self.client = client
@@ -55,6 +68,24 @@ public final class SubscriptionHub: EventSink {
             self.tick = tick
             self.maximumStall = maximumStall
             self.queue = queue
+            self.book = book
+            self.maximumPending = maximumPending
+        }
+
+        /// Lets go of what is charged for waiting events (they were sent,
+        /// or the subscriber is gone).
+        private func release(_ state: inout Queue) {
+            if state.charged > 0 { book?.release(state.charged, of: .output, from: uid) }
+            state.charged = 0
+        }
+
+        /// The subscriber ended: nothing more waits for it.
+        func ended() {
+            state.withLock { state in
+                state.dropped = true
+                _ = state.pending.drain()
+                release(&state)
+            }
         }
 
         /// Sends an event now if nothing is in flight and the subscriber's
@@ -67,17 +98,27 @@ public final class SubscriptionHub: EventSink {
                 stream.abandon()
                 return
             }
-            let (sendNow, flushAt): (Bool, ContinuousClock.Instant?) = state.withLock { state in
+            let (sendNow, flushAt, tooFarBehind): (Bool, ContinuousClock.Instant?, Bool) = state.withLock { state in
+                guard !state.dropped else { return (false, nil, false) }
                 if state.inFlight || now < state.nextSend {
+                    let cost = event.estimatedBytes
+                    if book?.charge(cost, of: .output, to: uid) != nil { return (false, nil, true) }
+                    state.charged += cost
                     state.pending.add(event)
-                    guard !state.inFlight, !state.flushScheduled else { return (false, nil) }
+                    if state.pending.count > maximumPending { return (false, nil, true) }
+                    guard !state.inFlight, !state.flushScheduled else { return (false, nil, false) }
                     state.flushScheduled = true
-                    return (false, state.nextSend)
+                    return (false, state.nextSend, false)
                 }
                 state.inFlight = true
                 state.inFlightSince = now
                 state.nextSend = now + tick
-                return (true, nil)
+                return (true, nil, false)
+            }
+            if tooFarBehind {
+                ended()
+                stream.abandon()
+                return
             }
             if sendNow { stream.yield(encoded(), whenWritten: { self.written() }) }
             if let flushAt { scheduleFlush(at: flushAt) }
@@ -106,6 +147,7 @@ public final class SubscriptionHub: EventSink {
                 if !now { state.flushScheduled = false }
                 guard !state.inFlight else { return [] }  // written() reschedules
                 let next = state.pending.drain()
+                release(&state)
                 if !next.isEmpty {
                     state.inFlight = true
                     state.inFlightSince = .now
@@ -141,6 +183,13 @@ public final class SubscriptionHub: EventSink {
     private let state = Mutex(State())
     private let queue = DispatchQueue(label: "lprojd.events")
     private let logger: Logger
+    private let book: BudgetBook?
+    /// "Dropped a subscriber" is logged at most this often per uid: a
+    /// client may open and abandon subscribers as fast as it likes.
+    private let dropLogLimit = PerUIDRateLimit(burst: 20, perSecond: 2)
+    /// The most subjects (clients, tables, files) whose events may wait
+    /// for one subscriber before it is dropped as too far behind.
+    public let maximumPendingEvents: Int
     /// The least time between two deliveries of one user's events, and
     /// between two deliveries to one subscriber.
     public let tick: Duration
@@ -148,10 +197,16 @@ public final class SubscriptionHub: EventSink {
     /// subscriber is dropped.
     public let maximumStall: Duration
 
-    /// An empty hub.
-    public init(tick: Duration = .milliseconds(10), maximumStall: Duration = .seconds(5), logger: Logger) {
+    /// An empty hub; events waiting for a subscriber are charged to its
+    /// uid in `book`.
+    public init(
+        tick: Duration = .milliseconds(10), maximumStall: Duration = .seconds(5), maximumPendingEvents: Int = 256,
+        book: BudgetBook? = nil, logger: Logger
+    ) {
         self.tick = tick
         self.maximumStall = maximumStall
+        self.maximumPendingEvents = maximumPendingEvents
+        self.book = book
         self.logger = logger
     }
 
@@ -161,15 +216,20 @@ public final class SubscriptionHub: EventSink {
             let id = state.nextID
             state.nextID += 1
             state.subscribers[id] = Subscriber(
-                uid: uid, client: client, bundle: bundle, stream: stream, tick: tick, maximumStall: maximumStall, queue: queue)
+                uid: uid, client: client, bundle: bundle, stream: stream, tick: tick, maximumStall: maximumStall, queue: queue,
+                book: book, maximumPending: maximumPendingEvents)
             return id
         }
         stream.onTermination { [weak self] end in
-            self?.state.withLock { _ = $0.subscribers.removeValue(forKey: id) }
-            if end == .tooSlow {
-                self?.logger.notice(
-                    "dropped a subscriber that stopped reading", metadata: ["client.uid": "\(uid)", "client.id": "\(client ?? "-")"])
-            }
+            guard let self else { return }
+            let subscriber = state.withLock { $0.subscribers.removeValue(forKey: id) }
+            subscriber?.ended()
+            guard end == .tooSlow else { return }
+            let (allowed, suppressed) = dropLogLimit.allow(uid)
+            guard allowed else { return }
+            var metadata: Logger.Metadata = ["client.uid": "\(uid)", "client.id": "\(client ?? "-")"]
+            if suppressed > 0 { metadata["suppressed"] = "\(suppressed)" }
+            logger.notice("dropped a subscriber that stopped reading", metadata: metadata)
         }
     }
 
@@ -248,6 +308,29 @@ public final class SubscriptionHub: EventSink {
 }
 
 extension ServiceEvent {
+    /// About what the event takes while it waits, and once encoded: its
+    /// texts and a fixed share for the rest.
+    var estimatedBytes: Int {
+        func bytes(_ texts: [String]?) -> Int { texts?.reduce(0) { $0 + $1.utf8.count + 3 } ?? 0 }
+        switch self {
+        case .ready, .shutdown: return 128
+        case .localeChanged(let owner, let bundle, let locale, let previous):
+            return 192 + owner.client.utf8.count + bytes([bundle, locale, previous])
+        case .preferencesChanged(let owner, let bundle, _, let changed):
+            return 512 + owner.client.utf8.count + bundle.utf8.count + bytes(changed)
+        case .addedStringsChanged(let owner, let bundle, let tables, let locales):
+            return 192 + owner.client.utf8.count + bundle.utf8.count + bytes(tables) + bytes(locales)
+        case .tablesChanged(let bundle, let tables, let locales, _):
+            return 192 + bundle.utf8.count + bytes(tables) + bytes(locales)
+        case .localesChanged(let bundle, let added, let removed, _):
+            return 192 + bundle.utf8.count + bytes(added) + bytes(removed)
+        case .tableError(let bundle, let file, _, _, let message, _):
+            return 192 + bytes([bundle, file, message])
+        case .bundleChanged(let bundle, _, let message):
+            return 192 + bytes([bundle, message])
+        }
+    }
+
     /// The event as a `Subscribe` reply, encoded.
     var message: VarlinkEncodedMessage {
         VarlinkEncodedMessage(continuing: Localization.Subscribe.Reply(event: interfaceEvent).varlinkObject)

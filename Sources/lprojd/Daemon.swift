@@ -43,7 +43,7 @@ struct Daemon {
         // Everything a client makes lprojd hold is charged to its uid here.
         let budget = BudgetBook(limits: settings.configuration.limits.budget)
         let store = openStore(budget: budget, logger: logger)
-        let hub = SubscriptionHub(logger: logger)
+        let hub = SubscriptionHub(book: budget, logger: logger)
         let (catalog, watcher) = try loadBundles(events: hub, logger: logger)
         let group = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
         LoopLagMonitor.startIfAsked(group: group, environment: ProcessInfo.processInfo.environment, logger: logger)

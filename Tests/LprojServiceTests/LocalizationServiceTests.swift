@@ -152,6 +152,35 @@ import Testing
         #expect(table.strings["greeting"] == "Hallo")
     }
 
+    /// Each change to a client's state is an event for its user's
+    /// subscribers: a uid makes them at a bounded rate, and another uid's
+    /// are not counted against it. (Oneway add-and-remove pairs, a new
+    /// client id each time, once filled the event queue for every uid.)
+    @Test func aUIDChangesItsClientsStateAtABoundedRate() async throws {
+        var limits = ServiceLimits()
+        limits.changeBurstPerUID = 50
+        limits.changesPerSecondPerUID = 1
+        let fixture = try ServiceFixture(limits: limits)
+        var refused = 0
+        for index in 0..<60 {
+            do {
+                _ = try fixture.service.addStrings(
+                    .init(client: "hostile.\(index)", bundle: "demo", locale: "de", strings: ["k": "v"]), caller: alice)
+            } catch {
+                #expect(error == .limitExceeded("changesPerSecond", maximum: 1))
+                refused += 1
+            }
+        }
+        #expect(refused >= 9 && refused <= 10)
+        #expect(fixture.events.events.count == 60 - refused)
+        #expect(throws: ServiceError.limitExceeded("changesPerSecond", maximum: 1)) {
+            try fixture.service.selectLocale(.init(client: "app", bundle: "demo", locale: "de"), caller: alice)
+        }
+        // Another uid changes its own clients as before.
+        let reply = try await fixture.service.selectLocale(.init(client: "app", bundle: "demo", locale: "de"), caller: bob).reply()
+        #expect(reply.selection.locale == "de")
+    }
+
     @Test func selectionsBelongToTheirUserAndAreAnnouncedOnlyToThem() async throws {
         let fixture = try ServiceFixture()
         // A preferred language is chosen and saved (later: it writes the store).

@@ -31,6 +31,11 @@ package struct EventCoalescer {
 
     private var order: [Subject] = []
     private var events: [Subject: ServiceEvent] = [:]
+    /// The tables and locales merged so far for the subjects whose events
+    /// list them (`nil`: all), kept as sets and sorted once, at
+    /// ``drain()``: sorting the union at every merge made a burst of N
+    /// changes cost N² log N.
+    private var lists: [Subject: (tables: Set<String>?, locales: Set<String>?)] = [:]
     private var others = 0
 
     package var isEmpty: Bool { order.isEmpty }
@@ -48,9 +53,15 @@ package struct EventCoalescer {
         guard let pending = events[subject] else {
             order.append(subject)
             events[subject] = event
+            if let listed = Self.lists(of: event) { lists[subject] = listed }
             return
         }
-        events[subject] = Self.merge(pending, event)
+        if let listed = Self.lists(of: event), let merged = lists[subject] {
+            lists[subject] = (Self.union(merged.tables, listed.tables), Self.union(merged.locales, listed.locales))
+            events[subject] = event
+        } else {
+            events[subject] = Self.merge(pending, event)
+        }
     }
 
     /// The merged events, in the order their subjects first appeared.
@@ -58,8 +69,41 @@ package struct EventCoalescer {
         defer {
             order = []
             events = [:]
+            lists = [:]
         }
-        return order.compactMap { events[$0] }
+        return order.compactMap { subject in
+            guard let event = events[subject] else { return nil }
+            guard let merged = lists[subject] else { return event }
+            return Self.event(event, listing: merged)
+        }
+    }
+
+    /// The tables and locales an event lists, for the kinds that merge them.
+    private static func lists(of event: ServiceEvent) -> (tables: Set<String>?, locales: Set<String>?)? {
+        switch event {
+        case .addedStringsChanged(_, _, let tables, let locales): (tables.map(Set.init), locales.map(Set.init))
+        case .tablesChanged(_, let tables, let locales, _): (Set(tables), Set(locales))
+        default: nil
+        }
+    }
+
+    /// The latest event of a subject, listing everything merged into it.
+    private static func event(_ latest: ServiceEvent, listing merged: (tables: Set<String>?, locales: Set<String>?)) -> ServiceEvent {
+        switch latest {
+        case .addedStringsChanged(let owner, let bundle, _, _):
+            .addedStringsChanged(owner: owner, bundle: bundle, tables: merged.tables?.sorted(), locales: merged.locales?.sorted())
+        case .tablesChanged(let bundle, _, _, let generation):
+            .tablesChanged(
+                bundle: bundle, tables: (merged.tables ?? []).sorted(), locales: (merged.locales ?? []).sorted(), generation: generation)
+        default: latest
+        }
+    }
+
+    /// The union of two sets where nil means "all".
+    private static func union(_ lhs: Set<String>?, _ rhs: Set<String>?) -> Set<String>? {
+        guard var lhs, let rhs else { return nil }
+        lhs.formUnion(rhs)
+        return lhs
     }
 
     private static func subject(of event: ServiceEvent, others: inout Int) -> Subject {
@@ -88,13 +132,6 @@ package struct EventCoalescer {
         case let (.preferencesChanged(owner, bundle, _, oldChanged), .preferencesChanged(_, _, preferences, newChanged)):
             let changed = FormattingFieldOrder.sorted(Set(oldChanged).union(newChanged))
             return .preferencesChanged(owner: owner, bundle: bundle, preferences: preferences, changed: changed)
-        case let (.addedStringsChanged(owner, bundle, oldTables, oldLocales), .addedStringsChanged(_, _, newTables, newLocales)):
-            return .addedStringsChanged(
-                owner: owner, bundle: bundle, tables: union(oldTables, newTables), locales: union(oldLocales, newLocales))
-        case let (.tablesChanged(bundle, oldTables, oldLocales, _), .tablesChanged(_, newTables, newLocales, generation)):
-            return .tablesChanged(
-                bundle: bundle, tables: Set(oldTables).union(newTables).sorted(), locales: Set(oldLocales).union(newLocales).sorted(),
-                generation: generation)
         case let (.localesChanged(bundle, oldAdded, oldRemoved, _), .localesChanged(_, newAdded, newRemoved, generation)):
             // Net of the burst: a folder added then removed is neither.
             var added = Set(oldAdded), removed = Set(oldRemoved)
@@ -104,12 +141,6 @@ package struct EventCoalescer {
         default:
             return new
         }
-    }
-
-    /// The union of two lists where nil means "all".
-    private static func union(_ lhs: [String]?, _ rhs: [String]?) -> [String]? {
-        guard let lhs, let rhs else { return nil }
-        return Set(lhs).union(rhs).sorted()
     }
 }
 

@@ -17,6 +17,7 @@ extension LocalizationService {
                 throw .invalidValue("strings.\(key)", "a separator is at most \(LocaleFormatter.maximumSeparatorLength) bytes")
             }
         }
+        try allowChange(by: caller)
         let count: Int
         do {
             count = try added.add(call.strings, uid: caller.uid, client: client, bundle: bundle.name, table: table, locale: resolved.locale)
@@ -41,6 +42,7 @@ extension LocalizationService {
         let bundle = try bundle(call.bundle)
         let table = try call.table.map { text throws(ServiceError) in try tableName(text) }
         let locale = try call.locale.map { text throws(ServiceError) in try self.locale(text) }
+        try allowChange(by: caller)
         let removed = added.remove(uid: caller.uid, client: client, bundle: bundle.name, table: table, locale: locale?.matchKey)
         if removed > 0 {
             events.publish(

@@ -195,6 +195,7 @@ extension LocalizationService {
             requested.clear(field)
             fields.append(field)
         }
+        try allowChange(by: caller)
         let key = ClientKey(uid: caller.uid, client: client)
         return committing { [store, requested, fields] in
             let (previous, current) = try await store.updatePreferences(for: key, bundle: bundle.name) { saved in

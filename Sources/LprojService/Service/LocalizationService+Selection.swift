@@ -34,6 +34,7 @@ extension LocalizationService {
         let client = try clientID(call.client)
         let bundle = try bundle(call.bundle)
         let requested = try locale(call.locale)
+        try allowChange(by: caller)
         let key = ClientKey(uid: caller.uid, client: client)
         let previous = Self.inEffect(store.selection(for: key, bundle: bundle.name)?.locale, in: bundle)
         let choice = SelectionPolicy.select(requested, in: bundle)
@@ -48,6 +49,7 @@ extension LocalizationService {
     > {
         let client = try clientID(call.client)
         let bundle = try bundle(call.bundle)
+        try allowChange(by: caller)
         let key = ClientKey(uid: caller.uid, client: client)
         let previous = Self.inEffect(store.selection(for: key, bundle: bundle.name)?.locale, in: bundle)
         let choice = SelectionPolicy.current(in: bundle, saved: nil, preferred: [])

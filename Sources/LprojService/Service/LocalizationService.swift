@@ -33,6 +33,8 @@ public final class LocalizationService: Sendable {
     let budget: BudgetBook
     /// Lines a client's calls make lprojd log, per uid.
     let logLimit = PerUIDRateLimit(burst: 20, perSecond: 2)
+    /// Changes to clients' state, per uid (``ServiceLimits/changesPerSecondPerUID``).
+    let changeRate: PerUIDRateLimit
     let logger: Logger
     let startTime = Date()
     let daemonUID: UInt32
@@ -57,6 +59,7 @@ public final class LocalizationService: Sendable {
         self.misses = misses
         self.countsMisses = countsMisses
         self.limits = limits
+        self.changeRate = PerUIDRateLimit(burst: limits.changeBurstPerUID, perSecond: Double(limits.changesPerSecondPerUID))
         self.budget = budget
         self.daemonUID = daemonUID
         self.connectionCount = connectionCount
@@ -64,6 +67,14 @@ public final class LocalizationService: Sendable {
     }
 
     // MARK: Shared checks
+
+    /// Counts a change a uid makes to its clients' state (and the event it
+    /// causes); refused past the uid's rate.
+    func allowChange(by caller: Caller) throws(ServiceError) {
+        guard changeRate.allow(caller.uid).allowed else {
+            throw .limitExceeded("changesPerSecond", maximum: limits.changesPerSecondPerUID)
+        }
+    }
 
     func bundle(_ name: String) throws(ServiceError) -> LoadedBundle {
         try bundle(name, in: catalog.snapshot)

@@ -20,6 +20,16 @@ public struct ServiceLimits: Sendable, Equatable {
     /// again once it is encoded).
     public var maximumReplySize = 16 << 20
 
+    /// How often a uid may change its clients' state (select, reset, set
+    /// preferences, add or remove strings), each change an event for its
+    /// subscribers: this many a second, after a burst of
+    /// ``changeBurstPerUID``. An app changes things when its user does; a
+    /// uid past this is flooding its own subscribers and the queue that
+    /// delivers every uid's events.
+    public var changesPerSecondPerUID = 200
+    /// The changes a uid may make at once.
+    public var changeBurstPerUID = 512
+
     /// The defaults.
     public init() {}
 }

@@ -83,7 +83,7 @@ let package = Package(
         .target(
             name: "LprojVarlink",
             dependencies: [
-                "LprojService", "LprojInterface", "VarlinkProtocol", "ClientBudget", .product(name: "Logging", package: "swift-log"),
+                "LprojService", "LprojInterface", "LprojLocales", "VarlinkProtocol", "ClientBudget", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSwift
         ),

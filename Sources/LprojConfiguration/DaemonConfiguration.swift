@@ -45,6 +45,9 @@ public struct DaemonConfiguration: Sendable, Equatable {
         public var maximumKeyLength = 64 << 10
         /// The longest value a reply may carry, in bytes.
         public var maximumValueLength = 1 << 20
+        /// Changes a uid may make to its clients' state in a second (after
+        /// a burst of as many, at least 512), each an event for its subscribers.
+        public var maximumChangesPerSecondPerUID = 200
         /// Seconds an unfinished message may go without a byte.
         public var incompleteMessageTimeout = 30
         /// What each uid, and all uids together, may make lprojd hold.

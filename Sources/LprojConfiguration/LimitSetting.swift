@@ -28,6 +28,7 @@ enum LimitSetting: String, CaseIterable {
     case maxSavedState = "max-saved-state-bytes"
     case maxCachePerUID = "max-cache-bytes-per-uid"
     case maxCache = "max-cache-bytes"
+    case maxChangesPerSecondPerUID = "max-changes-per-second-per-uid"
 
     func apply(_ value: Int, to limits: inout DaemonConfiguration.Limits) {
         switch self {
@@ -55,6 +56,7 @@ enum LimitSetting: String, CaseIterable {
         case .maxSavedState: limits.budget.total[.savedState] = value
         case .maxCachePerUID: limits.budget.perUID[.caches] = value
         case .maxCache: limits.budget.total[.caches] = value
+        case .maxChangesPerSecondPerUID: limits.maximumChangesPerSecondPerUID = value
         }
     }
 }

@@ -1,3 +1,4 @@
+internal import LprojLocales
 internal import Synchronization
 
 /// Opening an ICU formatter costs far more than using it (a date format
@@ -6,29 +7,38 @@ internal import Synchronization
 /// formatters are kept and reused.
 
 /// Idle formatters that only one thread may use at a time, by key: a call
-/// takes one (or opens one), uses it, and gives it back.
+/// takes one (or opens one), uses it, and gives it back. Each uid keeps at
+/// most its share of the keys (``CacheShares``).
 final class HandlePool<Key: Hashable & Sendable, Handle: Sendable>: Sendable {
-    private let idle = Mutex<[Key: [Handle]]>([:])
-    private let keyCapacity: Int
+    private struct State {
+        var idle: [Key: [Handle]] = [:]
+        var shares: CacheShares<Key>
+    }
+
+    private let state: Mutex<State>
     private let perKey: Int
 
     /// - Parameters:
-    ///   - keyCapacity: distinct keys kept before the pool starts again empty.
+    ///   - keyCapacity: distinct keys kept in all.
     ///   - perKey: idle formatters kept per key (about the threads that
     ///     format at once).
     init(keyCapacity: Int, perKey: Int) {
-        self.keyCapacity = keyCapacity
+        self.state = Mutex(State(shares: CacheShares(capacity: keyCapacity)))
         self.perKey = perKey
     }
 
     func with<T>(_ key: Key, open: () -> Handle?, _ body: (Handle) -> T) -> T? {
-        guard let handle = idle.withLock({ $0[key]?.popLast() }) ?? open() else { return nil }
+        guard let handle = state.withLock({ $0.idle[key]?.popLast() }) ?? open() else { return nil }
+        let owner = CacheOwner.uid
         defer {
-            idle.withLock { idle in
-                if idle[key] == nil && idle.count >= keyCapacity { idle.removeAll(keepingCapacity: true) }
-                if idle[key, default: []].count < perKey { idle[key, default: []].append(handle) }
+            state.withLock { state in
+                if state.idle[key] == nil, let evicted = state.shares.admit(key, owner: owner) { state.idle[evicted] = nil }
+                if state.idle[key, default: []].count < perKey { state.idle[key, default: []].append(handle) }
             }
         }
         return body(handle)
     }
+
+    /// Keys with idle formatters now.
+    var keyCount: Int { state.withLock { $0.idle.count } }
 }

@@ -1,4 +1,5 @@
 internal import LprojInterface
+internal import LprojLocales
 public import LprojService
 public import VarlinkProtocol
 
@@ -31,7 +32,11 @@ public final class LocalizationVarlinkInterface: VarlinkInterface {
         } catch {
             return .error(.invalidParameter(error.field))
         }
-        let caller = Caller(uid: caller.uid)
+        // What the call caches, it caches in its uid's share (``CacheOwner``).
+        return CacheOwner.$uid.withValue(caller.uid) { answer(request, caller: Caller(uid: caller.uid)) }
+    }
+
+    private func answer(_ request: Localization.Call, caller: Caller) -> VarlinkOutcome {
         do throws(ServiceError) {
             switch request {
             case .lookup(let parameters): return .reply(try service.lookup(parameters, caller: caller).varlinkObject)
@@ -71,11 +76,14 @@ public final class LocalizationVarlinkInterface: VarlinkInterface {
         case .now(let reply):
             return .reply(reply.varlinkObject)
         case .later(let work):
+            let owner = CacheOwner.uid
             return .deferred {
-                do throws(ServiceError) {
-                    return .reply(try await work().varlinkObject)
-                } catch {
-                    return .error(Self.varlinkError(error))
+                await CacheOwner.$uid.withValue(owner) {
+                    do throws(ServiceError) {
+                        return .reply(try await work().varlinkObject)
+                    } catch {
+                        return .error(Self.varlinkError(error))
+                    }
                 }
             }
         }

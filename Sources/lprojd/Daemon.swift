@@ -140,6 +140,8 @@ struct Daemon {
         serviceLimits.maximumKeyLength = limits.maximumKeyLength
         serviceLimits.maximumValueLength = limits.maximumValueLength
         serviceLimits.maximumReplySize = limits.maximumReplySize
+        serviceLimits.changesPerSecondPerUID = limits.maximumChangesPerSecondPerUID
+        serviceLimits.changeBurstPerUID = max(512, limits.maximumChangesPerSecondPerUID)
         // The status method counts connections of a server made after it.
         let serverReference = ServerReference()
         let service = LocalizationService(

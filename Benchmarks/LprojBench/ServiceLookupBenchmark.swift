@@ -14,6 +14,7 @@ enum ServiceLookupBenchmark {
     struct NoEvents: EventSink {
         func publish(_ event: ServiceEvent) {}
         var subscriberCount: Int { 0 }
+        func subscriberCount(uid: UInt32) -> Int { 0 }
     }
 
     static func run(directory: URL, keys: [String], smoke: Bool) throws -> [BenchmarkRow] {

@@ -361,6 +361,9 @@ public final class ClientStore: Sendable {
     /// How many selections are saved.
     public var selectionCount: Int { selections.withLock { $0.count } }
 
+    /// Saved selections of one uid.
+    public func selectionCount(uid: UInt32) -> Int { selections.withLock { $0.keys.count { $0.uid == uid } } }
+
     // MARK: Preferences
 
     /// A client's formatting preferences for a bundle (empty if none).

@@ -236,6 +236,9 @@ public final class SubscriptionHub: EventSink {
     /// Current subscribers.
     public var subscriberCount: Int { state.withLock { $0.subscribers.count } }
 
+    /// Current subscribers of one uid.
+    public func subscriberCount(uid: UInt32) -> Int { state.withLock { $0.subscribers.values.count { $0.uid == uid } } }
+
     /// Queues an event for every subscriber it concerns, and returns.
     public func publish(_ event: ServiceEvent) {
         let lane: Lane

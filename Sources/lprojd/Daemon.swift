@@ -148,7 +148,7 @@ struct Daemon {
             catalog: catalog, watcher: watcher, events: hub, store: store, added: added,
             countsMisses: settings.configuration.countMisses, limits: serviceLimits, budget: budget,
             daemonUID: getuid(),
-            connectionCount: { serverReference.connectionCount }, logger: logger)
+            connectionCount: { uid in serverReference.connectionCount(uid: uid) }, logger: logger)
         service.restoreMisses()
         let dispatcher = VarlinkDispatcher(
             info: .init(vendor: "lprojd", product: "lprojd", version: LocalizationService.version, url: "https://github.com/lprojd/lprojd"),
@@ -251,7 +251,11 @@ final class ServerReference: Sendable {
         self.server.withLock { $0 = server }
     }
 
-    var connectionCount: Int {
-        server.withLock { $0?.connectionCount ?? 0 }
+    /// Open connections: of one uid, or all (nil).
+    func connectionCount(uid: UInt32?) -> Int {
+        server.withLock { server in
+            guard let server else { return 0 }
+            return uid.map { server.connectionCount(uid: $0) } ?? server.connectionCount
+        }
     }
 }

@@ -34,6 +34,7 @@ public final class RecordingEvents: EventSink {
     public init() {}
     public var events: [ServiceEvent] { published.withLock { $0 } }
     public var subscriberCount: Int { 0 }
+    public func subscriberCount(uid: UInt32) -> Int { 0 }
     public func publish(_ event: ServiceEvent) { published.withLock { $0.append(event) } }
 }
 

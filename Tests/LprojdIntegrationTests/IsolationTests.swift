@@ -97,6 +97,32 @@ struct IsolationTests {
         #expect(!heardByAlice.contains { $0.contains(#""locale":"fr""#) }, "\(heardByAlice)")
     }
 
+    /// How many connections, subscriptions and saved choices other users
+    /// have is theirs: a user's status counts its own, and only root (or
+    /// lprojd's own user) sees the totals. So are the misses other users'
+    /// lookups met, and how many of theirs were dropped.
+    @Test func aUserSeesOnlyItsOwnCountsInStatusAndMisses() async throws {
+        let daemon = try await DaemonProcess()
+        let users = try Users(daemon)
+        let alicesEvents = try await users.listen(Self.alice, seconds: 4)
+        let alice = try await users.call(
+            Self.alice,
+            Self.call("SelectLocale", #"{"client":"alice.one","bundle":"demo","locale":"de"}"#),
+            Self.call("SelectLocale", #"{"client":"alice.two","bundle":"demo","locale":"fr"}"#),
+            Self.call("Lookup", #"{"client":"alice.one","bundle":"demo","key":"alice.missing.key","locale":"de"}"#))
+        #expect(alice.allSatisfy { !$0.contains("\"error\"") }, "\(alice)")
+
+        let bob = try await users.call(Self.bob, Self.call("GetStatus", "{}"), Self.call("GetMisses", "{}"))
+        #expect(bob[0].contains(#""selections":0"#) && bob[0].contains(#""subscribers":0"#), "\(bob[0])")
+        #expect(bob[0].contains(#""connections":1"#), "\(bob[0])")
+        #expect(!bob[0].contains("\"uid\":\(Self.alice)"), "\(bob[0])")
+        #expect(!bob[1].contains("alice.missing.key") && bob[1].contains(#""dropped":0"#), "\(bob[1])")
+
+        let everyone = try await daemon.call("GetStatus")
+        #expect(everyone["selections"] == .number(2) && everyone["subscribers"] == .number(1), "\(everyone)")
+        _ = try await alicesEvents.finish()
+    }
+
     @Test func oneUserExhaustingItsBudgetsChangesNothingForAnother() async throws {
         let daemon = try await DaemonProcess(
             configuration: """

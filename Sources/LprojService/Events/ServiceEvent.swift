@@ -98,4 +98,6 @@ public protocol EventSink: Sendable {
     func publish(_ event: ServiceEvent)
     /// Current subscribers.
     var subscriberCount: Int { get }
+    /// Current subscribers of one uid.
+    func subscriberCount(uid: UInt32) -> Int
 }

@@ -28,6 +28,8 @@ public final class MissLedger: Sendable {
     /// Distinct clients are counted up to this many a record.
     public static let maximumClients = 32
     public static let sampleSize = 16
+    /// Uids whose dropped misses are counted apart.
+    static let maximumDroppedUIDs = 4096
     public static let sampleKeyBytes = 128
 
     struct Key: Hashable {
@@ -61,6 +63,8 @@ public final class MissLedger: Sendable {
         var bytesByUID: [UInt32: Int] = [:]
         var totalBytes = 0
         var dropped = 0
+        /// Dropped per uid (at most ``maximumDroppedUIDs`` uids; the total counts them all).
+        var droppedByUID: [UInt32: Int] = [:]
         var dirtyUnknown: Set<UnknownKey> = []
         /// Increases with each reset: changes taken before one are not saved.
         var epoch = 0
@@ -129,6 +133,7 @@ public final class MissLedger: Sendable {
         let held = state.bytesByUID[uid, default: 0]
         guard held + bytes <= limits.bytesPerUID, state.totalBytes + bytes <= limits.totalBytes else {
             state.dropped += 1
+            if state.droppedByUID[uid] != nil || state.droppedByUID.count < Self.maximumDroppedUIDs { state.droppedByUID[uid, default: 0] += 1 }
             return false
         }
         state.bytesByUID[uid] = held + bytes
@@ -226,7 +231,10 @@ public final class MissLedger: Sendable {
                 state.bytesByUID[key.uid, default: 0] -= Self.cost(key)
                 state.totalBytes -= Self.cost(key)
             }
-            if bundle == nil { state.dropped = 0 }
+            if bundle == nil {
+                state.dropped = 0
+                state.droppedByUID = [:]
+            }
             state.epoch += 1
             return removed
         }
@@ -255,7 +263,7 @@ public final class MissLedger: Sendable {
                     (uid == nil || key.uid == uid) && (bundle == nil || key.bundle == bundle) && (locale == nil || key.locale == locale)
                 }.map { Self.row($0.key, $0.value) },
                 state.unknown.values.filter { (uid == nil || $0.uid == uid) && (bundle == nil || $0.bundle == bundle) },
-                state.dropped
+                uid.map { state.droppedByUID[$0] ?? 0 } ?? state.dropped
             )
         }
         struct Group: Hashable {

@@ -86,13 +86,16 @@ extension LocalizationService {
                 for diagnostic in report.errors { errors.append(Self.fileError(bundle: name, file: report.path, diagnostic)) }
             }
         }
-        // Everyone's usage for root and lprojd's own user; one's own otherwise.
+        // Everyone's counts and usage for root and lprojd's own user; one's
+        // own otherwise: how many connections, subscriptions and choices
+        // others have is theirs.
         let everyone = caller.uid == 0 || caller.uid == daemonUID
         let usage = everyone ? budget.usageByUID : [caller.uid: budget.usage(of: caller.uid)]
         return .init(
             version: Self.version, generation: snapshot.generation, bundles: snapshot.bundles.count, tables: snapshot.tableCount,
-            entries: snapshot.entryCount, connections: connectionCount(), subscribers: events.subscriberCount,
-            selections: store.selectionCount,
+            entries: snapshot.entryCount, connections: connectionCount(everyone ? nil : caller.uid),
+            subscribers: everyone ? events.subscriberCount : events.subscriberCount(uid: caller.uid),
+            selections: everyone ? store.selectionCount : store.selectionCount(uid: caller.uid),
             uptime: .init(Date().timeIntervalSince(startTime)), errors: errors, state: store.unavailableReason,
             usage: usage.keys.sorted().map { uid in
                 let held = usage[uid] ?? BudgetUsage()

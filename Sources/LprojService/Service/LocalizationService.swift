@@ -39,7 +39,8 @@ public final class LocalizationService: Sendable {
     let startTime = Date()
     let daemonUID: UInt32
     /// Open connections, from the server.
-    let connectionCount: @Sendable () -> Int
+    /// Open connections: of one uid, or all (nil).
+    let connectionCount: @Sendable (UInt32?) -> Int
 
     /// lprojd's version.
     public static let version = "0.1.0"
@@ -49,7 +50,7 @@ public final class LocalizationService: Sendable {
         catalog: Catalog, watcher: CatalogWatcher, events: any EventSink, store: ClientStore, added: AddedStringsRegistry,
         misses: MissLedger = MissLedger(), countsMisses: Bool = true, limits: ServiceLimits = ServiceLimits(),
         budget: BudgetBook = BudgetBook(limits: BudgetLimits()),
-        daemonUID: UInt32, connectionCount: @escaping @Sendable () -> Int = { 0 }, logger: Logger
+        daemonUID: UInt32, connectionCount: @escaping @Sendable (UInt32?) -> Int = { _ in 0 }, logger: Logger
     ) {
         self.catalog = catalog
         self.watcher = watcher

@@ -69,6 +69,9 @@ public final class VarlinkServer: Service, Sendable {
     /// Open connections.
     public var connectionCount: Int { connections.count }
 
+    /// Open connections of one uid.
+    public func connectionCount(uid: UInt32) -> Int { limiter.count(uid: uid) }
+
     /// Calls being answered off the event loops, or waiting to be.
     public var pendingWork: Int { work.pending }
 

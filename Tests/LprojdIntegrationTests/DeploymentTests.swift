@@ -36,6 +36,15 @@ import LprojTestSupport
         #expect(manager.fileExists(atPath: "\(prefix)/share/lprojd/demo/de.lproj/Localizable.stringsdict"))
         let service = try String(contentsOfFile: "\(prefix)/lib/systemd/system/lprojd.service", encoding: .utf8)
         #expect(service.contains("ExecStart=\(prefix)/bin/lprojd --config \(sysconf)/lprojd/lprojd.conf\n"))
+        // The process is bounded a little above its budgets: a ledger bug is
+        // a restart, not the machine's OOM killer.
+        let memoryMax = service.firstMatch(of: /\nMemoryMax=(\d+)M\n/).flatMap { Int($0.1) }
+        let memoryHigh = service.firstMatch(of: /\nMemoryHigh=(\d+)M\n/).flatMap { Int($0.1) }
+        #expect(memoryMax != nil && memoryHigh != nil && service.contains("\nTasksMax="), "\(service)")
+        let sample = try String(
+            contentsOf: DaemonProcess.packageRoot.appendingPathComponent("etc/lprojd/lprojd.conf"), encoding: .utf8)
+        let budget = (sample.firstMatch(of: /\n  max-memory: (\d+) GiB\n/).flatMap { Int($0.1) } ?? 0) << 10
+        #expect((memoryHigh ?? 0) > budget && (memoryMax ?? 0) > (memoryHigh ?? 0) && (memoryMax ?? 0) <= 2 * budget)
 
         // systemd 252 warns about unknown or misspelt settings on stderr
         // and still exits 0, so the check is that it says nothing.

@@ -21,6 +21,11 @@ enum Attack: String, CaseIterable, Codable {
     case longTexts = "long-texts"
     case logFlood = "log-flood"
     case connectionChurn = "connection-churn"
+    case formatPrecision = "format-precision"
+    case wideTables = "wide-tables"
+    case workerJobs = "worker-jobs"
+    case eventFlood = "event-flood"
+    case formatCaches = "format-caches"
 
     /// The hole of the issue it tries (its number there).
     var hole: String {
@@ -39,6 +44,11 @@ enum Attack: String, CaseIterable, Codable {
         case .longTexts: "10. lengths after normalisation"
         case .logFlood: "11. logs"
         case .connectionChurn: "connection churn"
+        case .formatPrecision: "R3 1–2. format precision"
+        case .wideTables: "R3 3. tables sized by entries"
+        case .workerJobs: "R3 4–5. worker jobs"
+        case .eventFlood: "R3 6. events that defeat coalescing"
+        case .formatCaches: "R3 10. shared formatter caches"
         }
     }
 
@@ -89,6 +99,11 @@ enum Attack: String, CaseIterable, Codable {
         case .longTexts: try Self.longTexts(socket, end, &report)
         case .logFlood: try Self.logFlood(socket, end, &report)
         case .connectionChurn: try Self.connectionChurn(socket, end, &report)
+        case .formatPrecision: try Self.formatPrecision(socket, end, &report)
+        case .wideTables: try Self.wideTables(socket, end, &report)
+        case .workerJobs: try Self.workerJobs(socket, end, &report)
+        case .eventFlood: try Self.eventFlood(socket, end, &report)
+        case .formatCaches: try Self.formatCaches(socket, end, &report)
         }
         return report
     }
@@ -489,6 +504,152 @@ enum Attack: String, CaseIterable, Codable {
         while !end.isReached(report) {
             _ = try? Wire(path: socket)
             report.calls += 1
+        }
+    }
+
+    // MARK: Round 3: the work a request causes
+
+    /// `%.4096g` over and over: small in bytes, seconds of digits. In a
+    /// key answered on the loop (64 KB, pipelined on two connections), and
+    /// in one added value looked up by calls of 150 bytes.
+    static func formatPrecision(_ socket: String, _ end: Deadline, _ report: inout Report) throws {
+        let wires = try (0..<2).map { _ in try Wire(path: socket) }
+        let setup = wires[0]
+        setup.call(
+            callText(
+                "AddStrings",
+                #"{"client":"hostile.precise","bundle":"demo","locale":"de","strings":{"p":"\#(String(repeating: "%1$.4096g", count: 7_000))"}}"#
+            ))
+        report.saw(setup.receive())
+        let big = Array(
+            callText(
+                "Lookup", #"{"bundle":"demo","locale":"de","key":"\#(String(repeating: "%1$.4096g", count: 7_200))","arguments":[{"float":0.1}]}"#
+            ).utf8) + [0]
+        let small = Array(
+            callText("Lookup", #"{"bundle":"demo","client":"hostile.precise","locale":"de","key":"p","arguments":[{"float":0.1}]}"#).utf8)
+            + [0]
+        var batch: [UInt8] = []
+        for _ in 0..<4 { batch += big }
+        for _ in 0..<4 { batch += small }
+        while !end.isReached(report) {
+            for wire in wires { guard wire.send(batch) else { return } }
+            for wire in wires {
+                for _ in 0..<8 { report.saw(wire.receive(timeout: 60)) }
+                report.calls += 8
+            }
+        }
+    }
+
+    /// Few added values, each 64 KB of control characters (6 bytes each
+    /// once escaped): a table small in entries, 23 MB to send; then that
+    /// table, over and over, and in a pseudo-locale.
+    static func wideTables(_ socket: String, _ end: Deadline, _ report: inout Report) throws {
+        let wire = try Wire(path: socket)
+        let value = jsonString(String(repeating: "\u{1}", count: 64_000))
+        for call in 0..<30 {
+            let strings = (0..<2).map { "\"w\(call * 2 + $0)\":\(value)" }.joined(separator: ",")
+            wire.call(callText("AddStrings", #"{"client":"hostile.wide","bundle":"demo","locale":"de","strings":{\#(strings)}}"#))
+            report.saw(wire.receive(timeout: 60))
+        }
+        let calls = ["de", "en-XA"].map { callText("GetTable", #"{"bundle":"demo","client":"hostile.wide","locale":"\#($0)"}"#) }
+        while !end.isReached(report) {
+            for call in calls {
+                guard wire.call(call) else { return }
+                report.saw(wire.receive(timeout: 60))
+                report.calls += 1
+            }
+        }
+    }
+
+    /// Messages over 64 KiB go to the workers. Connections that send one of
+    /// 1 MB (a default value of `%.4096g` 111,000 times) and hang up after
+    /// 50 ms, as fast as they can; and eight that each keep one waiting.
+    static func workerJobs(_ socket: String, _ end: Deadline, _ report: inout Report) throws {
+        let big = Array(
+            callText(
+                "Lookup",
+                #"{"bundle":"demo","locale":"de","key":"none","defaultValue":"\#(String(repeating: "%1$.4096g", count: 111_000))","arguments":[{"float":0.1}]}"#
+            ).utf8) + [0]
+        let holders = try (0..<8).map { _ in try Wire(path: socket) }
+        for holder in holders { holder.send(big) }
+        var hangingUp: [(wire: Wire, sent: Date)] = []
+        var connected = 0
+        while !end.isReached(report) {
+            if let wire = try? Wire(path: socket) {
+                if wire.send(big) { hangingUp.append((wire, Date())) }
+                connected += 1
+                report.calls += 1
+            }
+            hangingUp.removeAll { Date().timeIntervalSince($0.sent) >= 0.05 }
+            for holder in holders where !holder.closedByPeer && hasInput(holder) {
+                report.saw(holder.receive(timeout: 1))
+                report.calls += 1
+                holder.send(big)
+            }
+            if hangingUp.count >= 32 { usleep(1_000) }
+        }
+        report.note = "\(connected) connections sent 1 MB and hung up after 50 ms; 8 kept one waiting"
+    }
+
+    /// Subscribers that never read, and oneway changes under a new client
+    /// id each time (so nothing merges), as fast as they go.
+    static func eventFlood(_ socket: String, _ end: Deadline, _ report: inout Report) throws {
+        var subscribers: [Wire] = []
+        for _ in 0..<128 {
+            let wire = try Wire(path: socket)
+            wire.call(callText("Subscribe", "{}", more: true))
+            guard wire.receive() != nil else { break }
+            subscribers.append(wire)
+        }
+        let writer = try Wire(path: socket)
+        var client = 0
+        while !end.isReached(report) {
+            var batch: [UInt8] = []
+            for _ in 0..<100 {
+                client += 1
+                let id = "hostile.\(client)"
+                batch += Array(callText("AddStrings", #"{"client":"\#(id)","bundle":"demo","locale":"de","strings":{"k":"v"}}"#, oneway: true).utf8) + [0]
+                batch += Array(callText("RemoveAddedStrings", #"{"client":"\#(id)","bundle":"demo"}"#, oneway: true).utf8) + [0]
+            }
+            guard writer.send(batch) else { break }
+            report.calls += 200
+            // One answered call a round, to hear what lprojd says.
+            writer.call(callText("AddStrings", #"{"client":"hostile.asked","bundle":"demo","locale":"de","strings":{"k":"\#(client)"}}"#))
+            report.saw(writer.receive(timeout: 30))
+            report.calls += 1
+        }
+        report.closed = subscribers.filter { $0.closedByPeer || hasInput($0) && $0.receive(timeout: 0) == nil }.count
+        report.note = "\(subscribers.count) subscribers never read"
+    }
+
+    /// Format with ever new templates, patterns, time zones and locales:
+    /// each a formatter opened and cached.
+    static func formatCaches(_ socket: String, _ end: Deadline, _ report: inout Report) throws {
+        let wire = try Wire(path: socket)
+        let fields = ["y", "yy", "yyyy", "M", "MM", "MMM", "MMMM", "d", "dd", "E", "EEEE", "h", "H", "mm", "ss", "a", "z", "zzzz", "Q", "w"]
+        let zones = (1...12).map { "Etc/GMT+\($0)" } + (1...14).map { "Etc/GMT-\($0)" }
+            + ["Europe/Paris", "America/New_York", "Asia/Tokyo", "Australia/Sydney", "Africa/Cairo", "America/Sao_Paulo"]
+        let locales = ["de", "fr", "ja", "en", "es", "it", "pt-BR", "ru", "zh-Hans", "ar", "hi", "ko", "tr", "pl", "nl", "sv"]
+        var round = 0
+        while !end.isReached(report) {
+            round += 1
+            let template = (0..<4).map { fields[(round * (3 + $0 * 7)) % fields.count] }.joined()
+            let zone = zones[round % zones.count], locale = locales[(round / zones.count) % locales.count]
+            let calls = [
+                callText(
+                    "Format",
+                    #"{"style":"template","template":"\#(template)","date":1700000000,"timeZone":"\#(zone)","bundle":"demo","locale":"\#(locale)"}"#
+                ),
+                callText(
+                    "Format",
+                    #"{"style":"pattern","pattern":"'r\#(round)' yyyy-MM-dd HH:mm","date":1700000000,"timeZone":"\#(zone)","bundle":"demo","locale":"\#(locale)"}"#
+                ),
+            ]
+            for call in calls {
+                guard wire.call(call) else { return }
+                report.saw(wire.receive(timeout: 30))
+                report.calls += 1
+            }
         }
     }
 

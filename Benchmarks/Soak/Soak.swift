@@ -15,6 +15,7 @@ enum Soak {
         var scenario: String
         var outcome: String
         var stall: String
+        var otherStall = "—"
         var memory: String
         var state: String
     }
@@ -60,8 +61,10 @@ enum Soak {
 
     static func table(_ rows: [Row], seconds: Double) -> String {
         var text =
-            "| scenario (\(Int(seconds)) s each) | what lprojd did | other uid's lookups: p50 / p99 / worst | lprojd's peak RSS (growth) | state |\n|---|---|---|---|---|\n"
-        for row in rows { text += "| \(row.scenario) | \(row.outcome) | \(row.stall) | \(row.memory) | \(row.state) |\n" }
+            "| scenario (\(Int(seconds)) s each) | what lprojd did | other uid's lookups: p50 / p99 / worst | its SelectLocale, SupportedLocales, Format: p99 / worst | lprojd's peak RSS (growth) | state |\n|---|---|---|---|---|---|\n"
+        for row in rows {
+            text += "| \(row.scenario) | \(row.outcome) | \(row.stall) | \(row.otherStall) | \(row.memory) | \(row.state) |\n"
+        }
         return text
     }
 
@@ -74,10 +77,18 @@ enum Soak {
         var p50Microseconds: Double
         var p99Microseconds: Double
         var maxMicroseconds: Double
+        var otherCalls: Int
+        var otherP99Microseconds: Double
+        var otherMaxMicroseconds: Double
 
         var summary: String {
             "\(milliseconds(p50Microseconds)) / \(milliseconds(p99Microseconds)) / **\(milliseconds(maxMicroseconds))**"
                 + (errors > 0 ? " (\(errors) errors)" : "")
+        }
+
+        /// The worker-served calls and formats, every 50 ms.
+        var otherSummary: String {
+            "\(milliseconds(otherP99Microseconds)) / **\(milliseconds(otherMaxMicroseconds))**"
         }
     }
 
@@ -139,7 +150,7 @@ enum Soak {
                 + (report.note.isEmpty ? "" : "; \(report.note)")
                 + (attack == .logFlood ? "; \(lines) log lines" : "")
             return Row(
-                scenario: attack.hole, outcome: outcome, stall: probed.summary,
+                scenario: attack.hole, outcome: outcome, stall: probed.summary, otherStall: probed.otherSummary,
                 memory: "\(mebibytes(peak)) (+\(mebibytes(peak - before)))",
                 state: "+\(mebibytes(directorySize(state) - stateBefore))")
         }

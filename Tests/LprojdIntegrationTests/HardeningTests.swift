@@ -24,6 +24,8 @@ import Testing
 struct HardeningTests {
     /// A stall no well-behaved client should ever see (the soak's target is 10 ms).
     static let worstStall = 250_000.0
+    /// The same for the calls the workers answer (a commit to disk among them).
+    static let worstWorkerStall = 1_000_000.0
     static let mebibyte = 1 << 20
 
     /// The probe was answered throughout, never waiting long.
@@ -32,6 +34,11 @@ struct HardeningTests {
         #expect(outcome.probe.errors == 0, sourceLocation: sourceLocation)
         #expect(
             outcome.probe.maxMicroseconds < Self.worstStall, "the other uid waited \(outcome.probe.maxMicroseconds) µs",
+            sourceLocation: sourceLocation)
+        #expect(outcome.probe.otherCalls > 10, "\(outcome.probe)", sourceLocation: sourceLocation)
+        #expect(
+            outcome.probe.otherMaxMicroseconds < Self.worstWorkerStall,
+            "the other uid's SelectLocale, SupportedLocales or Format waited \(outcome.probe.otherMaxMicroseconds) µs",
             sourceLocation: sourceLocation)
     }
 
@@ -199,6 +206,55 @@ struct HardeningTests {
         #expect(outcome.report.calls > 1000, "\(outcome.report)")
         // A burst of 20 and 2 a second afterwards, for each of the two kinds.
         #expect(lines < 120, "\(lines) log lines for \(outcome.report.calls) calls")
+        expectTheOtherUserUnaffected(outcome)
+    }
+
+    // MARK: Round 3: the work a request causes
+
+    /// `%.4096g` 7,200 times in a key, and in an added value looked up by
+    /// small calls: each once held a loop for a second.
+    @Test func formatPrecisionIsBoundedByTheWorkLimit() async throws {
+        let daemon = try await DaemonProcess()
+        let outcome = try await Hostile(daemon: daemon).attack("format-precision", seconds: 4)
+        #expect(outcome.report.limits["work", default: 0] > 0, "\(outcome.report)")
+        expectTheOtherUserUnaffected(outcome)
+    }
+
+    /// Sixty values of control characters: few entries, 23 MB to send.
+    @Test func aTableIsCountedByItsBytesBeforeItIsBuilt() async throws {
+        let daemon = try await DaemonProcess()
+        let outcome = try await Hostile(daemon: daemon).attack("wide-tables", seconds: 4)
+        #expect(outcome.report.limits["replySize", default: 0] > 0, "\(outcome.report)")
+        expectTheOtherUserUnaffected(outcome)
+    }
+
+    /// Messages of 1 MB sent to the workers by connections that hang up,
+    /// and eight waiting: memory once grew by 3 GiB, and another uid's
+    /// SelectLocale waited 35 s.
+    @Test func workerJobsAreChargedCancelledAndShared() async throws {
+        let daemon = try await DaemonProcess()
+        let outcome = try await Hostile(daemon: daemon).attack("worker-jobs", seconds: 5)
+        #expect(outcome.report.calls > 20, "\(outcome.report)")
+        #expect(outcome.residentGrowth < 128 * Self.mebibyte, "lprojd grew by \(outcome.residentGrowth >> 20) MiB")
+        expectTheOtherUserUnaffected(outcome)
+    }
+
+    /// 128 subscribers that never read, and changes under new client ids:
+    /// memory once grew by 900 MiB, and another uid's events came seconds late.
+    @Test func eventsThatDefeatCoalescingAreBoundedPerUser() async throws {
+        let daemon = try await DaemonProcess()
+        let outcome = try await Hostile(daemon: daemon).attack("event-flood", seconds: 5)
+        #expect(outcome.report.limits["changesPerSecond", default: 0] > 0, "\(outcome.report)")
+        #expect(outcome.residentGrowth < 128 * Self.mebibyte, "lprojd grew by \(outcome.residentGrowth >> 20) MiB")
+        expectTheOtherUserUnaffected(outcome)
+    }
+
+    /// Ever new templates, patterns, zones and locales: one uid's entries
+    /// displace only its own.
+    @Test func formatterCachesKeepEachUserToItsShare() async throws {
+        let daemon = try await DaemonProcess()
+        let outcome = try await Hostile(daemon: daemon).attack("format-caches", seconds: 4)
+        #expect(outcome.report.calls > 100, "\(outcome.report)")
         expectTheOtherUserUnaffected(outcome)
     }
 }

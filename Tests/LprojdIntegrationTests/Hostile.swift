@@ -23,6 +23,10 @@ struct Hostile {
         var p50Microseconds: Double
         var p99Microseconds: Double
         var maxMicroseconds: Double
+        /// SelectLocale, SupportedLocales and Format, every 50 ms.
+        var otherCalls: Int
+        var otherP99Microseconds: Double
+        var otherMaxMicroseconds: Double
     }
 
     /// An attack, the other uid's probe during it, and lprojd's memory.

@@ -194,7 +194,9 @@ struct HardeningTests {
         #expect(outcome.report.errors["BundleNotFound", default: 0] > 0)
         let lprojd = try await daemon.client()
         defer { Task { await lprojd.close() } }
-        #expect(try await lprojd.status().selections == 0)
+        // Nothing saved for the attacker (the probe saves its own choice).
+        let attacker = try await lprojd.status().usage.first { $0.uid == Int(Hostile.attackerUID) }
+        #expect((attacker?.savedState ?? 0) == 0, "\(String(describing: attacker))")
         expectTheOtherUserUnaffected(outcome)
     }
 

@@ -60,7 +60,7 @@ final class Harness {
             catalog: catalog, events: hub, configurations: catalog.snapshot.bundles.values.map(\.configuration), logger: logger)
         let service = LocalizationService(
             catalog: catalog, watcher: watcher, events: hub, store: store, added: added, limits: limits, budget: book,
-            daemonUID: 0, connectionCount: { 0 }, logger: logger)
+            daemonUID: 0, connectionCount: { _ in 0 }, logger: logger)
         let interface = LocalizationVarlinkInterface(service: service, hub: hub)
         var configuration = VarlinkServerConfiguration()
         configuration.maximumMessageSize = 128 << 10

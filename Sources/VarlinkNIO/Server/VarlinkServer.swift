@@ -122,7 +122,11 @@ public final class VarlinkServer: Service, Sendable {
         guard let serverChannel = channel.withLock({ $0 }) else { return }
         let work = self.work, workers = configuration.workers
         await withDiscardingTaskGroup { group in
-            group.addTask { await work.run(workers: workers, threads: System.coreCount) }
+            // A thread per worker: on fewer, a job waits for a thread as
+            // well as for a worker, behind the slices of jobs of whichever
+            // uid got there first, and the fair queue's promise (another
+            // uid waits for at most one job) no longer holds.
+            group.addTask { await work.run(workers: workers, threads: workers) }
             // Stop on a graceful shutdown (SIGTERM through the ServiceGroup) or
             // when the task running the server is cancelled.
             try? await withTaskCancellationOrGracefulShutdownHandler {

@@ -39,7 +39,7 @@ public final class LocalizationVarlinkInterface: VarlinkInterface {
     private func answer(_ request: Localization.Call, caller: Caller) -> VarlinkOutcome {
         do throws(ServiceError) {
             switch request {
-            case .lookup(let parameters): return .reply(try service.lookup(parameters, caller: caller).varlinkObject)
+            case .lookup(let parameters): return outcome(try service.answerLookup(parameters, caller: caller))
             case .getTable(let parameters): return outcome(try service.getTable(parameters, caller: caller))
             case .getSelection(let parameters): return outcome(try service.getSelection(parameters, caller: caller))
             case .selectLocale(let parameters): return outcome(try service.selectLocale(parameters, caller: caller))

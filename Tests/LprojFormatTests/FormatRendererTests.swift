@@ -164,9 +164,9 @@ import Testing
         #expect(throws: FormatError.tooMuchWork(maximumWork: FormatRenderer.maximumWork)) {
             try render("%#@n@", [.integer(1)], variables: ["n": wide])
         }
-        // What stays within the budget is formatted as before: thirty precise floats, or a thousand numbers.
-        let thirty = try render(String(repeating: "%1$.4096g|", count: 30), [.float(0.5)])
-        #expect(thirty == String(repeating: "0.5|", count: 30))
+        // What stays within the budget is formatted as before: seven precise floats, or a thousand numbers.
+        let seven = try render(String(repeating: "%1$.4096g|", count: 7), [.float(0.5)])
+        #expect(seven == String(repeating: "0.5|", count: 7))
         #expect(try render(String(repeating: "%1$d", count: 1_000), [.integer(1)]) == String(repeating: "1", count: 1_000))
     }
 

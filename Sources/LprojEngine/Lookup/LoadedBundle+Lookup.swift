@@ -55,6 +55,17 @@ extension LoadedBundle {
     ) throws(LookupError) -> LookupResult {
         guard TableName.isValid(table) else { throw .invalidTableName(table) }
         let result = lookup(key, table: table, locale: locale, defaultValue: defaultValue, overlay: overlay)
+        return try formatted(result, locale: locale, arguments: arguments, placeholders: placeholders, maximumBytes: maximumBytes)
+    }
+
+    /// A value looked up, formatted with `arguments` and `placeholders`
+    /// (see ``localizedString(_:table:locale:defaultValue:arguments:placeholders:overlay:maximumBytes:)``):
+    /// the second half of a lookup, which a caller may do elsewhere once it
+    /// knows what the first half found.
+    public func formatted(
+        _ result: LookupResult, locale: ResolvedLocale, arguments: [FormatArgument]?, placeholders: [String: String],
+        maximumBytes: Int = .max
+    ) throws(LookupError) -> LookupResult {
         guard let arguments else {
             guard !placeholders.isEmpty else {
                 guard result.value.utf8.count <= maximumBytes else { throw .invalidArguments(.tooLong(maximumBytes: maximumBytes)) }

@@ -26,8 +26,9 @@ internal import Foundation
 /// charged ``conversionWork`` plus the digits its precision and width ask
 /// for, before it is made; a rendering that would pass ``maximumWork``
 /// stops with ``FormatError/tooMuchWork(maximumWork:)``, having spent at
-/// most that. At the default, that is a few milliseconds of one core,
-/// which bounds what any call costs the event loop that answers it.
+/// most that: about a millisecond of one core, which bounds what any call
+/// costs the loop or worker that answers it. A thousand conversions, or
+/// seven of 4,096 digits, fit.
 public struct FormatRenderer: Sendable {
     /// Writes numbers in the requested locale.
     public let numbers: any NumberRendering
@@ -39,7 +40,7 @@ public struct FormatRenderer: Sendable {
     /// How many segments one rendering may go through, forms included.
     public static let maximumSteps = 100_000
     /// The work units one rendering may spend (about 30 ns each).
-    public static let maximumWork = 1 << 17
+    public static let maximumWork = 1 << 15
     /// What one number conversion costs besides its digits: a call into
     /// the number formatter, about a microsecond.
     static let conversionWork = 32

@@ -5,7 +5,68 @@ internal import LprojLocales
 internal import LprojStore
 
 extension LocalizationService {
+    /// A lookup, answered now.
     public func lookup(_ call: Localization.Lookup.Parameters, caller: Caller) throws(ServiceError) -> Localization.Lookup.Reply {
+        try preparedLookup(call, caller: caller).answer()
+    }
+
+    /// A lookup, answered now when what it must read and format is small,
+    /// else later (off the event loop): its cost is known once the value is
+    /// found, before it is formatted. A call of 150 bytes can name an added
+    /// value of 64 KB to format, and one of 64 KB a key as long.
+    public func answerLookup(_ call: Localization.Lookup.Parameters, caller: Caller) throws(ServiceError) -> Answer<
+        Localization.Lookup.Reply
+    > {
+        let prepared = try preparedLookup(call, caller: caller)
+        guard prepared.cost > Self.lookupBytesAnsweredAtOnce else { return .now(try prepared.answer()) }
+        return .later { () throws(ServiceError) in try prepared.answer() }
+    }
+
+    /// The most bytes a lookup reads and formats (its key, default,
+    /// arguments and placeholders, and the value it formats) and is still
+    /// answered on the event loop: parsing and formatting 16 KB takes well
+    /// under a millisecond.
+    static let lookupBytesAnsweredAtOnce = 16 << 10
+
+    /// The first half of a lookup: checked, and the value found.
+    struct PreparedLookup: Sendable {
+        let service: LocalizationService
+        let bundle: LoadedBundle
+        let key: String
+        let table: String
+        let client: String?
+        let locale: ResolvedLocale
+        let arguments: [FormatArgument]?
+        let placeholders: [String: String]
+        let found: LookupResult
+        let caller: Caller
+        /// The bytes the call reads and formats.
+        let cost: Int
+
+        /// The second half: the value formatted, the miss counted.
+        func answer() throws(ServiceError) -> Localization.Lookup.Reply {
+            let result: LookupResult
+            do throws(LookupError) {
+                result = try bundle.formatted(
+                    found, locale: locale, arguments: arguments, placeholders: placeholders,
+                    maximumBytes: service.limits.maximumValueLength)
+            } catch {
+                switch error {
+                case .invalidArguments(let formatError): throw .invalidArguments(key: key, formatError)
+                case .invalidTableName: throw .invalidParameter("table")
+                case .invalidLocale(let reason): throw .invalidLocale(locale.locale.tag, reason)
+                }
+            }
+            // The common case, a value from the locale's own folders, costs one comparison.
+            if service.countsMisses, !locale.isOwn(chainPosition: result.chainPosition), locale.pseudo == nil {
+                service.recordMiss(
+                    of: result, key: key, table: table, client: client, bundle: bundle, locale: locale, caller: caller)
+            }
+            return .init(value: result.value, found: result.found, locale: result.sourceDescription)
+        }
+    }
+
+    func preparedLookup(_ call: Localization.Lookup.Parameters, caller: Caller) throws(ServiceError) -> PreparedLookup {
         let bundle = try bundle(call.bundle)
         let key = try limited(call.key, "keyLength", maximum: limits.maximumKeyLength)
         let table = try tableName(call.table)
@@ -19,29 +80,22 @@ extension LocalizationService {
             try limited(text, "valueLength", maximum: limits.maximumValueLength)
         }
         let overlay = client.flatMap { added.overlay(uid: caller.uid, client: $0, bundle: bundle.name) }
-        let result: LookupResult
-        do throws(LookupError) {
-            result = try bundle.localizedString(
-                key, table: table, locale: locale, defaultValue: defaultValue,
-                arguments: arguments, placeholders: placeholders, overlay: overlay, maximumBytes: limits.maximumValueLength)
-        } catch {
-            switch error {
-            case .invalidArguments(let formatError): throw .invalidArguments(key: key, formatError)
-            case .invalidTableName: throw .invalidParameter("table")
-            case .invalidLocale(let reason): throw .invalidLocale(locale.locale.tag, reason)
-            }
+        let found = bundle.lookup(key, table: table, locale: locale, defaultValue: defaultValue, overlay: overlay)
+        var cost = key.utf8.count + (defaultValue?.utf8.count ?? 0)
+        if arguments != nil || !placeholders.isEmpty {
+            cost += found.value.utf8.count
+            for (name, value) in placeholders { cost += name.utf8.count + value.utf8.count }
+            for argument in arguments ?? [] { if case .string(let text) = argument { cost += text.utf8.count } }
         }
-        // The common case, a value from the locale's own folders, costs one comparison.
-        if countsMisses, !locale.isOwn(chainPosition: result.chainPosition), locale.pseudo == nil {
-            recordMiss(of: result, key: key, table: table, client: client, bundle: bundle, locale: locale, caller: caller)
-        }
-        return .init(value: result.value, found: result.found, locale: result.sourceDescription)
+        return PreparedLookup(
+            service: self, bundle: bundle, key: key, table: table, client: client, locale: locale, arguments: arguments,
+            placeholders: placeholders, found: found, caller: caller, cost: cost)
     }
 
     /// Counts a lookup its locale's own chain could not answer. Nothing to
     /// do, beyond walking the own chain's few folders, for one it answered.
     @inline(__always)
-    private func recordMiss(
+    func recordMiss(
         of result: LookupResult, key: String, table: String, client: String?, bundle: LoadedBundle, locale: ResolvedLocale, caller: Caller
     ) {
         switch bundle.coverage(of: result, key: key, table: table, locale: locale) {

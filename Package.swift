@@ -236,7 +236,7 @@ let package = Package(
         .testTarget(
             name: "LprojServiceTests",
             dependencies: [
-                "LprojService", "LprojInterface", "LprojEngine", "LprojFiles", "LprojLocales", "LprojFormatting", "LprojStore",
+                "LprojService", "LprojInterface", "LprojEngine", "LprojFiles", "LprojFormat", "LprojLocales", "LprojFormatting", "LprojStore",
                 "LprojWatch", "VarlinkProtocol",
                 "ClientBudget", "LprojTablesOracle", "LprojTestSupport", .product(name: "Logging", package: "swift-log"),
             ],

@@ -1,4 +1,5 @@
 import LprojInterface
+import LprojFormat
 import LprojService
 import LprojStore
 import LprojTestSupport
@@ -179,6 +180,40 @@ import Testing
         // Another uid changes its own clients as before.
         let reply = try await fixture.service.selectLocale(.init(client: "app", bundle: "demo", locale: "de"), caller: bob).reply()
         #expect(reply.selection.locale == "de")
+    }
+
+    /// A call of 150 bytes may name an added value of 64 KB to format: a
+    /// lookup is answered at once only when what it reads and formats is
+    /// small, whatever the size of the call; and what it formats is bounded
+    /// in work wherever it runs.
+    @Test func aLookupIsAnsweredOffTheLoopWhenItsValueIsLargeToFormat() async throws {
+        let fixture = try ServiceFixture()
+        let precise = String(repeating: "%1$.4096g", count: 7_000)
+        _ = try fixture.service.addStrings(
+            .init(client: "app", bundle: "demo", locale: "de", strings: ["p": precise, "short": "%1$.1f"]), caller: alice)
+        let tiny = Localization.Lookup.Parameters(
+            bundle: "demo", key: "p", locale: "de", client: "app", arguments: [.init(float: .init(0.1))])
+        guard case .later = try fixture.service.answerLookup(tiny, caller: alice) else {
+            Issue.record("63 KB to format were formatted on the event loop")
+            return
+        }
+        await #expect(throws: ServiceError.limitExceeded("work", maximum: FormatRenderer.maximumWork)) {
+            try await fixture.service.answerLookup(tiny, caller: alice).reply()
+        }
+        // Without arguments nothing is formatted: the value is sent as it is, at once.
+        guard case .now(let plain) = try fixture.service.answerLookup(.init(bundle: "demo", key: "p", locale: "de", client: "app"), caller: alice)
+        else {
+            Issue.record("a value sent as it is, is sent at once")
+            return
+        }
+        #expect(plain.value == precise)
+        let small = Localization.Lookup.Parameters(
+            bundle: "demo", key: "short", locale: "de", client: "app", arguments: [.init(float: .init(2.5))])
+        guard case .now(let reply) = try fixture.service.answerLookup(small, caller: alice) else {
+            Issue.record("a small lookup is answered at once")
+            return
+        }
+        #expect(reply.value == "2,5")
     }
 
     @Test func selectionsBelongToTheirUserAndAreAnnouncedOnlyToThem() async throws {

@@ -83,7 +83,8 @@ let package = Package(
         .target(
             name: "LprojVarlink",
             dependencies: [
-                "LprojService", "LprojInterface", "LprojLocales", "VarlinkProtocol", "ClientBudget", .product(name: "Logging", package: "swift-log"),
+                "LprojService", "LprojInterface", "LprojLocales", "VarlinkProtocol", "ClientBudget",
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSwift
         ),
@@ -236,7 +237,8 @@ let package = Package(
         .testTarget(
             name: "LprojServiceTests",
             dependencies: [
-                "LprojService", "LprojInterface", "LprojEngine", "LprojFiles", "LprojFormat", "LprojLocales", "LprojFormatting", "LprojStore",
+                "LprojService", "LprojInterface", "LprojEngine", "LprojFiles", "LprojFormat", "LprojLocales", "LprojFormatting",
+                "LprojStore",
                 "LprojWatch", "VarlinkProtocol",
                 "ClientBudget", "LprojTablesOracle", "LprojTestSupport", .product(name: "Logging", package: "swift-log"),
             ],

@@ -521,12 +521,16 @@ enum Attack: String, CaseIterable, Codable {
                 #"{"client":"hostile.precise","bundle":"demo","locale":"de","strings":{"p":"\#(String(repeating: "%1$.4096g", count: 7_000))"}}"#
             ))
         report.saw(setup.receive())
-        let big = Array(
-            callText(
-                "Lookup", #"{"bundle":"demo","locale":"de","key":"\#(String(repeating: "%1$.4096g", count: 7_200))","arguments":[{"float":0.1}]}"#
-            ).utf8) + [0]
-        let small = Array(
-            callText("Lookup", #"{"bundle":"demo","client":"hostile.precise","locale":"de","key":"p","arguments":[{"float":0.1}]}"#).utf8)
+        let big =
+            Array(
+                callText(
+                    "Lookup",
+                    #"{"bundle":"demo","locale":"de","key":"\#(String(repeating: "%1$.4096g", count: 7_200))","arguments":[{"float":0.1}]}"#
+                ).utf8) + [0]
+        let small =
+            Array(
+                callText("Lookup", #"{"bundle":"demo","client":"hostile.precise","locale":"de","key":"p","arguments":[{"float":0.1}]}"#)
+                    .utf8)
             + [0]
         var batch: [UInt8] = []
         for _ in 0..<4 { batch += big }
@@ -565,11 +569,12 @@ enum Attack: String, CaseIterable, Codable {
     /// 1 MB (a default value of `%.4096g` 111,000 times) and hang up after
     /// 50 ms, as fast as they can; and eight that each keep one waiting.
     static func workerJobs(_ socket: String, _ end: Deadline, _ report: inout Report) throws {
-        let big = Array(
-            callText(
-                "Lookup",
-                #"{"bundle":"demo","locale":"de","key":"none","defaultValue":"\#(String(repeating: "%1$.4096g", count: 111_000))","arguments":[{"float":0.1}]}"#
-            ).utf8) + [0]
+        let big =
+            Array(
+                callText(
+                    "Lookup",
+                    #"{"bundle":"demo","locale":"de","key":"none","defaultValue":"\#(String(repeating: "%1$.4096g", count: 111_000))","arguments":[{"float":0.1}]}"#
+                ).utf8) + [0]
         let holders = try (0..<8).map { _ in try Wire(path: socket) }
         for holder in holders { holder.send(big) }
         var hangingUp: [(wire: Wire, sent: Date)] = []
@@ -608,7 +613,10 @@ enum Attack: String, CaseIterable, Codable {
             for _ in 0..<100 {
                 client += 1
                 let id = "hostile.\(client)"
-                batch += Array(callText("AddStrings", #"{"client":"\#(id)","bundle":"demo","locale":"de","strings":{"k":"v"}}"#, oneway: true).utf8) + [0]
+                batch +=
+                    Array(
+                        callText("AddStrings", #"{"client":"\#(id)","bundle":"demo","locale":"de","strings":{"k":"v"}}"#, oneway: true).utf8
+                    ) + [0]
                 batch += Array(callText("RemoveAddedStrings", #"{"client":"\#(id)","bundle":"demo"}"#, oneway: true).utf8) + [0]
             }
             guard writer.send(batch) else { break }
@@ -626,8 +634,11 @@ enum Attack: String, CaseIterable, Codable {
     /// each a formatter opened and cached.
     static func formatCaches(_ socket: String, _ end: Deadline, _ report: inout Report) throws {
         let wire = try Wire(path: socket)
-        let fields = ["y", "yy", "yyyy", "M", "MM", "MMM", "MMMM", "d", "dd", "E", "EEEE", "h", "H", "mm", "ss", "a", "z", "zzzz", "Q", "w"]
-        let zones = (1...12).map { "Etc/GMT+\($0)" } + (1...14).map { "Etc/GMT-\($0)" }
+        let fields = [
+            "y", "yy", "yyyy", "M", "MM", "MMM", "MMMM", "d", "dd", "E", "EEEE", "h", "H", "mm", "ss", "a", "z", "zzzz", "Q", "w",
+        ]
+        let zones =
+            (1...12).map { "Etc/GMT+\($0)" } + (1...14).map { "Etc/GMT-\($0)" }
             + ["Europe/Paris", "America/New_York", "Asia/Tokyo", "Australia/Sydney", "Africa/Cairo", "America/Sao_Paulo"]
         let locales = ["de", "fr", "ja", "en", "es", "it", "pt-BR", "ru", "zh-Hans", "ar", "hi", "ko", "tr", "pl", "nl", "sv"]
         var round = 0

@@ -71,7 +71,9 @@ struct DiskFileTreeTests {
         try files.createSymbolicLink(atPath: linkToRoot, withDestinationPath: directory.path)
 
         let tree = DiskFileTree()
-        #expect(try tree.read(directory.appendingPathComponent("a.lproj/inside.strings").path, maximumSize: 10, within: directory.path) == Array("12345".utf8))
+        #expect(
+            try tree.read(directory.appendingPathComponent("a.lproj/inside.strings").path, maximumSize: 10, within: directory.path)
+                == Array("12345".utf8))
         #expect(try tree.read(linkToRoot + "/a.lproj/five.strings", maximumSize: 10, within: linkToRoot) == Array("12345".utf8))
         #expect(throws: FileTreeError.outsideRoot) {
             try tree.read(directory.appendingPathComponent("a.lproj/Shadow.strings").path, maximumSize: 10, within: directory.path)

@@ -201,7 +201,9 @@ import Testing
             try await fixture.service.answerLookup(tiny, caller: alice).reply()
         }
         // Without arguments nothing is formatted: the value is sent as it is, at once.
-        guard case .now(let plain) = try fixture.service.answerLookup(.init(bundle: "demo", key: "p", locale: "de", client: "app"), caller: alice)
+        guard
+            case .now(let plain) = try fixture.service.answerLookup(
+                .init(bundle: "demo", key: "p", locale: "de", client: "app"), caller: alice)
         else {
             Issue.record("a value sent as it is, is sent at once")
             return

@@ -54,7 +54,11 @@ final class StalledStream: VarlinkStream {
     func yield(_ message: VarlinkEncodedMessage, whenWritten written: @escaping @Sendable () -> Void) -> Bool { yield(message) }
     func finish(_ reply: VarlinkReply) {}
     func abandon() {
-        guard abandoned.withLock({ abandoned in defer { abandoned = true }; return !abandoned }) else { return }
+        let first = abandoned.withLock { abandoned in
+            defer { abandoned = true }
+            return !abandoned
+        }
+        guard first else { return }
         termination.withLock { $0 }?(.tooSlow)
     }
     func onTermination(_ handler: @escaping @Sendable (VarlinkStreamEnd) -> Void) { termination.withLock { $0 = handler } }

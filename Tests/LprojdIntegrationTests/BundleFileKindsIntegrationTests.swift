@@ -61,7 +61,8 @@ import Testing
 
         let folder = daemon.bundleDirectory.appendingPathComponent("de.lproj")
         try FileManager.default.createSymbolicLink(
-            atPath: folder.appendingPathComponent("Secret.strings").path, withDestinationPath: secret.appendingPathComponent("Secret.strings").path)
+            atPath: folder.appendingPathComponent("Secret.strings").path,
+            withDestinationPath: secret.appendingPathComponent("Secret.strings").path)
         try FileManager.default.createSymbolicLink(
             atPath: folder.appendingPathComponent("Shadow.strings").path, withDestinationPath: secret.appendingPathComponent("shadow").path)
         try FileManager.default.createSymbolicLink(

@@ -133,7 +133,9 @@ public final class MissLedger: Sendable {
         let held = state.bytesByUID[uid, default: 0]
         guard held + bytes <= limits.bytesPerUID, state.totalBytes + bytes <= limits.totalBytes else {
             state.dropped += 1
-            if state.droppedByUID[uid] != nil || state.droppedByUID.count < Self.maximumDroppedUIDs { state.droppedByUID[uid, default: 0] += 1 }
+            if state.droppedByUID[uid] != nil || state.droppedByUID.count < Self.maximumDroppedUIDs {
+                state.droppedByUID[uid, default: 0] += 1
+            }
             return false
         }
         state.bytesByUID[uid] = held + bytes

@@ -33,27 +33,35 @@ public struct DiskFileTree: FileTree {
         return names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 
-    /// Opens only a regular file: what the path names is checked before
-    /// it is opened (opening a FIFO waits for a writer; opening a device may
-    /// act on it), and the descriptor again after, with `O_NONBLOCK` so that
-    /// a FIFO swapped in meanwhile is opened without waiting, and refused.
-    /// Within a `root`, the opened file's real path is checked too
-    /// (`/proc/self/fd`), so a link swapped in between the two checks is
-    /// refused as well.
+    /// Opens only a regular file, and never in a way that acts on anything
+    /// else: the path is first opened with `O_PATH`, which reads nothing
+    /// and opens no device or FIFO. That descriptor is checked (a regular
+    /// file; within a `root`, its real path inside it) and the file is then
+    /// opened for reading through it (`/proc/self/fd`), so what is read is
+    /// what was checked, even if the path is changed meanwhile. Where
+    /// `/proc` is not mounted, the path is checked (`realpath`, `stat`) and
+    /// opened with `O_NONBLOCK`, then checked again.
     public func read(_ path: String, maximumSize: Int, within root: String?) throws(FileTreeError) -> [UInt8] {
         let realRoot = try root.map { root throws(FileTreeError) in try Self.realPath(root) }
-        if let realRoot {
-            guard Self.isInside(try Self.realPath(path), realRoot) else { throw .outsideRoot }
-        }
+        let handle = open(path, Self.pathOnly | O_CLOEXEC)
+        guard handle >= 0 else { throw .unreadable(reason: Self.reason(errno)) }
+        defer { close(handle) }
         var named = stat()
-        guard stat(path, &named) == 0 else { throw .unreadable(reason: Self.reason(errno)) }
+        guard fstat(handle, &named) == 0 else { throw .unreadable(reason: Self.reason(errno)) }
         try Self.requireRegular(named.st_mode)
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
-        guard descriptor >= 0 else { throw .unreadable(reason: Self.reason(errno)) }
-        defer { close(descriptor) }
-        if let realRoot, let opened = Self.openedPath(descriptor) {
+        let opened = Self.openedPath(handle)
+        if let realRoot, let opened {
             guard Self.isInside(opened, realRoot) else { throw .outsideRoot }
         }
+        var descriptor: Int32 = -1
+        if opened != nil {
+            descriptor = open("/proc/self/fd/\(handle)", O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        } else {
+            if let realRoot { guard Self.isInside(try Self.realPath(path), realRoot) else { throw .outsideRoot } }
+            descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        }
+        guard descriptor >= 0 else { throw .unreadable(reason: Self.reason(errno)) }
+        defer { close(descriptor) }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw .unreadable(reason: Self.reason(errno)) }
         try Self.requireRegular(status.st_mode)
@@ -81,6 +89,9 @@ public struct DiskFileTree: FileTree {
         return bytes
     }
 
+    /// Linux's `O_PATH` (Glibc hides it behind `_GNU_SOURCE`).
+    private static let pathOnly: Int32 = 0o10_000_000
+
     private static func requireRegular(_ mode: mode_t) throws(FileTreeError) {
         switch mode & S_IFMT {
         case S_IFREG: return
@@ -100,7 +111,7 @@ public struct DiskFileTree: FileTree {
     }
 
     /// Where an open descriptor's file really is, or nil where `/proc` is
-    /// not mounted (the check made before opening then stands alone).
+    /// not mounted.
     private static func openedPath(_ descriptor: Int32) -> String? {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let count = readlink("/proc/self/fd/\(descriptor)", &buffer, buffer.count - 1)

@@ -27,12 +27,16 @@ public import VarlinkProtocol
 /// stream that cannot keep up drops itself (see `VarlinkStream`), so a
 /// slow subscriber never delays the others.
 ///
-/// What waits for a subscriber is held for its uid: each event merged
-/// into its next delivery is charged to the uid's output budget until it
-/// is sent, and a subscriber whose waiting events pass
-/// ``maximumPendingEvents`` subjects, or its uid's budget, is dropped as
-/// one that stopped reading. (A uid that never reads, with events of a new
-/// client id each time, once held 900 MiB this way.)
+/// What a uid's own clients cause, and waits for that uid's subscriber,
+/// is held for the uid: each event of a new subject (a client and bundle)
+/// waiting for its next delivery is charged to the uid's output budget
+/// until it is sent, and a subscriber whose waiting events pass
+/// ``maximumPendingEvents`` such subjects, or its uid's budget, is dropped
+/// as one that stopped reading. (A uid that never reads, with events of a
+/// new client id each time, once held 900 MiB this way.) Events everyone
+/// sees (reloads) are not counted so: they come from the files, whose
+/// number the administrator decides, and a checkout that breaks 300 tables
+/// must not drop every subscriber of every uid.
 public final class SubscriptionHub: EventSink {
     private final class Subscriber: Sendable {
         let uid: UInt32
@@ -54,6 +58,8 @@ public final class SubscriptionHub: EventSink {
             var pending = EventCoalescer()
             /// What the pending events are charged to the uid.
             var charged = 0
+            /// Subjects of the uid's own events waiting.
+            var ownSubjects = 0
             var dropped = false
         }
 
@@ -77,6 +83,7 @@ public final class SubscriptionHub: EventSink {
         private func release(_ state: inout Queue) {
             if state.charged > 0 { book?.release(state.charged, of: .output, from: uid) }
             state.charged = 0
+            state.ownSubjects = 0
         }
 
         /// The subscriber ended: nothing more waits for it.
@@ -101,11 +108,14 @@ public final class SubscriptionHub: EventSink {
             let (sendNow, flushAt, tooFarBehind): (Bool, ContinuousClock.Instant?, Bool) = state.withLock { state in
                 guard !state.dropped else { return (false, nil, false) }
                 if state.inFlight || now < state.nextSend {
-                    let cost = event.estimatedBytes
-                    if book?.charge(cost, of: .output, to: uid) != nil { return (false, nil, true) }
-                    state.charged += cost
-                    state.pending.add(event)
-                    if state.pending.count > maximumPending { return (false, nil, true) }
+                    let isNew = state.pending.add(event)
+                    if isNew, case .owner = event.audience {
+                        state.ownSubjects += 1
+                        if state.ownSubjects > maximumPending { return (false, nil, true) }
+                        let cost = event.estimatedBytes
+                        if book?.charge(cost, of: .output, to: uid) != nil { return (false, nil, true) }
+                        state.charged += cost
+                    }
                     guard !state.inFlight, !state.flushScheduled else { return (false, nil, false) }
                     state.flushScheduled = true
                     return (false, state.nextSend, false)

@@ -164,10 +164,17 @@ import Testing
         #expect(throws: FormatError.tooMuchWork(maximumWork: FormatRenderer.maximumWork)) {
             try render("%#@n@", [.integer(1)], variables: ["n": wide])
         }
-        // What stays within the budget is formatted as before: seven precise floats, or a thousand numbers.
+        // What stays within the budget is formatted as before: seven precise floats, or nine hundred numbers.
         let seven = try render(String(repeating: "%1$.4096g|", count: 7), [.float(0.5)])
         #expect(seven == String(repeating: "0.5|", count: 7))
-        #expect(try render(String(repeating: "%1$d", count: 1_000), [.integer(1)]) == String(repeating: "1", count: 1_000))
+        #expect(try render(String(repeating: "%1$d", count: 900), [.integer(1)]) == String(repeating: "1", count: 900))
+        // Plural forms chosen cost work too, though they write nothing.
+        let empty = PluralVariable(valueTypeText: "d", forms: [.other: ""])
+        let variables = Dictionary(uniqueKeysWithValues: (0..<2_000).map { ("v\($0)", empty) })
+        let chosen = (0..<2_000).map { "%1$#@v\($0)@" }.joined()
+        #expect(throws: FormatError.tooMuchWork(maximumWork: FormatRenderer.maximumWork)) {
+            try render(chosen, [.integer(1)], variables: variables)
+        }
     }
 
     /// The exponent `%g` decides by is read from at most 17 digits: beyond

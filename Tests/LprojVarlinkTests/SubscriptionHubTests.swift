@@ -106,6 +106,25 @@ final class RecordingLog: LogHandler, @unchecked Sendable {
         #expect(other.types.isEmpty)
     }
 
+    /// What everyone sees comes from the files, not from a client: a
+    /// checkout that breaks 300 tables at once drops no subscriber, and
+    /// charges no uid.
+    @Test func aBurstOfReloadEventsDropsNoSubscriber() {
+        let book = BudgetBook(limits: BudgetLimits())
+        let hub = SubscriptionHub(maximumPendingEvents: 64, book: book, logger: Logger(label: "test"))
+        let stalled = StalledStream(uid: 1000)
+        hub.add(stalled, uid: 1000, client: nil, bundle: nil)
+        hub.publish(.tablesChanged(bundle: "demo", tables: ["Localizable"], locales: ["de"], generation: 1))
+        hub.deliverPending()
+        for index in 0..<300 {
+            hub.publish(
+                .tableError(bundle: "demo", file: "de.lproj/T\(index).strings", line: 1, column: 1, message: "broken", generation: 2))
+        }
+        hub.deliverPending()
+        #expect(!stalled.wasAbandoned)
+        #expect(book.usage(of: 1000)[.output] == 0)
+    }
+
     /// A uid may open and abandon subscribers as fast as it likes: saying
     /// so is limited per uid (20 lines at once, then 2 a second).
     @Test func droppingSubscribersIsLoggedAtALimitedRate() {

@@ -9,17 +9,27 @@ extension LoadedBundle {
     /// Without arguments the value comes back as written, as
     /// `NSLocalizedString` returns it (a stringsdict entry gives its format
     /// key); see ``localizedString(_:table:locale:defaultValue:arguments:placeholders:overlay:)``.
+    ///
+    /// Without `pseudoLocalizing`, a pseudo-locale's value comes back as
+    /// the tables have it, for ``pseudoLocalized(_:locale:)`` to transform
+    /// later (once its cost is known).
     public func lookup(
         _ key: String, table: String = TableName.defaultTable, locale: ResolvedLocale, defaultValue: String? = nil,
-        overlay: (any StringOverlay)? = nil
+        overlay: (any StringOverlay)? = nil, pseudoLocalizing: Bool = true
     ) -> LookupResult {
         guard let found = firstAnswer(CollectionOfOne(key), table: table, steps: locale.steps, chain: locale.chain, overlay: overlay) else {
             // Left as given in a pseudo-locale too: what is not transformed
             // is what the tables lack.
             return LookupResult(value: defaultValue ?? key, localization: nil, plural: nil)
         }
-        guard let pseudo = locale.pseudo else { return found }
-        return found.pseudoLocalized(pseudo)
+        return pseudoLocalizing ? pseudoLocalized(found, locale: locale) : found
+    }
+
+    /// A value found as a pseudo-locale shows it (as it is, in any other
+    /// locale, and when no table had it).
+    public func pseudoLocalized(_ result: LookupResult, locale: ResolvedLocale) -> LookupResult {
+        guard let pseudo = locale.pseudo, result.found else { return result }
+        return result.pseudoLocalized(pseudo)
     }
 
     /// Looks a key up in what speaks for the locale's language only: its own

@@ -22,12 +22,13 @@ internal import Foundation
 /// often the format repeats a long argument.
 ///
 /// So is the work, which the output's size does not show: `%.4096g` writes
-/// a few digits after computing four thousand. Each number conversion is
-/// charged ``conversionWork`` plus the digits its precision and width ask
-/// for, before it is made; a rendering that would pass ``maximumWork``
+/// a few digits after computing four thousand. Each number conversion, and
+/// each plural form chosen, is charged ``conversionWork`` (plus the digits
+/// a conversion's precision and width ask for), and every segment one unit,
+/// before it is done; a rendering that would pass ``maximumWork``
 /// stops with ``FormatError/tooMuchWork(maximumWork:)``, having spent at
 /// most that: about a millisecond of one core, which bounds what any call
-/// costs the loop or worker that answers it. A thousand conversions, or
+/// costs the loop or worker that answers it. Nine hundred conversions, or
 /// seven of 4,096 digits, fit.
 public struct FormatRenderer: Sendable {
     /// Writes numbers in the requested locale.
@@ -99,6 +100,7 @@ public struct FormatRenderer: Sendable {
         for segment in format.segments {
             context.steps += 1
             guard context.steps <= Self.maximumSteps else { throw .tooComplex(maximumSteps: Self.maximumSteps) }
+            try context.charge(1)
             switch segment {
             case .literal(let text):
                 if context.placeholders.isEmpty {
@@ -124,6 +126,8 @@ public struct FormatRenderer: Sendable {
                 let index = reference.position.map { $0 - 1 } ?? takeNext(&next)
                 guard let variable = context.variables[reference.name] else { throw .unknownVariable(name: reference.name) }
                 guard depth < Self.maximumDepth else { throw .nestingTooDeep(variable: reference.name) }
+                // Choosing a form reads the number and applies the plural rules.
+                try context.charge(Self.conversionWork)
                 let argument = try argument(at: index, for: reference.text, kind: .pluralNumber, in: context.arguments)
                 if let valueType = variable.valueType, !argument.fits(valueType.conversion.argumentKind) {
                     throw .argumentMismatch(

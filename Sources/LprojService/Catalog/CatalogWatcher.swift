@@ -77,7 +77,9 @@ public actor CatalogWatcher: Service {
                 for await batch in inotify.events {
                     await self.handle(batch)
                 }
+                // Stopping: files still settling are not waited for.
                 settlingChanged.finish()
+                group.cancelAll()
             }
         } onCancelOrGracefulShutdown: {
             inotify.close()
@@ -253,7 +255,8 @@ public actor CatalogWatcher: Service {
                     }
                     settlingChanged.continuation.yield()
                 }
-            } else if StringCatalogFiles.tableName(of: event.name) != nil, !event.mask.contains(.create) {
+            } else if StringCatalogFiles.tableName(of: event.name) != nil, !event.mask.contains(.create), !event.mask.contains(.modify) {
+                // Read when closed or renamed into place, not at each write.
                 changes[name, default: BundleChanges()].stringCatalog("\(folder)/\(event.name)")
             } else if event.mask.contains(.isDirectory) {
                 subfolderCameOrWent("\(folder)/\(event.name)", bundle: name, into: &changes)
@@ -261,7 +264,7 @@ public actor CatalogWatcher: Service {
         case .catalogFolder(let name, let path):
             if event.mask.contains(.deleteSelf) || event.mask.contains(.moveSelf) {
                 changes[name, default: BundleChanges()].stringCatalog(path)
-            } else if StringCatalogFiles.tableName(of: event.name) != nil, !event.mask.contains(.create) {
+            } else if StringCatalogFiles.tableName(of: event.name) != nil, !event.mask.contains(.create), !event.mask.contains(.modify) {
                 changes[name, default: BundleChanges()].stringCatalog("\(path)/\(event.name)")
             } else if event.mask.contains(.isDirectory) {
                 subfolderCameOrWent("\(path)/\(event.name)", bundle: name, into: &changes)

@@ -41,20 +41,22 @@ package struct EventCoalescer {
     package var isEmpty: Bool { order.isEmpty }
     package var count: Int { order.count }
 
-    /// Adds an event, merging it into the pending one of its subject.
-    package mutating func add(_ event: ServiceEvent) {
+    /// Adds an event, merging it into the pending one of its subject;
+    /// returns whether it is of a new subject (one more event to send).
+    @discardableResult
+    package mutating func add(_ event: ServiceEvent) -> Bool {
         guard merging else {
             others += 1
             order.append(.other(others))
             events[.other(others)] = event
-            return
+            return true
         }
         let subject = Self.subject(of: event, others: &others)
         guard let pending = events[subject] else {
             order.append(subject)
             events[subject] = event
             if let listed = Self.lists(of: event) { lists[subject] = listed }
-            return
+            return true
         }
         if let listed = Self.lists(of: event), let merged = lists[subject] {
             lists[subject] = (Self.union(merged.tables, listed.tables), Self.union(merged.locales, listed.locales))
@@ -62,6 +64,7 @@ package struct EventCoalescer {
         } else {
             events[subject] = Self.merge(pending, event)
         }
+        return false
     }
 
     /// The merged events, in the order their subjects first appeared.

@@ -48,7 +48,7 @@ extension LocalizationService {
             let result: LookupResult
             do throws(LookupError) {
                 result = try bundle.formatted(
-                    found, locale: locale, arguments: arguments, placeholders: placeholders,
+                    bundle.pseudoLocalized(found, locale: locale), locale: locale, arguments: arguments, placeholders: placeholders,
                     maximumBytes: service.limits.maximumValueLength)
             } catch {
                 switch error {
@@ -80,13 +80,22 @@ extension LocalizationService {
             try limited(text, "valueLength", maximum: limits.maximumValueLength)
         }
         let overlay = client.flatMap { added.overlay(uid: caller.uid, client: $0, bundle: bundle.name) }
-        let found = bundle.lookup(key, table: table, locale: locale, defaultValue: defaultValue, overlay: overlay)
+        // Found as the tables have it: a pseudo-locale's rewriting is work
+        // too, done in the second half, once its cost is known.
+        let found = bundle.lookup(key, table: table, locale: locale, defaultValue: defaultValue, overlay: overlay, pseudoLocalizing: false)
+        // What the second half reads, rewrites, formats and sends: the value
+        // (four times over in a pseudo-locale, whose values grow), a plural
+        // entry's forms, the key and default, the arguments and placeholders.
         var cost = key.utf8.count + (defaultValue?.utf8.count ?? 0)
-        if arguments != nil || !placeholders.isEmpty {
-            cost += found.value.utf8.count
-            for (name, value) in placeholders { cost += name.utf8.count + value.utf8.count }
-            for argument in arguments ?? [] { if case .string(let text) = argument { cost += text.utf8.count } }
+        var value = found.value.utf8.count
+        if let plural = found.plural {
+            for variable in plural.variables.values {
+                for form in variable.forms.values { value += form.utf8.count }
+            }
         }
+        cost += locale.pseudo == nil ? value : 4 * value
+        for (name, text) in placeholders { cost += name.utf8.count + text.utf8.count }
+        for argument in arguments ?? [] { if case .string(let text) = argument { cost += text.utf8.count } }
         return PreparedLookup(
             service: self, bundle: bundle, key: key, table: table, client: client, locale: locale, arguments: arguments,
             placeholders: placeholders, found: found, caller: caller, cost: cost)

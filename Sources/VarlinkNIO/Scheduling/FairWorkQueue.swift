@@ -41,7 +41,9 @@ final class FairWorkQueue: Sendable {
     /// Queues a job for `uid`.
     func submit(uid: UInt32, _ job: @escaping Job) {
         let waiter: CheckedContinuation<Assignment?, Never>? = state.withLock { state in
-            if !state.idle.isEmpty, state.runningPerUID[uid, default: 0] < maximumRunningPerUID {
+            // Straight to an idle worker, unless the uid has older jobs
+            // waiting (they go first) or runs on its share of workers.
+            if !state.idle.isEmpty, state.lanes[uid] == nil, state.runningPerUID[uid, default: 0] < maximumRunningPerUID {
                 state.running += 1
                 state.runningPerUID[uid, default: 0] += 1
                 return state.idle.removeLast()

@@ -40,6 +40,7 @@ struct Lprojd: AsyncParsableCommand {
     var logLevel: String?
 
     func run() async throws {
+        MemoryReturn.configure()
         let notifier = ServiceNotifier.system
         // Take the activated sockets first: reading them unsets LISTEN_*.
         let activated: ActivatedSocket?

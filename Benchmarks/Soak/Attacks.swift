@@ -208,13 +208,7 @@ enum Attack: String, CaseIterable, Codable {
     /// Subscribers that never read, and a client that keeps giving them
     /// something to read.
     static func subscriberQueues(_ socket: String, _ end: Deadline, _ scale: Double, _ report: inout Report) throws {
-        var subscribers: [Wire] = []
-        for _ in 0..<Int(100 * scale) {
-            let wire = try Wire(path: socket)
-            wire.call(callText("Subscribe", #"{"client":"hostile.app"}"#, more: true))
-            guard wire.receive() != nil else { break }
-            subscribers.append(wire)
-        }
+        let subscribers = try subscribe(Int(100 * scale), filter: #"{"client":"hostile.app"}"#, socket)
         let writer = try Wire(path: socket)
         let value = String(repeating: "w", count: 1024)
         var round = 0
@@ -335,13 +329,7 @@ enum Attack: String, CaseIterable, Codable {
 
     /// Subscribers of one user, and a flood of changes only they hear of.
     static func fanOut(_ socket: String, _ end: Deadline, _ scale: Double, _ report: inout Report) throws {
-        var subscribers: [Wire] = []
-        for _ in 0..<Int(120 * scale) {
-            let wire = try Wire(path: socket)
-            wire.call(callText("Subscribe", #"{"client":"hostile.fan"}"#, more: true))
-            guard wire.receive() != nil else { break }
-            subscribers.append(wire)
-        }
+        let subscribers = try subscribe(Int(120 * scale), filter: #"{"client":"hostile.fan"}"#, socket)
         // The subscribers read everything, as real ones would.
         let received = EventCount()
         let descriptors = subscribers.map(\.descriptor)
@@ -402,13 +390,7 @@ enum Attack: String, CaseIterable, Codable {
         let preferred = (0..<60_000).map { _ in "\"fr-CA\"" }.joined(separator: ",")
         let selection = callText("GetSelection", #"{"client":"hostile.q","bundle":"demo","preferredLanguages":[\#(preferred)]}"#)
         let table = callText("GetTable", #"{"bundle":"demo","client":"hostile.q","locale":"de"}"#)
-        while !end.isReached(report) {
-            for call in [bigObject, table, negotiate, selection] {
-                guard wire.call(call) else { return }
-                report.saw(wire.receive(timeout: 120))
-                report.calls += 1
-            }
-        }
+        callInTurn([bigObject, table, negotiate, selection], on: wire, until: end, timeout: 120, &report)
     }
 
     /// Values whose output is many times their input.
@@ -447,13 +429,7 @@ enum Attack: String, CaseIterable, Codable {
                 #"{"bundle":"demo","locale":"de","key":\#(jsonString(repeated)),"arguments":[{"string":\#(jsonString(argument))}]}"#),
             callText("Format", #"{"style":"decimal","number":123456789,"bundle":"demo","client":"hostile.amp","locale":"de"}"#),
         ]
-        while !end.isReached(report) {
-            for call in calls {
-                guard wire.call(call) else { return }
-                report.saw(wire.receive(timeout: 60))
-                report.calls += 1
-            }
-        }
+        callInTurn(calls, on: wire, until: end, timeout: 60, &report)
     }
 
     /// Texts whose length was checked after trimming, or in characters.
@@ -467,13 +443,7 @@ enum Attack: String, CaseIterable, Codable {
             callText("SelectLocale", #"{"client":"hostile.long","bundle":"demo","locale":\#(jsonString(padded))}"#),
             callText("Lookup", #"{"bundle":\#(jsonString(String(repeating: "b", count: 1_000_000))),"key":"k"}"#),
         ]
-        while !end.isReached(report) {
-            for call in calls {
-                guard wire.call(call) else { return }
-                report.saw(wire.receive(timeout: 60))
-                report.calls += 1
-            }
-        }
+        callInTurn(calls, on: wire, until: end, timeout: 60, &report)
     }
 
     /// Whatever makes lprojd write a log line: refused connections, locale changes.
@@ -556,13 +526,7 @@ enum Attack: String, CaseIterable, Codable {
             report.saw(wire.receive(timeout: 60))
         }
         let calls = ["de", "en-XA"].map { callText("GetTable", #"{"bundle":"demo","client":"hostile.wide","locale":"\#($0)"}"#) }
-        while !end.isReached(report) {
-            for call in calls {
-                guard wire.call(call) else { return }
-                report.saw(wire.receive(timeout: 60))
-                report.calls += 1
-            }
-        }
+        callInTurn(calls, on: wire, until: end, timeout: 60, &report)
     }
 
     /// Messages over 64 KiB go to the workers. Connections that send one of
@@ -599,13 +563,7 @@ enum Attack: String, CaseIterable, Codable {
     /// Subscribers that never read, and oneway changes under a new client
     /// id each time (so nothing merges), as fast as they go.
     static func eventFlood(_ socket: String, _ end: Deadline, _ report: inout Report) throws {
-        var subscribers: [Wire] = []
-        for _ in 0..<128 {
-            let wire = try Wire(path: socket)
-            wire.call(callText("Subscribe", "{}", more: true))
-            guard wire.receive() != nil else { break }
-            subscribers.append(wire)
-        }
+        let subscribers = try subscribe(128, filter: "{}", socket)
         let writer = try Wire(path: socket)
         var client = 0
         while !end.isReached(report) {
@@ -659,6 +617,31 @@ enum Attack: String, CaseIterable, Codable {
             for call in calls {
                 guard wire.call(call) else { return }
                 report.saw(wire.receive(timeout: 30))
+                report.calls += 1
+            }
+        }
+    }
+
+    /// Subscriptions of one uid, each on a connection of its own, until
+    /// `count` or the first lprojd does not answer.
+    private static func subscribe(_ count: Int, filter: String, _ socket: String) throws -> [Wire] {
+        var subscribers: [Wire] = []
+        for _ in 0..<count {
+            let wire = try Wire(path: socket)
+            wire.call(callText("Subscribe", filter, more: true))
+            guard wire.receive() != nil else { break }
+            subscribers.append(wire)
+        }
+        return subscribers
+    }
+
+    /// Sends each call in turn, waiting for each reply, until the deadline
+    /// (or until lprojd closes the connection).
+    private static func callInTurn(_ calls: [String], on wire: Wire, until end: Deadline, timeout: Double, _ report: inout Report) {
+        while !end.isReached(report) {
+            for call in calls {
+                guard wire.call(call) else { return }
+                report.saw(wire.receive(timeout: timeout))
                 report.calls += 1
             }
         }

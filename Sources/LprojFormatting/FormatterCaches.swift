@@ -38,7 +38,4 @@ final class HandlePool<Key: Hashable & Sendable, Handle: Sendable>: Sendable {
         }
         return body(handle)
     }
-
-    /// Keys with idle formatters now.
-    var keyCount: Int { state.withLock { $0.idle.count } }
 }

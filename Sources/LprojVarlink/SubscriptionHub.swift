@@ -105,33 +105,41 @@ public final class SubscriptionHub: EventSink {
                 stream.abandon()
                 return
             }
-            let (sendNow, flushAt, tooFarBehind): (Bool, ContinuousClock.Instant?, Bool) = state.withLock { state in
-                guard !state.dropped else { return (false, nil, false) }
+            /// What becomes of an event offered.
+            enum Decision {
+                case send
+                case wait
+                case flush(at: ContinuousClock.Instant)
+                case tooFarBehind
+            }
+            let decision: Decision = state.withLock { state in
+                guard !state.dropped else { return .wait }
                 if state.inFlight || now < state.nextSend {
                     let isNew = state.pending.add(event)
                     if isNew, case .owner = event.audience {
                         state.ownSubjects += 1
-                        if state.ownSubjects > maximumPending { return (false, nil, true) }
+                        if state.ownSubjects > maximumPending { return .tooFarBehind }
                         let cost = event.estimatedBytes
-                        if book?.charge(cost, of: .output, to: uid) != nil { return (false, nil, true) }
+                        if book?.charge(cost, of: .output, to: uid) != nil { return .tooFarBehind }
                         state.charged += cost
                     }
-                    guard !state.inFlight, !state.flushScheduled else { return (false, nil, false) }
+                    guard !state.inFlight, !state.flushScheduled else { return .wait }
                     state.flushScheduled = true
-                    return (false, state.nextSend, false)
+                    return .flush(at: state.nextSend)
                 }
                 state.inFlight = true
                 state.inFlightSince = now
                 state.nextSend = now + tick
-                return (true, nil, false)
+                return .send
             }
-            if tooFarBehind {
+            switch decision {
+            case .send: stream.yield(encoded(), whenWritten: { self.written() })
+            case .wait: break
+            case .flush(let instant): scheduleFlush(at: instant)
+            case .tooFarBehind:
                 ended()
                 stream.abandon()
-                return
             }
-            if sendNow { stream.yield(encoded(), whenWritten: { self.written() }) }
-            if let flushAt { scheduleFlush(at: flushAt) }
         }
 
         /// The last delivery is written: what waits goes at the next tick.

@@ -88,18 +88,9 @@ extension LprojFolder {
         return entries.plurals.count + entries.strings.count
     }
 
-    /// The UTF-8 bytes of a table's keys and values (a plural entry's
-    /// format key and forms included).
+    /// The UTF-8 bytes of a table's keys and values.
     func byteCount(table: String) -> Int {
-        guard let entries = self.table(named: table) else { return 0 }
-        var bytes = entries.strings.byteCount
-        for (key, plural) in entries.plurals {
-            bytes += key.utf8.count + plural.formatKey.utf8.count
-            for variable in plural.variables.values {
-                for form in variable.forms.values { bytes += form.utf8.count }
-            }
-        }
-        return bytes
+        self.table(named: table)?.byteCount ?? 0
     }
 
     /// Every entry of a table in this folder, in the order ``answer(_:table:)``

@@ -36,7 +36,8 @@ public actor CatalogWatcher: Service {
     private var watches: [Target: Int32] = [:]
     private var configurations: [String: BundleConfiguration]
     /// Table files deleted or created and not yet whole (``SettlingFiles``).
-    private var settling = SettlingFiles<ContinuousClock.Instant>()
+    private var settling = Settling()
+    private typealias Settling = SettlingFiles<ContinuousClock.Instant>
     /// Wakes the loop that reads settling files when their wait ends.
     private let settlingChanged = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
 
@@ -241,7 +242,7 @@ public actor CatalogWatcher: Service {
                 // A file is read when its writer closes it or renames it into
                 // place, never half-written at its creation, nor missing
                 // while it is being rewritten (``SettlingFiles``).
-                let file = SettlingFiles<ContinuousClock.Instant>.File(bundle: name, folder: folder, name: event.name)
+                let file = Settling.File(bundle: name, folder: folder, name: event.name)
                 if event.mask.contains(.movedTo) {
                     settling.settled(file)
                     changes[name, default: BundleChanges()].file(event.name, in: folder)

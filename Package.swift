@@ -83,8 +83,9 @@ let package = Package(
         .target(
             name: "LprojVarlink",
             dependencies: [
-                "LprojService", "LprojInterface", "LprojLocales", "VarlinkProtocol", "ClientBudget",
+                "LprojService", "LprojInterface", "LprojLocales", "LprojFormatting", "LprojStore", "VarlinkProtocol", "ClientBudget",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strictSwift
         ),

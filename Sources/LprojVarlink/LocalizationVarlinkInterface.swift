@@ -8,18 +8,18 @@ public import VarlinkProtocol
 /// `InvalidParameter`, naming it), handed to ``LocalizationService``, and its
 /// reply written back; every ``ServiceError`` becomes a Varlink error in
 /// ``varlinkError(_:)``, the one map. A subscription's stream goes to the
-/// ``SubscriptionHub``.
+/// ``EventDelivery``, which sends its `ready` and then its events.
 public final class LocalizationVarlinkInterface: VarlinkInterface {
     public let name = Localization.interfaceName
     /// The interface definition, served verbatim.
     public let description = Localization.definition
 
     private let service: LocalizationService
-    private let hub: SubscriptionHub
+    private let subscriptions: any EventSubscriptions
 
-    public init(service: LocalizationService, hub: SubscriptionHub) {
+    public init(service: LocalizationService, subscriptions: any EventSubscriptions) {
         self.service = service
-        self.hub = hub
+        self.subscriptions = subscriptions
     }
 
     public func handle(_ method: Substring, call: VarlinkCall, caller: VarlinkCaller) -> VarlinkOutcome {
@@ -51,9 +51,9 @@ public final class LocalizationVarlinkInterface: VarlinkInterface {
                 return .reply(try service.removeAddedStrings(parameters, caller: caller).varlinkObject)
             case .subscribe(let parameters):
                 let subscription = try service.subscribe(parameters, caller: caller)
-                return .stream { [hub] stream in
-                    hub.add(stream, uid: subscription.uid, client: subscription.client, bundle: subscription.bundle)
-                    stream.yield(subscription.ready.message)
+                return .stream { [subscriptions] stream in
+                    subscriptions.add(
+                        stream, uid: subscription.uid, client: subscription.client, bundle: subscription.bundle, ready: subscription.ready)
                 }
             case .format(let parameters): return .reply(try service.format(parameters, caller: caller).varlinkObject)
             case .parseDate(let parameters): return .reply(try service.parseDate(parameters, caller: caller).varlinkObject)

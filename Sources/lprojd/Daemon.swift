@@ -19,10 +19,11 @@ import VarlinkNIO
 /// Start-up: logging (the journal when stderr is connected to it), the
 /// state directory and its SQLite store, watches, every bundle loaded, the
 /// socket (bound, or the one systemd passed), and only then `READY=1`.
-/// Then a service group runs the watcher, the server, the SIGHUP reloader,
-/// state recovery, the watchdog (when systemd asks for one) and the
-/// service-manager lifecycle until SIGTERM or SIGINT, which stop them in
-/// reverse: `STOPPING=1` first, the server last but the watcher.
+/// Then a service group runs the watcher, the event delivery, the server,
+/// the SIGHUP reloader, state recovery, the watchdog (when systemd asks for
+/// one) and the service-manager lifecycle until SIGTERM or SIGINT, which
+/// stop them in reverse: `STOPPING=1` first, then the server (no more
+/// calls), the delivery (what waits goes out) and the watcher.
 struct Daemon {
     let settings: DaemonSettings
     var activatedSocket: ActivatedSocket?
@@ -43,21 +44,21 @@ struct Daemon {
         // Everything a client makes lprojd hold is charged to its uid here.
         let budget = BudgetBook(limits: settings.configuration.limits.budget)
         let store = openStore(budget: budget, logger: logger)
-        let hub = SubscriptionHub(book: budget, logger: logger)
-        let (catalog, watcher) = try loadBundles(events: hub, logger: logger)
+        let events = EventDelivery(clock: ContinuousClock(), book: budget, logger: logger)
+        let (catalog, watcher) = try loadBundles(events: events, logger: logger)
         let group = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
         LoopLagMonitor.startIfAsked(group: group, environment: ProcessInfo.processInfo.environment, logger: logger)
         let (server, service) = try await serve(
-            catalog: catalog, watcher: watcher, hub: hub, store: store, budget: budget, group: group, logger: logger)
+            catalog: catalog, watcher: watcher, events: events, store: store, budget: budget, group: group, logger: logger)
 
         let status = StatusReporter(notifier: notifier) {
-            StatusReporter.summary(of: catalog.snapshot, connections: server.connectionCount, subscribers: hub.subscriberCount)
+            StatusReporter.summary(of: catalog.snapshot, connections: server.connectionCount, subscribers: events.subscriberCount)
         }
         let reloader = ConfigurationReloader(
             hangups: hangups, running: settings, rereadSettings: rereadSettings ?? { settings }, watcher: watcher,
             logLevel: logLevel, status: status, logger: logger)
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
-            .init(service: watcher), .init(service: server), .init(service: reloader),
+            .init(service: watcher), .init(service: events), .init(service: server), .init(service: reloader),
             .init(service: StateRecovery(store: store, logger: logger)),
             .init(service: MissSaver(service: service)),
         ]
@@ -103,7 +104,7 @@ struct Daemon {
 
     /// Watches first, then loads every bundle: a change made while loading
     /// waits in inotify's queue, unmissed.
-    private func loadBundles(events: SubscriptionHub, logger: Logger) throws -> (Catalog, CatalogWatcher) {
+    private func loadBundles(events: any EventSink, logger: Logger) throws -> (Catalog, CatalogWatcher) {
         let bundles = settings.configuration.bundles
         let started = ContinuousClock.now
         let catalog = Catalog()
@@ -130,7 +131,7 @@ struct Daemon {
 
     /// The service, its Varlink adapter and the server, listening.
     private func serve(
-        catalog: Catalog, watcher: CatalogWatcher, hub: SubscriptionHub, store: ClientStore, budget: BudgetBook,
+        catalog: Catalog, watcher: CatalogWatcher, events: EventDelivery<ContinuousClock>, store: ClientStore, budget: BudgetBook,
         group: MultiThreadedEventLoopGroup, logger: Logger
     ) async throws -> (VarlinkServer, LocalizationService) {
         let limits = settings.configuration.limits
@@ -145,14 +146,14 @@ struct Daemon {
         // The status method counts connections of a server made after it.
         let serverReference = ServerReference()
         let service = LocalizationService(
-            catalog: catalog, watcher: watcher, events: hub, store: store, added: added,
+            catalog: catalog, watcher: watcher, events: events, store: store, added: added,
             countsMisses: settings.configuration.countMisses, limits: serviceLimits, budget: budget,
             daemonUID: getuid(),
             connectionCount: { uid in serverReference.connectionCount(uid: uid) }, logger: logger)
         service.restoreMisses()
         let dispatcher = VarlinkDispatcher(
             info: .init(vendor: "lprojd", product: "lprojd", version: LocalizationService.version, url: "https://github.com/lprojd/lprojd"),
-            interfaces: [LocalizationVarlinkInterface(service: service, hub: hub)])
+            interfaces: [LocalizationVarlinkInterface(service: service, subscriptions: events)])
         let server = VarlinkServer(
             listener: try listener(logger: logger), dispatcher: dispatcher, configuration: serverConfiguration(limits), group: group,
             budget: budget, logger: logger)

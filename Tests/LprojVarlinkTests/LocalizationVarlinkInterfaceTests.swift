@@ -13,7 +13,10 @@ import VarlinkProtocol
 
     func interface() throws -> (LocalizationVarlinkInterface, ServiceFixture) {
         let fixture = try ServiceFixture()
-        return (LocalizationVarlinkInterface(service: fixture.service, hub: SubscriptionHub(logger: Logger(label: "test"))), fixture)
+        return (
+            LocalizationVarlinkInterface(
+                service: fixture.service, subscriptions: EventDelivery(clock: ContinuousClock(), logger: Logger(label: "test"))), fixture
+        )
     }
 
     func call(_ method: String, _ json: String) throws -> VarlinkOutcome {

@@ -228,7 +228,7 @@ enum DaemonBenchmarks {
     /// Writes `content(round)` to `staging` and renames it over `table`,
     /// `rounds` times: the seconds from each `rename()` until `subscriber`
     /// (subscribed to the table's bundle) reads `tablesChanged`.
-    /// Longer than the event hub's tick (`SubscriptionHub.tick`, 10 ms).
+    /// Longer than the event hub's tick (`EventDelivery.tick`, 10 ms).
     static let quietGap: Duration = .milliseconds(15)
 
     static func announcementLatencies(

@@ -55,13 +55,14 @@ final class Harness {
         added = AddedStringsRegistry(maximumStrings: 100, maximumLength: 4096, budget: book)
         var limits = ServiceLimits()
         limits.maximumValueLength = 64 << 10
-        let hub = SubscriptionHub(logger: logger)
+        let hub = EventDelivery(clock: ContinuousClock(), logger: logger)
+        Task { try await hub.run() }
         let watcher = try! CatalogWatcher(
             catalog: catalog, events: hub, configurations: catalog.snapshot.bundles.values.map(\.configuration), logger: logger)
         let service = LocalizationService(
             catalog: catalog, watcher: watcher, events: hub, store: store, added: added, limits: limits, budget: book,
             daemonUID: 0, connectionCount: { _ in 0 }, logger: logger)
-        let interface = LocalizationVarlinkInterface(service: service, hub: hub)
+        let interface = LocalizationVarlinkInterface(service: service, subscriptions: hub)
         var configuration = VarlinkServerConfiguration()
         configuration.maximumMessageSize = 128 << 10
         configuration.incompleteMessageTimeout = .seconds(5)

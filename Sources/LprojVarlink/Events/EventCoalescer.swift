@@ -1,15 +1,17 @@
 internal import LprojFormatting
+internal import LprojService
+internal import LprojStore
 
 /// Merges a burst of events into one per subject, so that a subscriber
 /// gets one event per table, client or bundle however many changes a
 /// burst holds: the tables and locales of every change, the latest
 /// locale, preferences or message. Without `merging`, it only keeps them
 /// in order.
-package struct EventCoalescer {
+struct EventCoalescer {
     /// Whether events of one subject merge.
     let merging: Bool
 
-    package init(merging: Bool = true) {
+    init(merging: Bool = true) {
         self.merging = merging
     }
 
@@ -38,13 +40,13 @@ package struct EventCoalescer {
     private var lists: [Subject: (tables: Set<String>?, locales: Set<String>?)] = [:]
     private var others = 0
 
-    package var isEmpty: Bool { order.isEmpty }
-    package var count: Int { order.count }
+    var isEmpty: Bool { order.isEmpty }
+    var count: Int { order.count }
 
     /// Adds an event, merging it into the pending one of its subject;
     /// returns whether it is of a new subject (one more event to send).
     @discardableResult
-    package mutating func add(_ event: ServiceEvent) -> Bool {
+    mutating func add(_ event: ServiceEvent) -> Bool {
         guard merging else {
             others += 1
             order.append(.other(others))
@@ -68,7 +70,7 @@ package struct EventCoalescer {
     }
 
     /// The merged events, in the order their subjects first appeared.
-    package mutating func drain() -> [ServiceEvent] {
+    mutating func drain() -> [ServiceEvent] {
         defer {
             order = []
             events = [:]

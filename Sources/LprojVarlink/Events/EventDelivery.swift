@@ -1,0 +1,204 @@
+public import ClientBudget
+public import Logging
+internal import LprojInterface
+public import LprojService
+public import ServiceLifecycle
+internal import Synchronization
+public import VarlinkProtocol
+
+/// Registers subscriptions' streams: what the Varlink interface needs of
+/// the delivery.
+public protocol EventSubscriptions: Sendable {
+    /// Sends `ready` on the stream, then every event published after it
+    /// that concerns the subscriber; the stream leaves when it ends.
+    func add(_ stream: any VarlinkStream, uid: UInt32, client: String?, bundle: String?, ready: ServiceEvent)
+}
+
+/// Delivers events to subscribers: a service of its own in the daemon's
+/// service group, and the one concurrency domain events go through.
+///
+/// Publishing, subscribing, a stream's end and a delivery written all post
+/// a message to one inbox and return at once, from whatever thread they
+/// are on (a client's event loop, the watcher). One task takes the
+/// messages in order and runs the ``EventSchedule``, which decides what
+/// goes to whom and when; the times it waits for are slept on the injected
+/// clock, so tests drive it with a manual one. Because a subscriber's
+/// `ready` is sent by that task when it takes the subscription, and events
+/// only by that task after, no event can reach a subscriber before its
+/// `ready`.
+///
+/// Each event is encoded once for the subscribers that take it as it is; a
+/// stream that cannot keep up drops itself (see `VarlinkStream`), so a slow
+/// subscriber never delays the others.
+public final class EventDelivery<C: Clock>: Service, EventSink, EventSubscriptions where C.Duration == Duration {
+    private enum Message: Sendable {
+        case publish(ServiceEvent)
+        case add(
+            EventSchedule<C.Instant>.SubscriberID, any VarlinkStream, uid: UInt32, client: String?, bundle: String?, ready: ServiceEvent)
+        case remove(EventSchedule<C.Instant>.SubscriberID)
+        case written(EventSchedule<C.Instant>.SubscriberID)
+        case timer
+        case barrier(CheckedContinuation<Void, Never>)
+    }
+
+    private let clock: C
+    private let logger: Logger
+    private let book: BudgetBook?
+    private let inbox: AsyncStream<Message>
+    private let post: AsyncStream<Message>.Continuation
+    /// Subscribers per uid, counted as they subscribe and as their streams
+    /// end (for the status; the schedule's own count lags by a message).
+    private let registry = Mutex<(nextID: UInt64, perUID: [UInt32: Int])>((1, [:]))
+    /// "Dropped a subscriber" is logged at most this often per uid: a
+    /// client may open and abandon subscribers as fast as it likes.
+    private let dropLogLimit = PerUIDRateLimit(burst: 20, perSecond: 2)
+    /// The most subjects (clients, tables, files) whose events may wait
+    /// for one subscriber before it is dropped as too far behind.
+    public let maximumPendingEvents: Int
+    /// The least time between two deliveries of one user's events, and
+    /// between two deliveries to one subscriber.
+    public let tick: Duration
+    /// How long a delivery may wait for its subscriber to take it before the
+    /// subscriber is dropped.
+    public let maximumStall: Duration
+
+    /// Events waiting for a subscriber are charged to its uid in `book`.
+    public init(
+        clock: C, tick: Duration = .milliseconds(10), maximumStall: Duration = .seconds(5), maximumPendingEvents: Int = 256,
+        book: BudgetBook? = nil, logger: Logger
+    ) {
+        self.clock = clock
+        self.tick = tick
+        self.maximumStall = maximumStall
+        self.maximumPendingEvents = maximumPendingEvents
+        self.book = book
+        self.logger = logger
+        (inbox, post) = AsyncStream.makeStream(of: Message.self)
+    }
+
+    // MARK: From any thread
+
+    public func publish(_ event: ServiceEvent) {
+        post.yield(.publish(event))
+    }
+
+    public func add(_ stream: any VarlinkStream, uid: UInt32, client: String?, bundle: String?, ready: ServiceEvent) {
+        let id = registry.withLock { registry in
+            defer { registry.nextID += 1 }
+            registry.perUID[uid, default: 0] += 1
+            return registry.nextID
+        }
+        post.yield(.add(id, stream, uid: uid, client: client, bundle: bundle, ready: ready))
+        // After `add`, so that a stream that has ended already leaves after it joined.
+        stream.onTermination { [weak self] end in
+            guard let self else { return }
+            registry.withLock { registry in
+                registry.perUID[uid, default: 1] -= 1
+                if registry.perUID[uid] == 0 { registry.perUID[uid] = nil }
+            }
+            post.yield(.remove(id))
+            if end == .tooSlow { logDrop(uid: uid, client: client) }
+        }
+    }
+
+    public var subscriberCount: Int { registry.withLock { $0.perUID.values.reduce(0, +) } }
+
+    public func subscriberCount(uid: UInt32) -> Int { registry.withLock { $0.perUID[uid] ?? 0 } }
+
+    /// Returns once every message posted before it has been taken: for
+    /// tests, which then see what was sent without waiting on time.
+    public func settled() async {
+        await withCheckedContinuation { post.yield(.barrier($0)) }
+    }
+
+    // MARK: The delivery task
+
+    public func run() async throws {
+        var schedule = EventSchedule<C.Instant>(
+            tick: tick, maximumStall: maximumStall, maximumPendingEvents: maximumPendingEvents, book: book)
+        var streams: [EventSchedule<C.Instant>.SubscriberID: any VarlinkStream] = [:]
+        /// The time the one timer task sleeps until, if any.
+        var timerSetFor: C.Instant?
+        await withDiscardingTaskGroup { timers in
+            for await message in inbox.cancelOnGracefulShutdown() {
+                let now = clock.now
+                var actions: [EventSchedule<C.Instant>.Action] = []
+                // What is due goes first, whether or not its timer has
+                // woken the loop yet: what a message sees follows the clock.
+                if let set = timerSetFor, set <= now {
+                    timerSetFor = nil
+                    actions = schedule.advance(to: now)
+                }
+                switch message {
+                case .publish(let event):
+                    actions += schedule.publish(event, now: now)
+                case .add(let id, let stream, let uid, let client, let bundle, let ready):
+                    stream.yield(ready.message)
+                    streams[id] = stream
+                    schedule.add(id, uid: uid, client: client, bundle: bundle, now: now)
+                case .remove(let id):
+                    streams[id] = nil
+                    schedule.remove(id)
+                case .written(let id):
+                    actions += schedule.written(id, now: now)
+                case .timer:
+                    break  // only wakes the loop
+                case .barrier(let continuation):
+                    perform(actions, streams: streams)
+                    actions = []
+                    continuation.resume()
+                }
+                perform(actions, streams: streams)
+                // One timer, for the earliest deadline; a later one it
+                // replaces still wakes the loop once, harmlessly.
+                if let next = schedule.nextDeadline, timerSetFor.map({ next < $0 }) ?? true {
+                    timerSetFor = next
+                    timers.addTask { [clock, post] in
+                        guard (try? await clock.sleep(until: next, tolerance: nil)) != nil else { return }
+                        post.yield(.timer)
+                    }
+                }
+            }
+            // Stopping: what waits goes now, before the server's last replies.
+            perform(schedule.flushAll(now: clock.now), streams: streams)
+            timers.cancelAll()
+        }
+    }
+
+    private func perform(_ actions: [EventSchedule<C.Instant>.Action], streams: [EventSchedule<C.Instant>.SubscriberID: any VarlinkStream])
+    {
+        // An event sent to many subscribers is encoded once.
+        var lastEncoded: (event: ServiceEvent, message: VarlinkEncodedMessage)?
+        func encoded(_ event: ServiceEvent) -> VarlinkEncodedMessage {
+            if let lastEncoded, lastEncoded.event == event { return lastEncoded.message }
+            let message = event.message
+            lastEncoded = (event, message)
+            return message
+        }
+        for action in actions {
+            switch action {
+            case .send(let id, let events):
+                guard let stream = streams[id] else { continue }
+                for event in events.dropLast() { stream.yield(encoded(event)) }
+                if let last = events.last { stream.yield(encoded(last), whenWritten: { [post] in post.yield(.written(id)) }) }
+            case .drop(let id):
+                streams[id]?.abandon()
+            }
+        }
+    }
+
+    private func logDrop(uid: UInt32, client: String?) {
+        let (allowed, suppressed) = dropLogLimit.allow(uid)
+        guard allowed else { return }
+        var metadata: Logger.Metadata = ["client.uid": "\(uid)", "client.id": "\(client ?? "-")"]
+        if suppressed > 0 { metadata["suppressed"] = "\(suppressed)" }
+        logger.notice("dropped a subscriber that stopped reading", metadata: metadata)
+    }
+}
+
+extension ServiceEvent {
+    /// The event as a `Subscribe` reply, encoded.
+    var message: VarlinkEncodedMessage {
+        VarlinkEncodedMessage(continuing: Localization.Subscribe.Reply(event: interfaceEvent).varlinkObject)
+    }
+}

@@ -1,5 +1,6 @@
 import ClientBudget
 import NIOCore
+import Synchronization
 import Testing
 @testable import VarlinkNIO
 
@@ -20,7 +21,7 @@ import Testing
         account.settle(unsent: 0)
         #expect(book.usage(of: 5).isEmpty && !account.hasPendingOutput)
         // Past the budget: refused, and nothing charged.
-        #expect(account.chargeWrite(payload: 20_000) == BudgetRefusal(limit: "outputPerUID", maximum: 10_000))
+        #expect(account.chargeWrite(payload: 20_000) == BudgetRefusal(.perUID(.output), maximum: 10_000))
         #expect(book.usage(of: 5).isEmpty)
     }
 
@@ -29,7 +30,7 @@ import Testing
         let first = ConnectionAccount(uid: 9, book: book), second = ConnectionAccount(uid: 9, book: book)
         #expect(first.holdInput(700) == nil)
         // The same uid's other connection shares the budget.
-        #expect(second.holdInput(400) == BudgetRefusal(limit: "inputPerUID", maximum: 1000))
+        #expect(second.holdInput(400) == BudgetRefusal(.perUID(.input), maximum: 1000))
         #expect(second.holdInput(300) == nil)
         // What is held already is charged anyway; the uid is then over.
         second.forceHoldInput(350)
@@ -64,5 +65,63 @@ import Testing
         #expect(book.usage(of: 3)[.input] == 2)
         message.release()
         #expect(book.usage(of: 3)[.input] == 0)
+    }
+
+    /// Input past the budget: complete calls are held anyway (the
+    /// connection waits); an unfinished message that cannot be held is refused.
+    @Test func inputPastTheBudgetWaitsWhenCallsAreCompleteAndIsRefusedWhenNot() throws {
+        let book = BudgetBook(limits: BudgetLimits(perUID: [.input: 256]))
+        let account = ConnectionAccount(uid: 3, book: book)
+        var frames = FrameBuffer(maximumMessageSize: 4096)
+        var small = ByteBuffer(bytes: Array("{}".utf8) + [0])
+        _ = try frames.append(&small)
+        #expect(account.hold(frames) == .held)
+        var unfinished = ByteBuffer(bytes: [UInt8](repeating: 0x20, count: 600))
+        _ = try frames.append(&unfinished)
+        #expect(account.hold(frames) == .overBudget)  // a complete call waits before it
+        _ = frames.next()
+        var more = ByteBuffer(bytes: [UInt8](repeating: 0x20, count: 600))
+        _ = try frames.append(&more)
+        guard case .refused = account.hold(frames) else {
+            Issue.record("an unfinished message past the budget is refused")
+            return
+        }
+        account.closeAll()
+        #expect(book.usage(of: 3).isEmpty)
+    }
+
+    /// A connection waits for its uid's budget once, and is told when the
+    /// uid is back under the mark (output: a quarter of its budget).
+    @Test func aConnectionWaitsForItsUsersBudgetOnceAndIsToldWhenItHasRoom() {
+        let book = BudgetBook(limits: BudgetLimits(perUID: [.output: 4000]))
+        let account = ConnectionAccount(uid: 4, book: book), other = ConnectionAccount(uid: 4, book: book)
+        book.forceCharge(3000, of: .output, to: 4)
+        #expect(account.outputIsHigh)
+        let told = Mutex(0)
+        #expect(account.wait(for: .output) { told.withLock { $0 += 1 } })
+        #expect(!account.wait(for: .output) { told.withLock { $0 += 1 } })  // already waiting
+        book.release(1500, of: .output, from: 4)
+        #expect(told.withLock { $0 } == 0 && !account.outputIsHigh)  // 1500: under half, not a quarter
+        book.release(600, of: .output, from: 4)
+        #expect(told.withLock { $0 } == 1)
+        account.resumed(.output)
+        // A connection that closes while waiting is told nothing.
+        book.forceCharge(2000, of: .output, to: 4)
+        #expect(other.wait(for: .output) { told.withLock { $0 += 100 } })
+        other.closeAll()
+        book.release(2900, of: .output, from: 4)
+        #expect(told.withLock { $0 } == 1)
+    }
+
+    /// A reply the uid's budget cannot take goes as the budget's error,
+    /// charged whatever, so that the client hears why.
+    @Test func aReplyPastTheBudgetIsReplacedByItsError() {
+        let book = BudgetBook(limits: BudgetLimits(perUID: [.output: 1000]))
+        let account = ConnectionAccount(uid: 6, book: book)
+        let small = account.admit(reply: Array(repeating: 1, count: 100)) { _ in [9] }
+        #expect(small.bytes.count == 100 && small.refusal == nil)
+        let large = account.admit(reply: Array(repeating: 1, count: 5000)) { _ in [9, 9] }
+        #expect(large.bytes == [9, 9] && large.refusal == BudgetRefusal(.perUID(.output), maximum: 1000))
+        #expect(book.usage(of: 6)[.output] == ConnectionAccount.cost(ofWrite: 100) + ConnectionAccount.cost(ofWrite: 2))
     }
 }

@@ -1,3 +1,5 @@
+import ClientBudget
+import NIOCore
 import Testing
 @testable import VarlinkNIO
 
@@ -64,9 +66,9 @@ import Testing
         var machine = Self.machine()
         _ = machine.received(bytes: 10)
         machine.turnStarted()
-        #expect(machine.outputBudget(blocked: true).reading == .pause)
+        #expect(machine.budget(.output, blocked: true).reading == .pause)
         #expect(machine.next() == .wait)
-        #expect(machine.outputBudget(blocked: false) == Machine.Action(reading: .resume, requestTurn: true))
+        #expect(machine.budget(.output, blocked: false) == Machine.Action(reading: .resume, requestTurn: true))
     }
 
     @Test func anAnswerOffTheLoopHoldsTheConnection() {
@@ -96,10 +98,11 @@ import Testing
     @Test func shutdownDropsTheQueueAndClosesWhenNothingIsOwed() {
         var idle = Self.machine()
         _ = idle.received(bytes: 10)
-        let (action, wasStreaming) = idle.shutdownRequested()
-        #expect(action.close && action.reading == .pause && !wasStreaming)
-        #expect(idle.next() == .wait)
+        let action = idle.shutdownRequested()
+        #expect(action.close && action.dropInput && action.reading == .pause && !action.endStream)
+        #expect(idle.next() == .wait && idle.state == .closing(answerPending: false))
         #expect(idle.received(bytes: 10) == .none)
+        #expect(idle.shutdownRequested() == .none)  // once
 
         // Waiting for a commit: close once it is answered.
         var answering = Self.machine()
@@ -107,16 +110,66 @@ import Testing
         answering.turnStarted()
         answering.dequeued(bytes: 10)
         answering.began(.answering)
-        #expect(!answering.shutdownRequested().action.close)
+        #expect(!answering.shutdownRequested().close)
+        #expect(answering.state == .closing(answerPending: true))
         #expect(answering.answered().close)
 
-        // Streaming: the handler ends the stream; the connection closes.
+        // Streaming: the stream ends with the last reply; the connection closes.
         var streaming = Self.machine()
         _ = streaming.received(bytes: 10)
         streaming.turnStarted()
         streaming.dequeued(bytes: 10)
         streaming.began(.streaming)
         let stopping = streaming.shutdownRequested()
-        #expect(stopping.wasStreaming && stopping.action.close)
+        #expect(stopping.endStream && stopping.close)
+    }
+
+    /// An unfinished message is checked a timeout after its last byte, on
+    /// the time given: bytes that arrive meanwhile put the end off; none
+    /// for the whole timeout close the connection with the limit's error.
+    @Test func anUnfinishedMessageClosesTheConnectionAfterTheTimeoutWithoutBytes() {
+        var machine = Machine(limits: .init(maximumQueuedCalls: 4, maximumQueuedBytes: 1000, incompleteMessageTimeout: .seconds(30)))
+        let start = NIODeadline.uptimeNanoseconds(1_000_000_000)
+        let first = machine.received(calls: 0, bytes: 0, partialBytes: 5, now: start)
+        #expect(first.checkIncompleteMessageAt == start + .seconds(30))
+        // More of it 10 s later: the check, when it comes, looks again.
+        #expect(machine.received(calls: 0, bytes: 0, partialBytes: 9, now: start + .seconds(10)).checkIncompleteMessageAt == nil)
+        #expect(machine.incompleteMessageCheck(partialBytes: 9, now: start + .seconds(30)).checkIncompleteMessageAt == start + .seconds(40))
+        #expect(machine.isOpen)
+        let end = machine.incompleteMessageCheck(partialBytes: 9, now: start + .seconds(40))
+        #expect(end.refuse == .incompleteMessageTimeout(30) && end.dropInput && end.reading == .pause)
+        #expect(machine.state == .closing(answerPending: false))
+        // A message finished in time: the check finds nothing to do.
+        var finished = Self.machine()
+        _ = finished.received(calls: 0, bytes: 0, partialBytes: 5, now: start)
+        #expect(finished.incompleteMessageCheck(partialBytes: 0, now: start + .seconds(60)) == .none)
+    }
+
+    /// A limit broken: its error, then close; nothing more is taken, and
+    /// once the socket is closed nothing is asked of the handler.
+    @Test func aBrokenLimitRefusesOnceAndTheClosedConnectionAsksNothing() {
+        var machine = Self.machine()
+        _ = machine.received(bytes: 10)
+        let refused = machine.refuse(.messageSize(100))
+        #expect(refused.refuse == .messageSize(100) && refused.reading == .pause && refused.dropInput)
+        #expect(machine.refuse(.messageSize(100)) == .none)
+        #expect(machine.next() == .wait)
+        machine.closed()
+        #expect(machine.state == .closed && machine.shutdownRequested() == .none && machine.writabilityChanged(true) == .none)
+    }
+
+    /// A stream's replies ask for a turn while the stream is open; once it
+    /// has ended they ask for none (no turn without work).
+    @Test func streamOutputAsksForTurnsOnlyWhileTheStreamIsOpen() {
+        var machine = Self.machine()
+        _ = machine.received(bytes: 10)
+        machine.turnStarted()
+        machine.dequeued(bytes: 10)
+        machine.began(.streaming)
+        #expect(machine.turnEnded() == .none)
+        #expect(machine.streamOutput(pending: true).requestTurn)
+        machine.turnStarted()
+        #expect(machine.streamEnded() == .none)
+        #expect(machine.turnEnded() == .none && machine.state == .idle)
     }
 }

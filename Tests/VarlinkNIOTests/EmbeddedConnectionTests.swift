@@ -3,6 +3,7 @@ import Logging
 import NIOCore
 import NIOEmbedded
 import NIOTestUtils
+import Synchronization
 import Testing
 import VarlinkProtocol
 @testable import VarlinkNIO
@@ -78,8 +79,10 @@ import VarlinkProtocol
         var configuration = VarlinkServerConfiguration()
         configuration.turns = turns
         let shared = VarlinkConnectionHandler.Shared(
-            dispatcher: VarlinkDispatcher(info: .init(vendor: "t", product: "t", version: "1", url: "u"), interfaces: [TestInterface()]),
-            configuration: configuration, connections: ConnectionRegistry(), work: FairWorkQueue(), streams: StreamCounter(),
+            answerer: CallAnswerer(
+                dispatcher: VarlinkDispatcher(
+                    info: .init(vendor: "t", product: "t", version: "1", url: "u"), interfaces: [TestInterface()]),
+                configuration: configuration), connections: ConnectionRegistry(), work: FairWorkQueue(), streams: StreamCounter(),
             logLimit: PerUIDRateLimit(burst: 1, perSecond: 1), logger: Logger(label: "test"))
         return (shared, BudgetBook(limits: BudgetLimits()))
     }
@@ -144,5 +147,33 @@ import VarlinkProtocol
         #expect(book.usage(of: 7)[.input] >= 200_000)
         _ = try connection.channel.finish(acceptAlreadyClosed: true)
         #expect(book.usage(of: 7)[.input] == 0)
+    }
+
+    /// An unfinished message that gets no byte for the timeout closes its
+    /// connection with the limit's error, on the loop's own time (moved by
+    /// hand here): not a moment before.
+    @Test func anUnfinishedMessageTimesOutOnTheLoopsClock() throws {
+        let loop = EmbeddedEventLoop()
+        var configuration = VarlinkServerConfiguration()
+        configuration.incompleteMessageTimeout = .seconds(30)
+        let (base, book) = Self.shared(turns: TurnBudgets())
+        let shared = VarlinkConnectionHandler.Shared(
+            answerer: CallAnswerer(dispatcher: base.answerer.dispatcher, configuration: configuration), connections: base.connections,
+            work: base.work, streams: base.streams, logLimit: base.logLimit, logger: base.logger)
+        let connection = try Connection(
+            uid: 1000, loop: loop, scheduler: LoopScheduler(eventLoop: loop, budgets: TurnBudgets()), shared: shared, book: book)
+        let closed = Mutex(false)
+        connection.channel.closeFuture.whenComplete { _ in closed.withLock { $0 = true } }
+        try connection.channel.writeInbound(ByteBuffer(string: #"{"method":"org.example"#))
+        loop.advanceTime(by: .seconds(20))
+        try connection.channel.writeInbound(ByteBuffer(string: #".Test.Echo""#))  // a byte: the wait starts again
+        loop.advanceTime(by: .seconds(29))
+        #expect(!closed.withLock { $0 })
+        #expect(try connection.channel.readOutbound(as: ByteBuffer.self) == nil)
+        loop.advanceTime(by: .seconds(1))
+        let error = try #require(try connection.channel.readOutbound(as: ByteBuffer.self))
+        #expect(String(buffer: error).contains("incompleteMessageTimeout(30)"))
+        loop.advanceTime(by: .seconds(1))
+        #expect(closed.withLock { $0 })
     }
 }

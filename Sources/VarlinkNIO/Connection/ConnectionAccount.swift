@@ -25,6 +25,8 @@ final class ConnectionAccount {
     private var pendingPayload = 0
     /// Output as charged: the costs of `pendingWrites`.
     private(set) var output = 0
+    /// The uid's budget waits the connection is in (``BudgetBook/whenBelow``).
+    private var waiters: [Resource: UInt64] = [:]
 
     init(uid: UInt32, book: BudgetBook) {
         self.uid = uid
@@ -46,6 +48,25 @@ final class ConnectionAccount {
         }
         input = bytes
         return nil
+    }
+
+    /// What became of the input held.
+    enum InputHold: Equatable {
+        /// The uid's budget takes it.
+        case held
+        /// Over budget, but only complete calls wait past it: they are held
+        /// anyway, until some are answered.
+        case overBudget
+        /// An unfinished message the budget cannot hold: the connection closes.
+        case refused(BudgetRefusal)
+    }
+
+    /// Holds what `frames` keeps, as the memory that holds it (its buffer's
+    /// capacity).
+    func hold(_ frames: FrameBuffer) -> InputHold {
+        guard let refusal = holdInput(frames.capacity) else { return .held }
+        forceHoldInput(frames.capacity)
+        return frames.completeMessages > 0 ? .overBudget : .refused(refusal)
     }
 
     /// Like ``holdInput(_:)`` whatever the budget says: the bytes are held
@@ -107,8 +128,43 @@ final class ConnectionAccount {
     /// Whether writes are still waiting for the kernel.
     var hasPendingOutput: Bool { !pendingWrites.isEmpty }
 
-    /// Releases everything: the connection closed.
+    /// A reply as it may be written: charged to the uid's output, or, when
+    /// the budget cannot take it, the short error `refused` makes in its
+    /// place (charged whatever the budget says).
+    func admit(reply: [UInt8], refused: (BudgetRefusal) -> [UInt8]) -> (bytes: [UInt8], refusal: BudgetRefusal?) {
+        guard let refusal = chargeWrite(payload: reply.count) else { return (reply, nil) }
+        let error = refused(refusal)
+        forceChargeWrite(payload: error.count)
+        return (error, refusal)
+    }
+
+    // MARK: Waiting for the uid's budget
+
+    /// Whether the uid's unsent output has reached the point where its
+    /// connections stop taking calls (half its budget, so that one more
+    /// reply still fits).
+    var outputIsHigh: Bool {
+        guard let limit = book.limits.perUID[.output] else { return false }
+        return book.usage(of: uid)[.output] >= limit / 2
+    }
+
+    /// Calls `resume`, from any thread, once the uid holds little enough
+    /// of `resource` for its connections to go on (output: a quarter of its
+    /// budget; input: half); false if the connection waits for that already.
+    func wait(for resource: Resource, _ resume: @escaping @Sendable () -> Void) -> Bool {
+        guard waiters[resource] == nil else { return false }
+        let limit = book.limits.perUID[resource] ?? .max
+        waiters[resource] = book.whenBelow(resource == .output ? limit / 4 : limit / 2, of: resource, for: uid, resume) ?? 0
+        return true
+    }
+
+    /// The wait for `resource` is over (its `resume` ran).
+    func resumed(_ resource: Resource) { waiters[resource] = nil }
+
+    /// Releases everything, and waits for nothing more: the connection closed.
     func closeAll() {
+        for waiter in waiters.values { book.cancelWaiter(waiter) }
+        waiters = [:]
         book.release(input, of: .input, from: uid)
         book.release(output, of: .output, from: uid)
         input = 0

@@ -1,5 +1,8 @@
-/// The life of one connection, without sockets: given what happened, what
-/// the handler must do next.
+import ClientBudget
+import NIOCore
+
+/// The life of one connection, without sockets: given what happened (and
+/// when), what the handler must do next.
 ///
 /// Calls are answered one at a time and in order. A call being answered off
 /// the event loop (a commit, a large table) or a stream holds the
@@ -7,19 +10,36 @@
 /// decides when the connection may take its next call (idle, the client
 /// reading its replies, its uid's output within budget), when the server
 /// stops reading from the socket (the queue is long, the client is not
-/// reading, the uid's input budget is spent) and when it reads again, and
-/// when it asks the event loop's scheduler for a turn.
+/// reading, the uid's input budget is spent) and when it reads again, when
+/// it asks the event loop's scheduler for a turn, when an unfinished
+/// message has waited too long, and when the connection closes. Time is
+/// given with each event that needs it (the event loop's, which tests move
+/// by hand), never read from a clock here.
 struct ConnectionStateMachine {
     /// What the connection is doing.
-    enum Activity: Equatable {
+    enum State: Equatable {
         /// Taking calls from its queue, if it may.
         case idle
         /// Waiting for the answer to a call being worked on off the loop.
         case answering
         /// Holding an open stream (a subscription).
         case streaming
-        /// Closing: takes no more calls.
-        case closing
+        /// Taking no more calls; closes once the answer it waits for, if
+        /// any, is written.
+        case closing(answerPending: Bool)
+        /// The socket is closed.
+        case closed
+    }
+
+    /// Why reading from the socket is held, besides a long queue.
+    struct Holds: OptionSet {
+        let rawValue: UInt8
+        /// The client does not read its replies (NIO's high-water mark).
+        static let notWritable = Holds(rawValue: 1 << 0)
+        /// Its uid holds more unsent output than its budget allows.
+        static let outputOverBudget = Holds(rawValue: 1 << 1)
+        /// Its uid holds more unanswered input than its budget allows.
+        static let inputOverBudget = Holds(rawValue: 1 << 2)
     }
 
     /// What the handler should do with the socket's reading.
@@ -33,8 +53,16 @@ struct ConnectionStateMachine {
         var reading: Reading = .unchanged
         /// Ask the event loop's scheduler for a turn to answer queued calls.
         var requestTurn = false
+        /// Answer this limit's error, then close.
+        var refuse: VarlinkLimit?
+        /// End the open stream with the server's last reply.
+        var endStream = false
+        /// Drop the calls queued and unread: none will be answered.
+        var dropInput = false
         /// Close the connection once what is written has been flushed.
         var close = false
+        /// Call ``incompleteMessageCheck(partialBytes:now:)`` at this time.
+        var checkIncompleteMessageAt: NIODeadline?
 
         static let none = Action()
     }
@@ -47,41 +75,83 @@ struct ConnectionStateMachine {
         case wait
     }
 
-    /// The limits on a connection's queue, after which it stops reading.
+    /// The limits on a connection's queue, after which it stops reading,
+    /// and on how long an unfinished message may wait for its next byte.
     struct Limits: Equatable {
         var maximumQueuedCalls: Int
         var maximumQueuedBytes: Int
+        var incompleteMessageTimeout: TimeAmount = .seconds(10)
     }
 
     let limits: Limits
-    private(set) var activity = Activity.idle
+    private(set) var state = State.idle
     private(set) var queuedCalls = 0
     private(set) var queuedBytes = 0
-    /// The client reads its replies (NIO's high-water mark not reached).
-    private(set) var writable = true
-    /// Its uid holds more unsent output than its budget allows.
-    private(set) var outputBlocked = false
-    /// Its uid holds more unanswered input than its budget allows.
-    private(set) var inputBlocked = false
-    /// The connection is in the scheduler's queue, or in its turn.
-    private(set) var turnRequested = false
+    private(set) var holds: Holds = []
     /// Replies of its open stream wait to be written in its next turn.
     private(set) var streamOutputPending = false
-    private(set) var readingPaused = false
+    /// What the handler was last told: it is in the scheduler's queue, or
+    /// in its turn; its reading is paused; a check of an unfinished message
+    /// is due.
+    private var turnRequested = false
+    private var readingPaused = false
+    private var incompleteCheckScheduled = false
+    private var lastInput: NIODeadline?
 
     init(limits: Limits) {
         self.limits = limits
     }
 
-    // MARK: Events
+    /// Whether it takes input and calls (not closing or closed).
+    var isOpen: Bool {
+        switch state {
+        case .idle, .answering, .streaming: true
+        case .closing, .closed: false
+        }
+    }
 
-    /// Complete calls arrived and joined the queue.
-    mutating func received(calls: Int = 1, bytes: Int) -> Action {
-        guard activity != .closing, calls > 0 else { return .none }
+    // MARK: Input
+
+    /// Bytes arrived: `calls` complete calls of `bytes` joined the queue,
+    /// and `partialBytes` of an unfinished one wait after them.
+    mutating func received(calls: Int = 1, bytes: Int, partialBytes: Int = 0, now: NIODeadline = .uptimeNanoseconds(0)) -> Action {
+        guard isOpen else { return .none }
+        lastInput = now
         queuedCalls += calls
         queuedBytes += bytes
-        return settle()
+        var action = settle()
+        if partialBytes > 0, !incompleteCheckScheduled {
+            incompleteCheckScheduled = true
+            action.checkIncompleteMessageAt = now + limits.incompleteMessageTimeout
+        }
+        return action
     }
+
+    /// The time set by `checkIncompleteMessageAt` came: a message that has
+    /// received nothing for the timeout closes the connection.
+    mutating func incompleteMessageCheck(partialBytes: Int, now: NIODeadline) -> Action {
+        incompleteCheckScheduled = false
+        guard isOpen, partialBytes > 0, let lastInput else { return .none }
+        let due = lastInput + limits.incompleteMessageTimeout
+        guard now >= due else {
+            incompleteCheckScheduled = true
+            return Action(checkIncompleteMessageAt: due)
+        }
+        return refuse(.incompleteMessageTimeout(Int(limits.incompleteMessageTimeout.nanoseconds / 1_000_000_000)))
+    }
+
+    /// The client broke a limit (a message too large, an unfinished one
+    /// its uid's budget cannot hold): its error, then close.
+    mutating func refuse(_ limit: VarlinkLimit) -> Action {
+        guard isOpen else { return .none }
+        state = .closing(answerPending: false)
+        var action = settle()
+        action.refuse = limit
+        action.dropInput = true
+        return action
+    }
+
+    // MARK: Turns
 
     /// The scheduler gave the connection its turn.
     mutating func turnStarted() {
@@ -92,7 +162,7 @@ struct ConnectionStateMachine {
     /// one, so that a client that stops reading stops being served at once,
     /// not at the end of a batch).
     func next() -> Next {
-        activity == .idle && queuedCalls > 0 && writable && !outputBlocked ? .answer : .wait
+        state == .idle && queuedCalls > 0 && !holds.contains(.notWritable) && !holds.contains(.outputOverBudget) ? .answer : .wait
     }
 
     /// The first queued call was taken to be answered.
@@ -102,10 +172,10 @@ struct ConnectionStateMachine {
     }
 
     /// The call just taken is answered off the loop or opened a stream.
-    mutating func began(_ activity: Activity) {
+    mutating func began(_ activity: State) {
         precondition(activity == .answering || activity == .streaming)
-        guard self.activity == .idle else { return }
-        self.activity = activity
+        guard state == .idle else { return }
+        state = activity
     }
 
     /// The turn is over: ask for another if calls wait and may be
@@ -123,47 +193,63 @@ struct ConnectionStateMachine {
     /// The answer worked on off the loop has been written. A connection
     /// that was asked to stop meanwhile closes now.
     mutating func answered() -> Action {
-        if activity == .closing { return Action(close: true) }
-        if activity == .answering { activity = .idle }
-        return settle()
+        switch state {
+        case .closing(answerPending: true):
+            state = .closing(answerPending: false)
+            return Action(close: true)
+        case .answering:
+            state = .idle
+            return settle()
+        default:
+            return settle()
+        }
     }
 
     /// The open stream ended (its last reply is written).
     mutating func streamEnded() -> Action {
-        if activity == .streaming { activity = .idle }
+        streamOutputPending = false
+        if state == .streaming { state = .idle }
         return settle()
     }
+
+    // MARK: Holds
 
     /// NIO's writability changed: the client read its replies, or stopped.
     mutating func writabilityChanged(_ writable: Bool) -> Action {
-        self.writable = writable
+        hold(.notWritable, !writable)
+    }
+
+    /// The uid's output or input went over its budget, or back under it.
+    mutating func budget(_ resource: Resource, blocked: Bool) -> Action {
+        hold(resource == .output ? .outputOverBudget : .inputOverBudget, blocked)
+    }
+
+    private mutating func hold(_ reason: Holds, _ held: Bool) -> Action {
+        if held { holds.insert(reason) } else { holds.remove(reason) }
         return settle()
     }
 
-    /// The uid's output went over its budget, or back under it.
-    mutating func outputBudget(blocked: Bool) -> Action {
-        outputBlocked = blocked
-        return settle()
-    }
+    // MARK: The end
 
-    /// The uid's input went over its budget, or back under it.
-    mutating func inputBudget(blocked: Bool) -> Action {
-        inputBlocked = blocked
-        return settle()
-    }
-
-    /// The server is stopping: take no more calls. Returns whether the
-    /// connection can close now (it is not waiting for an answer); an open
-    /// stream is for the handler to end.
-    mutating func shutdownRequested() -> (action: Action, wasStreaming: Bool) {
-        let wasStreaming = activity == .streaming
-        let waitingForAnswer = activity == .answering
+    /// The server is stopping: take no more calls, end an open stream, and
+    /// close, once the answer being worked on (a commit, say) is written.
+    mutating func shutdownRequested() -> Action {
+        guard isOpen else { return .none }
+        let wasStreaming = state == .streaming
+        let answerPending = state == .answering
         queuedCalls = 0
         queuedBytes = 0
-        activity = .closing
+        state = .closing(answerPending: answerPending)
         var action = settle()
-        action.close = !waitingForAnswer
-        return (action, wasStreaming)
+        action.endStream = wasStreaming
+        action.dropInput = true
+        action.close = !answerPending
+        return action
+    }
+
+    /// The socket closed.
+    mutating func closed() {
+        state = .closed
     }
 
     // MARK: Decisions
@@ -172,16 +258,24 @@ struct ConnectionStateMachine {
     private mutating func settle() -> Action {
         var action = Action()
         let shouldPause =
-            activity == .closing || !writable || outputBlocked || inputBlocked
-            || queuedCalls >= limits.maximumQueuedCalls || queuedBytes >= limits.maximumQueuedBytes
-        if shouldPause != readingPaused {
+            !isOpen || !holds.isEmpty || queuedCalls >= limits.maximumQueuedCalls || queuedBytes >= limits.maximumQueuedBytes
+        if shouldPause != readingPaused, state != .closed {
             readingPaused = shouldPause
             action.reading = shouldPause ? .pause : .resume
         }
-        if !turnRequested, next() == .answer || streamOutputPending && activity != .closing {
+        if !turnRequested, next() == .answer || streamOutputPending && isOpen {
             turnRequested = true
             action.requestTurn = true
         }
         return action
+    }
+}
+
+extension ConnectionStateMachine.Limits {
+    /// The limits a server's configuration sets.
+    init(_ configuration: VarlinkServerConfiguration) {
+        self.init(
+            maximumQueuedCalls: configuration.maximumPendingCalls, maximumQueuedBytes: configuration.maximumPendingCallBytes,
+            incompleteMessageTimeout: configuration.incompleteMessageTimeout)
     }
 }

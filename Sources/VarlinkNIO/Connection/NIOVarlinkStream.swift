@@ -58,6 +58,18 @@ final class NIOVarlinkStream: VarlinkStream {
         self.onEnd = onEnd
     }
 
+    /// A stream of a connection served with `configuration`: its queue and
+    /// errors are the configuration's.
+    convenience init(
+        channel: any Channel, caller: VarlinkCaller, configuration: VarlinkServerConfiguration, book: BudgetBook,
+        announce: @escaping @Sendable () -> Void, onEnd: @escaping @Sendable (VarlinkStreamEnd) -> Void
+    ) {
+        self.init(
+            channel: channel, caller: caller, maximumQueuedBytes: configuration.maximumStreamQueueBytes,
+            tooSlowError: configuration.limitError(.streamQueue(configuration.maximumStreamQueueBytes)), book: book,
+            budgetError: { refusal in configuration.limitError(.budget(refusal)) }, announce: announce, onEnd: onEnd)
+    }
+
     @discardableResult
     func yield(_ parameters: JSONObject) -> Bool {
         yield(VarlinkEncodedMessage(continuing: parameters))

@@ -23,6 +23,4 @@ final class StreamCounter: Sendable {
         }
     }
 
-    /// Open streams of a uid.
-    func count(uid: UInt32) -> Int { counts.withLock { $0[uid, default: 0] } }
 }

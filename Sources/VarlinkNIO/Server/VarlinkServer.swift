@@ -75,9 +75,6 @@ public final class VarlinkServer: Service, Sendable {
     /// Calls being answered off the event loops, or waiting to be.
     public var pendingWork: Int { work.pending }
 
-    /// Open streams of a uid.
-    public func streamCount(uid: UInt32) -> Int { streams.count(uid: uid) }
-
     /// What every uid holds now.
     public var budget: BudgetBook { book }
 
@@ -168,7 +165,8 @@ public final class VarlinkServer: Service, Sendable {
             }
             let account = ConnectionAccount(uid: credentials.uid, book: book)
             let shared = VarlinkConnectionHandler.Shared(
-                dispatcher: dispatcher, configuration: configuration, connections: connections, work: work, streams: streams,
+                answerer: CallAnswerer(dispatcher: dispatcher, configuration: configuration), connections: connections, work: work,
+                streams: streams,
                 logLimit: logLimit, logger: logger)
             try channel.pipeline.syncOperations.addHandler(
                 VarlinkConnectionHandler(

@@ -1,0 +1,89 @@
+import ClientBudget
+import NIOCore
+import Testing
+import VarlinkProtocol
+@testable import VarlinkNIO
+
+/// A call as framed, to what the connection writes: no channel needed.
+@Suite struct CallAnswererTests {
+    let caller = VarlinkCaller(uid: 42, gid: 42, pid: 1, connectionID: 1)
+
+    func answerer(_ configure: (inout VarlinkServerConfiguration) -> Void = { _ in }) -> CallAnswerer {
+        var configuration = VarlinkServerConfiguration()
+        configure(&configuration)
+        let dispatcher = VarlinkDispatcher(info: .init(vendor: "t", product: "t", version: "1", url: "u"), interfaces: [TestInterface()])
+        return CallAnswerer(dispatcher: dispatcher, configuration: configuration)
+    }
+
+    func reply(_ outcome: CallAnswerer.Outcome) -> String? {
+        guard case .reply(let bytes?) = outcome else { return nil }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    @Test func aQuickCallIsAnsweredAtOnceAndAOnewayOneWithNothing() {
+        let answerer = answerer()
+        let book = BudgetBook(limits: BudgetLimits())
+        let echo = answerer.answer(
+            ByteBuffer(string: #"{"method":"org.example.Test.Echo","parameters":{"a":1}}"#), caller: caller, book: book)
+        #expect(reply(echo) == "{\"parameters\":{\"a\":1}}\u{0}")
+        let oneway = answerer.answer(
+            ByteBuffer(string: #"{"method":"org.example.Test.Echo","oneway":true,"parameters":{}}"#), caller: caller, book: book)
+        guard case .reply(nil) = oneway else {
+            Issue.record("a oneway call is answered with nothing")
+            return
+        }
+        #expect(reply(answerer.answer(ByteBuffer(string: "{"), caller: caller, book: book))?.contains("error") == true)
+    }
+
+    @Test func slowWorkAndStreamsAreHandedBack() async {
+        let answerer = answerer()
+        let book = BudgetBook(limits: BudgetLimits())
+        guard
+            case .later(let work, nil) = answerer.answer(
+                ByteBuffer(string: #"{"method":"org.example.Test.Slow"}"#), caller: caller, book: book)
+        else {
+            Issue.record("deferred work goes off the loop")
+            return
+        }
+        guard case .reply(let bytes?) = await work() else {
+            Issue.record("and comes back as a reply")
+            return
+        }
+        #expect(String(decoding: bytes, as: UTF8.self).contains("slow"))
+        guard
+            case .stream = answerer.answer(
+                ByteBuffer(string: #"{"method":"org.example.Test.Watch","more":true}"#), caller: caller, book: book)
+        else {
+            Issue.record("a stream opens on the loop")
+            return
+        }
+    }
+
+    /// A message past `largeMessageSize` is not parsed on the loop: a copy,
+    /// charged to the uid until the work is done, goes to the workers.
+    @Test func aLargeMessageIsDecodedOffTheLoopFromACopyChargedToItsUser() async {
+        let answerer = answerer { $0.largeMessageSize = 64 }
+        let book = BudgetBook(limits: BudgetLimits())
+        let large = #"{"method":"org.example.Test.Echo","parameters":{"text":"\#(String(repeating: "x", count: 100))"}}"#
+        guard case .later(let work, let message?) = answerer.answer(ByteBuffer(string: large), caller: caller, book: book) else {
+            Issue.record("a large message goes off the loop")
+            return
+        }
+        #expect(book.usage(of: 42)[.input] == large.utf8.count)
+        guard case .reply(let bytes?) = await work() else {
+            Issue.record("answered by the workers")
+            return
+        }
+        #expect(String(decoding: bytes, as: UTF8.self).contains(String(repeating: "x", count: 100)))
+        #expect(book.usage(of: 42)[.input] == 0)
+        message.release()  // once only: the job let it go already
+        #expect(book.usage(of: 42)[.input] == 0)
+    }
+
+    @Test func aReplyPastTheLimitIsTheLimitsError() {
+        let answerer = answerer { $0.maximumReplySize = 40 }
+        let book = BudgetBook(limits: BudgetLimits())
+        let call = #"{"method":"org.example.Test.Echo","parameters":{"text":"\#(String(repeating: "y", count: 100))"}}"#
+        #expect(reply(answerer.answer(ByteBuffer(string: call), caller: caller, book: book))?.contains("replySize(40)") == true)
+    }
+}

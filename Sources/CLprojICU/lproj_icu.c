@@ -40,10 +40,6 @@ int32_t lproj_locale_maximize(const char *tag, char *out, int32_t capacity) {
     return transform_likely(tag, out, capacity, ICU(uloc_addLikelySubtags));
 }
 
-int32_t lproj_locale_minimize(const char *tag, char *out, int32_t capacity) {
-    return transform_likely(tag, out, capacity, ICU(uloc_minimizeSubtags));
-}
-
 // Whether a key of an opened locale bundle is the locale's own (not one
 // ures_getByKey found in a parent while falling back).
 static int own_resource(UResourceBundle *resource, const char *id) {

@@ -44,12 +44,9 @@ import Testing
         func handle(_ method: Substring, call: VarlinkCall, caller: VarlinkCaller) -> VarlinkOutcome {
             switch method {
             case "Say":
-                do {
-                    let parameters = try Parameters(call.parameters, allowed: ["text"])
-                    return .reply(["text": .string(try parameters.string("text"))])
-                } catch {
-                    return .error(error)
-                }
+                if let unknown = call.parameters.keys.first(where: { $0 != "text" }) { return .error(.invalidParameter(unknown)) }
+                guard case .string(let text)? = call.parameters["text"] else { return .error(.invalidParameter("text")) }
+                return .reply(["text": .string(text)])
             case "Watch":
                 return .stream { stream in stream.yield([:]) }
             default:

@@ -25,7 +25,6 @@ int32_t lproj_locale_canonical_tag(const char *tag, char *out, int32_t capacity)
 int32_t lproj_locale_maximize(const char *tag, char *out, int32_t capacity);
 
 /// The tag with likely subtags removed ("zh-Hant-TW" -> "zh-TW").
-int32_t lproj_locale_minimize(const char *tag, char *out, int32_t capacity);
 
 /// CLDR's explicit parent of a locale, as stored in ICU's locale data
 /// (`%%Parent`: "en-AU" -> "en-001", "es-MX" -> "es-419").

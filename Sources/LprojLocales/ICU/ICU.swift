@@ -29,10 +29,6 @@ package enum ICU {
         string { lproj_locale_maximize(tag, $0, $1) }
     }
 
-    static func minimize(_ tag: String) -> String? {
-        string { lproj_locale_minimize(tag, $0, $1) }
-    }
-
     enum ExplicitParent: Equatable {
         case none
         case root

@@ -83,7 +83,8 @@ let package = Package(
         .target(
             name: "LprojVarlink",
             dependencies: [
-                "LprojService", "LprojInterface", "LprojLocales", "LprojFormatting", "LprojStore", "VarlinkProtocol", "ClientBudget",
+                "LprojService", "LprojInterface", "LprojLocales", "LprojFormatting", "LprojStore", "VarlinkProtocol", "VarlinkNIO",
+                "ClientBudget",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -225,7 +226,9 @@ let package = Package(
             name: "LprojStoreTests", dependencies: ["LprojStore", "ClientBudget", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSwift),
         .testTarget(name: "LprojWatchTests", dependencies: ["LprojWatch"], swiftSettings: strictSwift),
-        .testTarget(name: "LprojConfigurationTests", dependencies: ["LprojConfiguration", "LprojEngine"], swiftSettings: strictSwift),
+        .testTarget(
+            name: "LprojConfigurationTests", dependencies: ["LprojConfiguration", "LprojEngine", "LprojInterface"],
+            swiftSettings: strictSwift),
         .testTarget(
             name: "LprojdIntegrationTests",
             dependencies: [

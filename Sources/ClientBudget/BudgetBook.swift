@@ -39,16 +39,16 @@ public final class BudgetBook: Sendable {
     private func refusal(_ bytes: Int, of resource: Resource, uid: UInt32, _ state: State) -> BudgetRefusal? {
         let mine = state.perUID[uid] ?? BudgetUsage()
         if let limit = limits.perUID[resource], mine[resource] + bytes > limit {
-            return BudgetRefusal(limit: BudgetLimits.perUIDName(resource), maximum: limit)
+            return BudgetRefusal(.perUID(resource), maximum: limit)
         }
         if mine.total + bytes > limits.memoryPerUID {
-            return BudgetRefusal(limit: BudgetLimits.memoryPerUIDName, maximum: limits.memoryPerUID)
+            return BudgetRefusal(.memoryPerUID, maximum: limits.memoryPerUID)
         }
         if let limit = limits.total[resource], state.totals[resource] + bytes > limit {
-            return BudgetRefusal(limit: BudgetLimits.totalName(resource), maximum: limit)
+            return BudgetRefusal(.total(resource), maximum: limit)
         }
         if state.totals.total + bytes > limits.memory {
-            return BudgetRefusal(limit: BudgetLimits.memoryName, maximum: limits.memory)
+            return BudgetRefusal(.memory, maximum: limits.memory)
         }
         return nil
     }
@@ -138,13 +138,6 @@ public final class BudgetBook: Sendable {
     /// saved rows, cache entries). Dropping the token releases them.
     public func hold(_ bytes: Int, of resource: Resource, for uid: UInt32) throws(BudgetRefusal) -> BudgetCharge {
         if let refusal = charge(bytes, of: resource, to: uid) { throw refusal }
-        return BudgetCharge(book: self, uid: uid, resource: resource, bytes: bytes)
-    }
-
-    /// Like ``hold(_:of:for:)`` whatever the limits say: for what is already
-    /// held (rows read back from disk at start-up).
-    public func forceHold(_ bytes: Int, of resource: Resource, for uid: UInt32) -> BudgetCharge {
-        forceCharge(bytes, of: resource, to: uid)
         return BudgetCharge(book: self, uid: uid, resource: resource, bytes: bytes)
     }
 }

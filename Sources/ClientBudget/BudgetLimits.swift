@@ -50,13 +50,4 @@ public struct BudgetLimits: Sendable, Equatable {
     /// handlers and read buffer, as measured with `make soak` (RSS growth
     /// over 4,096 idle connections, rounded up).
     public static let connectionCost = 16 << 10
-
-    /// The wire name of the per-uid limit on a resource (`LimitExceeded`'s
-    /// `limit`).
-    public static func perUIDName(_ resource: Resource) -> String { "\(resource)PerUID" }
-    /// The wire name of the limit over all uids.
-    public static func totalName(_ resource: Resource) -> String { "\(resource)Total" }
-    /// The wire names of the memory limits.
-    public static let memoryPerUIDName = "memoryPerUID"
-    public static let memoryName = "memoryTotal"
 }

@@ -58,7 +58,7 @@ public enum LprojError: Error, Sendable, Equatable, CustomStringConvertible {
             case .tableNotFound(let fields): "the bundle '\(fields.bundle)' has no table '\(fields.table)'"
             case .invalidArguments(let fields): "the arguments do not fit '\(fields.key)': \(fields.message)"
             case .permissionDenied(let fields): "permission denied: \(fields.method) is for root and lprojd's own user"
-            case .limitExceeded(let fields): "limit exceeded: \(fields.limit) (at most \(fields.maximum))"
+            case .limitExceeded(let fields): "limit exceeded: \(fields.limit.rawValue) (at most \(fields.maximum))"
             case .invalidValue(let fields): "\(fields.parameter): \(fields.reason)"
             case .stateUnavailable(let fields): "selections and preferences cannot be saved now: \(fields.reason)"
             case .internalError: "lprojd failed internally; its log has the details"

@@ -17,6 +17,19 @@ extension Localization.Argument {
     }
 }
 
+extension Localization.Miss {
+    /// A miss whose times are given as seconds since 1970 (written to the
+    /// millisecond).
+    public init(
+        bundle: String, locale: String, table: String, key: String, count: Int, clients: Int, firstSeen: Double, lastSeen: Double
+    ) {
+        func milliseconds(_ seconds: Double) -> JSONNumber { JSONNumber((seconds * 1000).rounded() / 1000, fractionDigits: 3) }
+        self.init(
+            bundle: bundle, locale: locale, table: table, key: key, count: count, clients: clients, firstSeen: milliseconds(firstSeen),
+            lastSeen: milliseconds(lastSeen))
+    }
+}
+
 extension Localization.Preferences {
     /// The fields that are set, by name, in the interface's order.
     public var setFields: [(name: String, value: String)] {

@@ -937,6 +937,54 @@ extension Localization {
     }
 }
 
+extension Localization {
+    /// The limits a LimitExceeded error names. The server's: messageSize,
+    /// messageValues, replySize, connections, connectionsPerUID,
+    /// subscriptionsPerUID, subscriberQueue, incompleteMessageTimeout. A call's:
+    /// keyLength, valueLength, text, arguments, placeholders, preferredLanguages,
+    /// locales, clear, formatSteps, work, changesPerSecond, addedStrings,
+    /// addedStringLength, clientsWithAddedStrings. A uid's budget, and everyone's
+    /// (*Total): memory, connections, input, output, addedStrings, savedState,
+    /// caches.
+    public enum Limit: String, VarlinkEnum, CaseIterable {
+        case messageSize
+        case messageValues
+        case replySize
+        case connections
+        case connectionsPerUID
+        case subscriptionsPerUID
+        case subscriberQueue
+        case incompleteMessageTimeout
+        case keyLength
+        case valueLength
+        case text
+        case arguments
+        case placeholders
+        case preferredLanguages
+        case locales
+        case clear
+        case formatSteps
+        case work
+        case changesPerSecond
+        case addedStrings
+        case addedStringLength
+        case clientsWithAddedStrings
+        case memoryPerUID
+        case memoryTotal
+        case connectionsTotal
+        case inputPerUID
+        case inputTotal
+        case outputPerUID
+        case outputTotal
+        case addedStringsPerUID
+        case addedStringsTotal
+        case savedStatePerUID
+        case savedStateTotal
+        case cachesPerUID
+        case cachesTotal
+    }
+}
+
 // MARK: Methods
 
 extension Localization {
@@ -2990,7 +3038,8 @@ extension Localization {
         /// The caller may not do this.
         case permissionDenied(PermissionDenied)
         /// A limit was reached: a message or a queue too large, too many
-        /// connections, too many added strings.
+        /// connections, too many added strings. docs/limits.md says what each is,
+        /// its setting in lprojd.conf if it has one, and what passing it does.
         case limitExceeded(LimitExceeded)
         /// A value is well formed but unusable: which parameter, and why (a date
         /// pattern ICU cannot use, an unknown time zone, a date that does not match).
@@ -3198,19 +3247,19 @@ extension Localization {
 
         /// LimitExceeded's fields.
         public struct LimitExceeded: VarlinkStruct, Equatable {
-            public var limit: String
+            public var limit: Limit
             public var maximum: Int
 
             /// The fields' names, in the order the interface lists them.
             public static let fieldNames: [String] = ["limit", "maximum"]
 
-            public init(limit: String, maximum: Int) {
+            public init(limit: Limit, maximum: Int) {
                 self.limit = limit
                 self.maximum = maximum
             }
 
             public init(varlink object: JSONObject, unknownFields: UnknownFields) throws(SchemaError) {
-                var _limit: String?
+                var _limit: Limit?
                 var _maximum: Int?
                 for (name, value) in object.members {
                     switch name {

@@ -1,6 +1,7 @@
 internal import LprojInterface
 internal import LprojLocales
 public import LprojService
+public import VarlinkNIO
 public import VarlinkProtocol
 
 /// `org.lprojd.Localization` over Varlink: a call is read into the
@@ -95,6 +96,23 @@ public final class LocalizationVarlinkInterface: VarlinkInterface {
         case .localization(let error): error.varlinkError
         case .invalidParameter(let name): .invalidParameter(name)
         }
+    }
+
+    /// The error for a limit the server keeps (and the budget it charges).
+    @Sendable public static func limitError(_ limit: VarlinkLimit) -> VarlinkError {
+        let (name, maximum): (Localization.Limit, Int) =
+            switch limit {
+            case .messageSize(let maximum): (.messageSize, maximum)
+            case .messageValues(let maximum): (.messageValues, maximum)
+            case .replySize(let maximum): (.replySize, maximum)
+            case .connections(let maximum): (.connections, maximum)
+            case .connectionsPerUID(let maximum): (.connectionsPerUID, maximum)
+            case .streamsPerUID(let maximum): (.subscriptionsPerUID, maximum)
+            case .streamQueue(let maximum): (.subscriberQueue, maximum)
+            case .incompleteMessageTimeout(let seconds): (.incompleteMessageTimeout, seconds)
+            case .budget(let refusal): (Localization.Limit(refusal.limit), refusal.maximum)
+            }
+        return varlinkError(.limitExceeded(name, maximum: maximum))
     }
 
     /// The last reply of every subscription when lprojd stops.

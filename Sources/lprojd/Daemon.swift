@@ -224,21 +224,7 @@ struct Daemon {
         server.maximumStreamQueueBytes = limits.maximumSubscriberQueueBytes
         server.incompleteMessageTimeout = .seconds(Int64(limits.incompleteMessageTimeout))
         server.socketMode = getuid() == 0 ? 0o666 : 0o600
-        server.limitError = { limit in
-            let error: ServiceError =
-                switch limit {
-                case .messageSize(let maximum): .limitExceeded("messageSize", maximum: maximum)
-                case .messageValues(let maximum): .limitExceeded("messageValues", maximum: maximum)
-                case .replySize(let maximum): .limitExceeded("replySize", maximum: maximum)
-                case .connections(let maximum): .limitExceeded("connections", maximum: maximum)
-                case .connectionsPerUID(let maximum): .limitExceeded("connectionsPerUID", maximum: maximum)
-                case .streamsPerUID(let maximum): .limitExceeded("subscriptionsPerUID", maximum: maximum)
-                case .streamQueue(let maximum): .limitExceeded("subscriberQueue", maximum: maximum)
-                case .incompleteMessageTimeout(let seconds): .limitExceeded("incompleteMessageTimeout", maximum: seconds)
-                case .budget(let refusal): .limitExceeded(refusal)
-                }
-            return LocalizationVarlinkInterface.varlinkError(error)
-        }
+        server.limitError = LocalizationVarlinkInterface.limitError
         server.shutdownReply = LocalizationVarlinkInterface.shutdownReply
         return server
     }

@@ -8,12 +8,12 @@ import Testing
         let book = BudgetBook(limits: Self.limits)
         #expect(book.charge(80, of: .input, to: 1) == nil)
         // Past the uid's limit for the resource: refused, named, nothing charged.
-        #expect(book.charge(30, of: .input, to: 1) == BudgetRefusal(limit: "inputPerUID", maximum: 100))
+        #expect(book.charge(30, of: .input, to: 1) == BudgetRefusal(.perUID(.input), maximum: 100))
         #expect(book.usage(of: 1)[.input] == 80)
         // Past the uid's memory, though within each resource's limit.
-        #expect(book.charge(90, of: .output, to: 1) == BudgetRefusal(limit: "memoryPerUID", maximum: 160))
+        #expect(book.charge(90, of: .output, to: 1) == BudgetRefusal(.memoryPerUID, maximum: 160))
         // Another uid has its own budget, but all uids share the total.
-        #expect(book.charge(80, of: .input, to: 2) == BudgetRefusal(limit: "inputTotal", maximum: 150))
+        #expect(book.charge(80, of: .input, to: 2) == BudgetRefusal(.total(.input), maximum: 150))
         #expect(book.charge(70, of: .input, to: 2) == nil)
         #expect(book.totals[.input] == 150)
     }

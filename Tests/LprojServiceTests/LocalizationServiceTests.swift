@@ -79,7 +79,7 @@ import Testing
         var limits = ServiceLimits()
         limits.maximumKeyLength = 8
         let limited = try ServiceFixture(limits: limits)
-        #expect(throws: ServiceError.limitExceeded("keyLength", maximum: 8)) { try lookup(limited, "a.key.too.long") }
+        #expect(throws: ServiceError.limitExceeded(.keyLength, maximum: 8)) { try lookup(limited, "a.key.too.long") }
     }
 
     @Test func aSmallTableComesAtOnceWithEveryKeysSource() async throws {
@@ -143,7 +143,7 @@ import Testing
                 continue
             }
             // 3 values × 60,000 × 6 bytes: more than the 1 MiB allowed.
-            await #expect(throws: ServiceError.limitExceeded("replySize", maximum: 1 << 20)) { try await answer.reply() }
+            await #expect(throws: ServiceError.limitExceeded(.replySize, maximum: 1 << 20)) { try await answer.reply() }
         }
         // Without the added strings, the same table fits and is built at once.
         guard case .now(let table) = try fixture.service.getTable(.init(bundle: "demo", locale: "de"), caller: alice) else {
@@ -168,13 +168,13 @@ import Testing
                 _ = try fixture.service.addStrings(
                     .init(client: "hostile.\(index)", bundle: "demo", locale: "de", strings: ["k": "v"]), caller: alice)
             } catch {
-                #expect(error == .limitExceeded("changesPerSecond", maximum: 1))
+                #expect(error == .limitExceeded(.changesPerSecond, maximum: 1))
                 refused += 1
             }
         }
         #expect(refused >= 9 && refused <= 10)
         #expect(fixture.events.events.count == 60 - refused)
-        #expect(throws: ServiceError.limitExceeded("changesPerSecond", maximum: 1)) {
+        #expect(throws: ServiceError.limitExceeded(.changesPerSecond, maximum: 1)) {
             try fixture.service.selectLocale(.init(client: "app", bundle: "demo", locale: "de"), caller: alice)
         }
         // Another uid changes its own clients as before.
@@ -197,7 +197,7 @@ import Testing
             Issue.record("63 KB to format were formatted on the event loop")
             return
         }
-        await #expect(throws: ServiceError.limitExceeded("work", maximum: FormatRenderer.maximumWork)) {
+        await #expect(throws: ServiceError.limitExceeded(.work, maximum: FormatRenderer.maximumWork)) {
             try await fixture.service.answerLookup(tiny, caller: alice).reply()
         }
         // Without arguments it is not formatted, but still 63 KB to send

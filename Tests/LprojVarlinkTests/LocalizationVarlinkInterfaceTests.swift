@@ -53,7 +53,7 @@ import VarlinkProtocol
         #expect(error(try call("Lookup", #"{"bundle":"demo","key":"k","table":"a/b"}"#)) == .invalidParameter("table"))
         #expect(error(try call("Reload", "{}")) == VarlinkError("org.lprojd.Localization.PermissionDenied", ["method": "Reload"]))
         #expect(
-            LocalizationVarlinkInterface.varlinkError(.limitExceeded("keyLength", maximum: 8))
+            LocalizationVarlinkInterface.varlinkError(.limitExceeded(.keyLength, maximum: 8))
                 == VarlinkError("org.lprojd.Localization.LimitExceeded", ["limit": "keyLength", "maximum": 8]))
     }
 

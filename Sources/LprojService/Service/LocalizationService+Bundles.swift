@@ -23,13 +23,13 @@ extension LocalizationService {
 
     public func negotiate(_ call: Localization.Negotiate.Parameters) throws(ServiceError) -> Answer<Localization.Negotiate.Reply> {
         let values = try call.values.map { map throws(ServiceError) in
-            guard map.count <= limits.maximumLocales else { throw .limitExceeded("locales", maximum: limits.maximumLocales) }
-            for value in map.values { _ = try limited(value, "valueLength", maximum: limits.maximumValueLength) }
+            guard map.count <= limits.maximumLocales else { throw .limitExceeded(.locales, maximum: limits.maximumLocales) }
+            for value in map.values { _ = try limited(value, .valueLength, maximum: limits.maximumValueLength) }
             return map
         }
         let availableTexts = try limited(
-            call.available ?? values.map { Array($0.keys).sorted() } ?? [], "locales", maximum: limits.maximumLocales)
-        let preferredTexts = try limited(call.preferredLanguages ?? [], "preferredLanguages", maximum: limits.maximumPreferredLanguages)
+            call.available ?? values.map { Array($0.keys).sorted() } ?? [], .locales, maximum: limits.maximumLocales)
+        let preferredTexts = try limited(call.preferredLanguages ?? [], .preferredLanguages, maximum: limits.maximumPreferredLanguages)
         let specificity: LocaleNegotiation.Specificity =
             switch call.specificity {
             case .exact: .exact
@@ -37,7 +37,7 @@ extension LocalizationService {
             case .any, nil: .any
             }
         let defaultValue = try call.defaultValue.map { text throws(ServiceError) in
-            try limited(text, "valueLength", maximum: limits.maximumValueLength)
+            try limited(text, .valueLength, maximum: limits.maximumValueLength)
         }
         var available: [LocaleIdentifier] = []
         var textOf: [LocaleIdentifier: String] = [:]

@@ -23,9 +23,9 @@ extension LocalizationService {
             count = try added.add(call.strings, uid: caller.uid, client: client, bundle: bundle.name, table: table, locale: resolved.locale)
         } catch {
             switch error {
-            case .tooMany(let maximum): throw .limitExceeded("addedStrings", maximum: maximum)
-            case .tooLong(let maximum): throw .limitExceeded("addedStringLength", maximum: maximum)
-            case .tooManyClients(let maximum): throw .limitExceeded("clientsWithAddedStrings", maximum: maximum)
+            case .tooMany(let maximum): throw .limitExceeded(.addedStrings, maximum: maximum)
+            case .tooLong(let maximum): throw .limitExceeded(.addedStringLength, maximum: maximum)
+            case .tooManyClients(let maximum): throw .limitExceeded(.clientsWithAddedStrings, maximum: maximum)
             case .overBudget(let refusal): throw .limitExceeded(refusal)
             }
         }

@@ -91,7 +91,7 @@ extension LocalizationService {
         }
         func text() throws(ServiceError) -> String {
             guard let value = call.text else { throw .invalidParameter("text") }
-            guard value.utf8.count <= maximumCaseMappingText else { throw .limitExceeded("text", maximum: maximumCaseMappingText) }
+            guard value.utf8.count <= maximumCaseMappingText else { throw .limitExceeded(.text, maximum: maximumCaseMappingText) }
             return value
         }
         func dated(_ style: DateFormatStyle) throws(ServiceError) -> FormatRequest {
@@ -188,7 +188,7 @@ extension LocalizationService {
             }
             fields.append(field)
         }
-        for name in try limited(call.clear ?? [], "clear", maximum: FormattingPreferences.Field.allCases.count) {
+        for name in try limited(call.clear ?? [], .clear, maximum: FormattingPreferences.Field.allCases.count) {
             guard let field = FormattingPreferences.Field(rawValue: name) else {
                 throw .invalidValue("clear", "'\(name)' is not a preference")
             }

@@ -68,16 +68,16 @@ extension LocalizationService {
 
     func preparedLookup(_ call: Localization.Lookup.Parameters, caller: Caller) throws(ServiceError) -> PreparedLookup {
         let bundle = try bundle(call.bundle)
-        let key = try limited(call.key, "keyLength", maximum: limits.maximumKeyLength)
+        let key = try limited(call.key, .keyLength, maximum: limits.maximumKeyLength)
         let table = try tableName(call.table)
         let client = try clientID(call.client)
         let locale = try resolvedLocale(call.locale, client: client, bundle: bundle, caller: caller)
         let arguments = try call.arguments.map { list throws(ServiceError) in
-            try formatArguments(limited(list, "arguments", maximum: limits.maximumArguments))
+            try formatArguments(limited(list, .arguments, maximum: limits.maximumArguments))
         }
         let placeholders = try self.placeholders(call.placeholders ?? [:])
         let defaultValue = try call.defaultValue.map { text throws(ServiceError) in
-            try limited(text, "valueLength", maximum: limits.maximumValueLength)
+            try limited(text, .valueLength, maximum: limits.maximumValueLength)
         }
         let overlay = client.flatMap { added.overlay(uid: caller.uid, client: $0, bundle: bundle.name) }
         // Found as the tables have it: a pseudo-locale's rewriting is work
@@ -120,11 +120,11 @@ extension LocalizationService {
     /// Placeholder values: names of at most ``Placeholders/maximumNameLength``
     /// bytes (a longer one could never match), values within the value limit.
     func placeholders(_ given: [String: String]) throws(ServiceError) -> [String: String] {
-        guard given.count <= limits.maximumPlaceholders else { throw .limitExceeded("placeholders", maximum: limits.maximumPlaceholders) }
+        guard given.count <= limits.maximumPlaceholders else { throw .limitExceeded(.placeholders, maximum: limits.maximumPlaceholders) }
         for (name, value) in given {
             guard name.utf8.count <= Placeholders.maximumNameLength else { throw .invalidParameter("placeholders") }
             guard value.utf8.count <= limits.maximumValueLength else {
-                throw .limitExceeded("valueLength", maximum: limits.maximumValueLength)
+                throw .limitExceeded(.valueLength, maximum: limits.maximumValueLength)
             }
         }
         return given
@@ -140,7 +140,7 @@ extension LocalizationService {
             switch (argument.string, argument.int, argument.float) {
             case (let string?, nil, nil):
                 guard string.utf8.count <= limits.maximumValueLength else {
-                    throw .limitExceeded("valueLength", maximum: limits.maximumValueLength)
+                    throw .limitExceeded(.valueLength, maximum: limits.maximumValueLength)
                 }
                 value = .string(string)
             case (nil, let integer?, nil):
@@ -183,7 +183,7 @@ extension LocalizationService {
                 var size = 0
                 for (key, entry) in entries {
                     size += 2 * Self.sentLength(key) + Self.sentLength(entry.value) + Self.sentLength(entry.source)
-                    guard size <= maximumReplySize else { throw .limitExceeded("replySize", maximum: maximumReplySize) }
+                    guard size <= maximumReplySize else { throw .limitExceeded(.replySize, maximum: maximumReplySize) }
                 }
             }
             var strings: [String: String] = [:], plurals: [String: Localization.PluralEntry] = [:], sources: [String: String] = [:]

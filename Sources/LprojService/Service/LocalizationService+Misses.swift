@@ -4,7 +4,6 @@ public import LprojInterface
 internal import LprojLocales
 internal import LprojStore
 internal import Synchronization
-internal import VarlinkProtocol
 
 extension LocalizationService {
     /// The misses lookups met: everyone's for root and lprojd's own user,
@@ -27,8 +26,7 @@ extension LocalizationService {
                     .init(
                         bundle: miss.bundle, locale: miss.locale, table: miss.table, key: miss.key, count: miss.count,
                         clients: miss.clients,
-                        firstSeen: JSONNumber(Self.milliseconds(miss.firstSeen), fractionDigits: 3),
-                        lastSeen: JSONNumber(Self.milliseconds(miss.lastSeen), fractionDigits: 3))
+                        firstSeen: miss.firstSeen, lastSeen: miss.lastSeen)
                 },
                 unknownKeys: found.unknownKeys.map { .init(bundle: $0.bundle, count: $0.count, sample: $0.sample) },
                 dropped: found.dropped)
@@ -87,6 +85,4 @@ extension LocalizationService {
             return false
         }
     }
-
-    static func milliseconds(_ seconds: Double) -> Double { (seconds * 1000).rounded() / 1000 }
 }

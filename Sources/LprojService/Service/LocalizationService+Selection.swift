@@ -10,7 +10,7 @@ extension LocalizationService {
         let client = try clientID(call.client)
         let bundle = try bundle(call.bundle)
         var preferred: [LocaleIdentifier] = []
-        for text in try limited(call.preferredLanguages ?? [], "preferredLanguages", maximum: limits.maximumPreferredLanguages) {
+        for text in try limited(call.preferredLanguages ?? [], .preferredLanguages, maximum: limits.maximumPreferredLanguages) {
             // A preferred language this system cannot parse is skipped, as an
             // app's language list may hold anything.
             if let locale = try? LocaleIdentifier(text) { preferred.append(locale) }

@@ -73,7 +73,7 @@ public final class LocalizationService: Sendable {
     /// causes); refused past the uid's rate.
     func allowChange(by caller: Caller) throws(ServiceError) {
         guard changeRate.allow(caller.uid).allowed else {
-            throw .limitExceeded("changesPerSecond", maximum: limits.changesPerSecondPerUID)
+            throw .limitExceeded(.changesPerSecond, maximum: limits.changesPerSecondPerUID)
         }
     }
 
@@ -88,13 +88,13 @@ public final class LocalizationService: Sendable {
     }
 
     /// A text limited in bytes, as sent.
-    func limited(_ text: String, _ name: String, maximum: Int) throws(ServiceError) -> String {
+    func limited(_ text: String, _ name: Localization.Limit, maximum: Int) throws(ServiceError) -> String {
         guard text.utf8.count <= maximum else { throw .limitExceeded(name, maximum: maximum) }
         return text
     }
 
     /// A list limited in entries.
-    func limited<T>(_ list: [T], _ name: String, maximum: Int) throws(ServiceError) -> [T] {
+    func limited<T>(_ list: [T], _ name: Localization.Limit, maximum: Int) throws(ServiceError) -> [T] {
         guard list.count <= maximum else { throw .limitExceeded(name, maximum: maximum) }
         return list
     }

@@ -34,9 +34,9 @@ extension ServiceError {
     static func invalidArguments(key: String, _ error: FormatError) -> ServiceError {
         var fields = Localization.Error.InvalidArguments(key: key.clipped(), message: error.description)
         switch error {
-        case .tooLong(let maximum): return limitExceeded("valueLength", maximum: maximum)
-        case .tooComplex(let maximum): return limitExceeded("formatSteps", maximum: maximum)
-        case .tooMuchWork(let maximum): return limitExceeded("work", maximum: maximum)
+        case .tooLong(let maximum): return limitExceeded(.valueLength, maximum: maximum)
+        case .tooComplex(let maximum): return limitExceeded(.formatSteps, maximum: maximum)
+        case .tooMuchWork(let maximum): return limitExceeded(.work, maximum: maximum)
         case let .missingArgument(position, specifier, _):
             fields.position = position
             fields.specifier = specifier
@@ -60,13 +60,13 @@ extension ServiceError {
     }
 
     /// A limit of the service, the server or a budget.
-    public static func limitExceeded(_ limit: String, maximum: Int) -> ServiceError {
+    public static func limitExceeded(_ limit: Localization.Limit, maximum: Int) -> ServiceError {
         .localization(.limitExceeded(.init(limit: limit, maximum: maximum)))
     }
 
     /// A budget's refusal.
     public static func limitExceeded(_ refusal: BudgetRefusal) -> ServiceError {
-        limitExceeded(refusal.limit, maximum: refusal.maximum)
+        limitExceeded(Localization.Limit(refusal.limit), maximum: refusal.maximum)
     }
 
     static func invalidValue(_ parameter: String, _ reason: String) -> ServiceError {
@@ -78,4 +78,32 @@ extension ServiceError {
     }
 
     static let internalError = ServiceError.localization(.internalError)
+}
+
+extension Localization.Limit {
+    /// The interface's name for one of the budget's limits.
+    public init(_ limit: BudgetRefusal.Limit) {
+        switch limit {
+        case .memoryPerUID: self = .memoryPerUID
+        case .memory: self = .memoryTotal
+        case .perUID(let resource):
+            switch resource {
+            case .connections: self = .connectionsPerUID
+            case .input: self = .inputPerUID
+            case .output: self = .outputPerUID
+            case .addedStrings: self = .addedStringsPerUID
+            case .savedState: self = .savedStatePerUID
+            case .caches: self = .cachesPerUID
+            }
+        case .total(let resource):
+            switch resource {
+            case .connections: self = .connectionsTotal
+            case .input: self = .inputTotal
+            case .output: self = .outputTotal
+            case .addedStrings: self = .addedStringsTotal
+            case .savedState: self = .savedStateTotal
+            case .caches: self = .cachesTotal
+            }
+        }
+    }
 }

@@ -119,7 +119,7 @@ class Workspace:
         (debug / "lprojctl").symlink_to(binary("LPROJCTL", ".build/debug/lprojctl"))
         (debug / "lprojd").symlink_to(binary("LPROJD_BINARY", ".build/debug/lprojd"))
         (debug / "lproj-swift-demo").symlink_to(binary("LPROJ_SWIFT_DEMO", ".build/debug/lproj-swift-demo"))
-        for directory in ("run", "home", "cache", "config", "state", "snippets"):
+        for directory in ("run", "home", "cache", "config", "state", "snippets", "tmp"):
             (self.root / directory).mkdir(exist_ok=True)
         self.runtime.chmod(0o700)
 
@@ -128,7 +128,7 @@ class Workspace:
             key: value
             for key, value in os.environ.items()
             if not key.startswith(("LC_", "LPROJD_", "LPROJ_", "LISTEN_", "WATCHDOG_", "NOTIFY_", "XDG_", "PYTHON"))
-            and key not in ("LANGUAGE", "LANG", "HOME", "LPROJCTL", "MAKEFLAGS", "MAKELEVEL", "MFLAGS", "TERM", "COLUMNS")
+            and key not in ("LANGUAGE", "LANG", "HOME", "TMPDIR", "LPROJCTL", "MAKEFLAGS", "MAKELEVEL", "MFLAGS", "TERM", "COLUMNS")
         }
         environment.update(
             HOME=str(self.root / "home"),
@@ -136,6 +136,8 @@ class Workspace:
             XDG_CACHE_HOME=str(self.root / "cache"),
             XDG_CONFIG_HOME=str(self.root / "config"),
             XDG_STATE_HOME=str(self.root / "state"),
+            # mktemp's files go with the workspace.
+            TMPDIR=str(self.root / "tmp"),
             # An English session: the localizers take the user's languages
             # from the environment, and C.UTF-8 gives none (the development locale).
             LANG="C.UTF-8",

@@ -268,6 +268,7 @@ class Shell:
         self.output = ""
         self.ends: list[tuple[int, int]] = []  # (position in output, exit status)
         self.consumed = 0
+        self.ends_before = 0
         self.changed = threading.Condition()
         self.reader = threading.Thread(target=self._read, daemon=True)
         self.reader.start()
@@ -305,7 +306,7 @@ class Shell:
     def run(self, command: Command) -> None:
         """Runs a command and checks its output; raises Mismatch."""
         assert self.process.stdin is not None
-        ends_before = len(self.ends)
+        ends_before = self.ends_before = len(self.ends)
         fifo = None
         if command.typed:
             self.fifos += 1
@@ -368,7 +369,9 @@ class Shell:
             # What did not match is this command's: the next starts afresh.
             self.consumed = len(self.output)
         expected_text = "".join(line + "\n" for line in expected)
-        raise Mismatch(f"$ {command.text}\nexpected:\n{indent(expected_text)}got:\n{indent(got)}")
+        ended = self.ends[self.ends_before :]
+        status = f" (exit status {ended[0][1]})" if ended else ""
+        raise Mismatch(f"$ {command.text}\nexpected:\n{indent(expected_text)}got{status}:\n{indent(got)}")
 
     def close(self) -> None:
         with contextlib.suppress(ProcessLookupError):

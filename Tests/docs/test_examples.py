@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import re
 import subprocess
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from markdown import REPOSITORY
+from doc_pages import REPOSITORY
 
 ARCHITECTURE = REPOSITORY / "docs" / "architecture.md"
 

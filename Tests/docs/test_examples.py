@@ -33,8 +33,8 @@ from pathlib import Path
 
 import pytest
 
-from markdown import REPOSITORY, Block, blocks, name, pages
-from session import Command, Daemon, Mismatch, Shell, Workspace, binary, start_lprojd
+from doc_pages import REPOSITORY, Block, blocks, name, pages
+from doc_session import Command, Daemon, Mismatch, Shell, Workspace, binary, start_lprojd
 
 SESSION_LANGUAGES = {"console", "python"}
 # At most this many blocks may be left unrun: each is an example that can

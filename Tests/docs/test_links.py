@@ -10,7 +10,7 @@ from urllib.parse import unquote
 
 import pytest
 
-from markdown import REPOSITORY, headings, links, name, pages
+from doc_pages import REPOSITORY, headings, links, name, pages
 
 # The README is what a newcomer reads first: it should fit on a few screens.
 README_MOST_LINES = 300
@@ -66,7 +66,7 @@ def test_the_readme_fits_on_a_screen():
 
 
 def test_anchors_are_made_as_github_makes_them():
-    from markdown import slug
+    from doc_pages import slug
 
     assert slug("Limits: no local user can stall or exhaust lprojd") == "limits-no-local-user-can-stall-or-exhaust-lprojd"
     assert slug("Pseudo-locales: `en-XA` and `ar-XB`") == "pseudo-locales-en-xa-and-ar-xb"

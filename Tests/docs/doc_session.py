@@ -27,7 +27,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from markdown import REPOSITORY
+from doc_pages import REPOSITORY
 
 # How long lprojd may take to say READY=1 (a debug build on a loaded machine
 # takes seconds), a command to finish, and its output to arrive once it has

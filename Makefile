@@ -157,7 +157,7 @@ test-clients:
 # and Swift demo, and the C demo that test-clients built.
 test-docs:
 	LPROJD_BINARY=$(CURDIR)/.build/release/lprojd LPROJCTL=$(CURDIR)/.build/debug/lprojctl \
-	  LPROJ_SWIFT_DEMO=$(CURDIR)/.build/debug/lproj-swift-demo SWIFT=$(SWIFT) \
+	  LPROJ_SWIFT_DEMO=$(CURDIR)/.build/debug/lproj-swift-demo SWIFT=$(SWIFT) PYTHONDONTWRITEBYTECODE=1 \
 	  python3 -m pytest -q -p no:cacheprovider Tests/docs
 
 # lprojctl's rows run it as `make release` links it (the Swift runtime and

@@ -22,8 +22,14 @@
 #                   the C client (make install-client), under PREFIX (default
 #                   /usr/local), staged in DESTDIR if set
 #
-# `deps` installs the Debian packages and Python modules a fresh machine
-# lacks; `demo` and `test` run it first.
+#   make test-docs  the documentation's tests (links, docs/architecture.md
+#                   against the code, every example run against the demo
+#                   daemon); the last step of `make test`
+#
+# Each installs what a fresh Debian 12 machine lacks first: `deps-demo` what
+# the build and the demo need (`demo`, `build`, `release`, `extract`),
+# `deps-app` that and GTK 4 with PyGObject (`demo-app`), and `deps`
+# everything the tests need too (`test`, `bench`, `soak`, `fuzz`).
 
 SWIFT        ?= swift
 PREFIX       ?= /usr/local
@@ -37,49 +43,78 @@ SYSTEMD_USER_UNIT_DIR   ?= $(PREFIX)/lib/systemd/user
 BUILD_DIR    ?= .build/release
 BUILD_FLAGS  ?=
 
-APT_PACKAGES := libicu-dev libsystemd-dev libsqlite3-dev pkg-config systemd util-linux strace gdb
-# The C client (GLib, json-glib; gettext's msgfmt for its benchmark's
-# baseline), and the GTK 4 app under a headless X server. PyGObject is built
-# by pip for whichever python3 runs the tests, hence its build headers.
-APT_PACKAGES += gcc libglib2.0-dev libjson-glib-dev gettext gir1.2-gtk-4.0 xvfb xauth \
-  libgirepository1.0-dev libcairo2-dev python3-dev
-# lprojctl coverage's HTML page is laid out by headless Chromium in a test.
-APT_PACKAGES += chromium
+# What building lprojd and lprojctl needs (ICU's headers, libsystemd, SQLite).
+APT_DEMO     := libicu-dev libsystemd-dev libsqlite3-dev pkg-config
+# The GTK 4 app (Examples/GtkDemo). PyGObject is built by pip for whichever
+# python3 runs it, hence its build headers.
+APT_APP      := gir1.2-gtk-4.0 libgirepository1.0-dev libcairo2-dev python3-dev
+# The tests: systemd-analyze and systemd-socket-activate, setpriv and unshare,
+# strace; gdb for Tests/with-deadline's stacks. The C client (GLib,
+# json-glib; gettext's msgfmt for its benchmark's baseline), and the GTK 4
+# app under a headless X server. lprojctl coverage's HTML page is laid out by
+# headless Chromium in a test.
+APT_TEST     := systemd util-linux strace gdb gcc libglib2.0-dev libjson-glib-dev gettext xvfb xauth chromium
+APT_PACKAGES := $(APT_DEMO) $(APT_APP) $(APT_TEST)
 DEMO_DIR     ?= $(or $(XDG_RUNTIME_DIR),/tmp)/lprojd-demo
 DEMO_SOCKET  ?= $(DEMO_DIR)/org.lprojd.Localization
-PIP_PACKAGES := varlink==31.0.0 babel==2.12.1
+# The tour's Python examples use varlink; the tests babel too (plural rules
+# and locale names are checked against it).
+PIP_DEMO     := varlink==31.0.0
+PIP_PACKAGES := $(PIP_DEMO) babel==2.12.1
+PYGOBJECT    := 'PyGObject>=3.42,<3.51'
 # pip, for a python3 of its own (pyenv, venv) or Debian's (which wants the flag).
 PIP          := python3 -m pip install -q --disable-pip-version-check
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build release test test-clients test-extract extract demo-app install-client bench soak fuzz-build fuzz fuzz-smoke demo install install-binaries install-data clean generate format lint-format
+COMMA        := ,
+
+.PHONY: all deps deps-demo deps-app test-docs build release test test-clients test-extract extract demo-app install-client bench soak fuzz-build fuzz fuzz-smoke demo install install-binaries install-data clean generate format lint-format
 
 all: build
 
-deps:
+# $(call apt-install,PACKAGES): installs those of the Debian packages that
+# are missing, in one apt-get run.
+define apt-install
 	@missing=""; \
-	for package in $(APT_PACKAGES); do \
+	for package in $(1); do \
 	  dpkg-query -W -f='$${Status}' "$$package" 2>/dev/null | grep -q "ok installed" || missing="$$missing $$package"; \
 	done; \
 	if [ -n "$$missing" ]; then \
 	  echo "Installing Debian packages:$$missing"; \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq -o=Dpkg::Use-Pty=0 $$missing; \
 	fi
-	@python3 -c 'import varlink, babel, sys; sys.exit(babel.__version__ != "2.12.1")' 2>/dev/null || { \
-	  echo "Installing Python modules: $(PIP_PACKAGES)"; \
+endef
+
+# $(call pip-install,CHECK,PACKAGES): installs the Python modules unless
+# python3 runs CHECK; pip comes first if it is missing.
+define pip-install
+	@python3 -c '$(1)' 2>/dev/null || { \
+	  echo "Installing Python modules: $(2)"; \
 	  python3 -m pip --version >/dev/null 2>&1 || python3 -m ensurepip --upgrade >/dev/null 2>&1 || \
 	    DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq python3-pip; \
-	  $(PIP) $(PIP_PACKAGES) || $(PIP) --break-system-packages $(PIP_PACKAGES); }
-	@python3 -c 'import gi, pytest' 2>/dev/null || { \
-	  echo "Installing Python modules: PyGObject pytest"; \
-	  $(PIP) 'PyGObject>=3.42,<3.51' pytest || $(PIP) --break-system-packages 'PyGObject>=3.42,<3.51' pytest; }
+	  $(PIP) $(2) || $(PIP) --break-system-packages $(2); }
+endef
 
-build: deps
+deps-demo:
+	$(call apt-install,$(APT_DEMO))
+	$(call pip-install,import varlink,$(PIP_DEMO))
+
+deps-app:
+	$(call apt-install,$(APT_DEMO) $(APT_APP))
+	$(call pip-install,import varlink,$(PIP_DEMO))
+	$(call pip-install,import gi,$(PYGOBJECT))
+
+deps:
+	$(call apt-install,$(APT_PACKAGES))
+	$(call pip-install,import varlink$(COMMA) babel$(COMMA) sys; sys.exit(babel.__version__ != "2.12.1"),$(PIP_PACKAGES))
+	$(call pip-install,import gi$(COMMA) pytest,$(PYGOBJECT) pytest)
+
+build: deps-demo
 	$(SWIFT) build $(BUILD_FLAGS)
 
 # Static Swift runtime: the installed binaries need no toolchain on the
 # machine, only the Debian libraries (ICU, libsystemd, SQLite).
-release: deps
+release: deps-demo
 	$(SWIFT) build -c release --static-swift-stdlib --product lprojd $(BUILD_FLAGS)
 	$(SWIFT) build -c release --static-swift-stdlib --product lprojctl $(BUILD_FLAGS)
 
@@ -97,9 +132,10 @@ test: deps
 	$(HARDENING) Tests/with-deadline 900 $(SWIFT) test --skip-build --filter HardeningTests $(BUILD_FLAGS)
 	$(MAKE) test-clients
 	$(MAKE) test-extract
+	$(MAKE) test-docs
 
 # lproj-extract's own package (swift-syntax takes minutes to build, once).
-extract: deps
+extract: deps-demo
 	$(SWIFT) build -c release --package-path Extract $(BUILD_FLAGS)
 
 test-extract:
@@ -113,6 +149,16 @@ test-clients:
 	$(SWIFT) build --product lproj-swift-demo $(BUILD_FLAGS)
 	$(PIP) './clients/python[glib,test]' || $(PIP) --break-system-packages './clients/python[glib,test]'
 	LPROJD_BINARY=$(CURDIR)/.build/release/lprojd python3 -m pytest -q -p no:cacheprovider clients/python/tests
+
+# The documentation's tests (Tests/docs): links and anchors, the
+# architecture page against Package.swift and the imports, and every example
+# of README.md, docs/ and Examples/*/README.md run against the demo daemon
+# (the release lprojd, started as `demo` starts it), with the debug lprojctl
+# and Swift demo, and the C demo that test-clients built.
+test-docs:
+	LPROJD_BINARY=$(CURDIR)/.build/release/lprojd LPROJCTL=$(CURDIR)/.build/debug/lprojctl \
+	  LPROJ_SWIFT_DEMO=$(CURDIR)/.build/debug/lproj-swift-demo SWIFT=$(SWIFT) PYTHONDONTWRITEBYTECODE=1 \
+	  python3 -m pytest -q -p no:cacheprovider Tests/docs
 
 # lprojctl's rows run it as `make release` links it (the Swift runtime and
 # Foundation inside), built apart so that the default build keeps its cache.
@@ -166,7 +212,8 @@ install-client:
 
 # The GTK 4 app (Examples/GtkDemo) against the demo daemon: the one `make
 # demo` runs, else one started for it. Needs a display.
-demo-app: build
+demo-app: deps-app
+	$(SWIFT) build $(BUILD_FLAGS)
 	Examples/GtkDemo/run-demo-app --lprojd $(CURDIR)/.build/debug/lprojd --socket $(DEMO_SOCKET)
 
 install-binaries:

@@ -1,8 +1,8 @@
 // swift-tools-version:6.1
 // lprojd: a Linux localization daemon serving Apple .lproj tables.
 //
-// The targets are layered and dependencies point down; README.md ("How it is
-// built") says what each owns, what it may import and what must not go in it.
+// The targets are layered and dependencies point down; docs/architecture.md
+// says what each owns, what it may import and what must not go in it.
 import PackageDescription
 
 let strictSwift: [SwiftSetting] = [
@@ -51,7 +51,8 @@ let package = Package(
         .target(name: "LprojFormatting", dependencies: ["CLprojICU", "LprojLocales", "LprojFormat"], swiftSettings: strictSwift),
         .target(name: "ClientBudget", swiftSettings: strictSwift),
         .target(name: "LprojFiles", dependencies: ["LprojEngine"], swiftSettings: strictSwift),
-        .target(name: "LprojLint", dependencies: ["LprojEngine"], swiftSettings: strictSwift),
+        .target(
+            name: "LprojLint", dependencies: ["LprojEngine", "LprojFormat", "LprojLocales", "LprojTables"], swiftSettings: strictSwift),
         // Translators' coverage of a bundle directory: offline, for lprojctl.
         .target(
             name: "LprojCoverage", dependencies: ["LprojEngine", "LprojLint", "LprojTables", "LprojFormat", "LprojLocales"],
@@ -146,8 +147,8 @@ let package = Package(
         .executableTarget(
             name: "lprojctl",
             dependencies: [
-                "LprojEngine", "LprojFiles", "LprojLint", "LprojCoverage", "LprojClient", "VarlinkProtocol",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "LprojEngine", "LprojFiles", "LprojLint", "LprojCoverage", "LprojClient", "LprojInterface", "LprojLocales", "LprojTables",
+                "VarlinkProtocol", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSwift
         ),
@@ -160,7 +161,7 @@ let package = Package(
             name: "lproj-bench",
             dependencies: [
                 "LprojEngine", "LprojFiles", "LprojLocales", "LprojLocalizer", "LprojService", "LprojStore", "LprojInterface",
-                "CBenchSupport", .product(name: "Logging", package: "swift-log"),
+                "LprojTables", "CBenchSupport", .product(name: "Logging", package: "swift-log"),
             ],
             path: "Benchmarks/LprojBench",
             swiftSettings: strictSwift
@@ -180,7 +181,7 @@ let package = Package(
             name: "LprojCoverageTests", dependencies: ["LprojCoverage", "LprojEngine", "LprojLocales"], swiftSettings: strictSwift),
         .testTarget(name: "LprojFilesTests", dependencies: ["LprojFiles", "LprojEngine"], swiftSettings: strictSwift),
         .testTarget(
-            name: "LprojLintTests", dependencies: ["LprojLint", "LprojFiles", "LprojEngine", "LprojTables", "LprojFormat"],
+            name: "LprojLintTests", dependencies: ["LprojLint", "LprojFiles", "LprojEngine", "LprojTables", "LprojFormat", "LprojLocales"],
             swiftSettings: strictSwift),
         .target(
             name: "CICUOracle",
@@ -216,8 +217,9 @@ let package = Package(
         .testTarget(
             name: "VarlinkNIOTests",
             dependencies: [
-                "VarlinkNIO", "VarlinkProtocol", "ClientBudget", "LprojTestSupport",
-                .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
+                "VarlinkNIO", "VarlinkProtocol", "ClientBudget", "LprojTestSupport", .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOTestUtils", package: "swift-nio"),
             ],
             swiftSettings: strictSwift

@@ -3038,8 +3038,9 @@ extension Localization {
         /// The caller may not do this.
         case permissionDenied(PermissionDenied)
         /// A limit was reached: a message or a queue too large, too many
-        /// connections, too many added strings. docs/limits.md says what each is,
-        /// its setting in lprojd.conf if it has one, and what passing it does.
+        /// connections, too many added strings. docs/configuration.md ("Limits")
+        /// says what each is, its setting in lprojd.conf if it has one, and what
+        /// passing it does.
         case limitExceeded(LimitExceeded)
         /// A value is well formed but unusable: which parameter, and why (a date
         /// pattern ICU cannot use, an unknown time zone, a date that does not match).

@@ -21,8 +21,11 @@ let package = Package(
         // The table formats, for lproj-extract (Extract/, a package of its own).
         .library(name: "LprojTables", targets: ["LprojTables"]),
         .library(name: "VarlinkProtocol", targets: ["VarlinkProtocol"]),
-        // The client and the live localizer built on it (clients/README.md).
-        .library(name: "LprojClient", targets: ["LprojClient", "LprojLocalizer"]),
+        // The client on the wire alone: Varlink and NIO, no engine, no ICU.
+        .library(name: "LprojClient", targets: ["LprojClient"]),
+        // The live localizer built on it (clients/README.md): the engine and
+        // ICU (opened at run time) come with it.
+        .library(name: "LprojLocalizer", targets: ["LprojLocalizer"]),
         // For the fuzzers in Fuzz/ (a package of their own, built with
         // -sanitize=fuzzer): the modules they drive, and the oracles.
         .library(

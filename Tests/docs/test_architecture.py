@@ -230,3 +230,28 @@ def test_every_import_is_declared_in_the_package(name):
         f"docs/architecture.md says Package.swift does not declare {listed(stated - undeclared)} for `{name}`, "
         "but it does now, or nothing imports it: remove them from the 'Not declared in Package.swift:' line."
     )
+
+
+def closure(names: set[str]) -> set[str]:
+    """The targets `names` depend on, themselves included, all the way down."""
+    by_name = {target["name"]: target for target in targets()}
+    seen: set[str] = set()
+    waiting = list(names)
+    while waiting:
+        name = waiting.pop()
+        if name in seen or name not in by_name:
+            continue
+        seen.add(name)
+        waiting.extend(declared(by_name[name]))
+    return seen
+
+
+def test_the_wire_client_takes_no_engine():
+    """A plain client (the `LprojClient` product) builds without the engine
+    and without ICU's headers: what it takes is Varlink, NIO and the
+    interface's generated types. The localizer is a product of its own."""
+    products = {product["name"]: set(product["targets"]) for product in package()["products"]}
+    wire = closure(products["LprojClient"])
+    engine = {"LprojEngine", "LprojLocales", "LprojFormatting", "LprojTables", "LprojFormat", "CLprojICU", "LprojFiles"}
+    assert not wire & engine, f"the LprojClient product pulls in {sorted(wire & engine)}"
+    assert "LprojLocalizer" in products and "LprojLocalizer" not in wire

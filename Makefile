@@ -190,8 +190,10 @@ soak: deps
 
 # A package of their own (Fuzz/Package.swift): the sanitizer flags reach
 # every module they link, which the normal build must not see.
+# -enable-testing: the fuzzers reach the daemon's modules, whose
+# declarations are `package` (not API), through `@testable import`.
 fuzz-build: deps
-	cd Fuzz && $(SWIFT) build -c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library
+	cd Fuzz && $(SWIFT) build -c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xswiftc -enable-testing
 
 fuzz: fuzz-build
 	Fuzz/run-fuzzers --runs $(FUZZ_RUNS)

@@ -27,7 +27,9 @@ let package = Package(
         // ICU (opened at run time) come with it.
         .library(name: "LprojLocalizer", targets: ["LprojLocalizer"]),
         // For the fuzzers in Fuzz/ (a package of their own, built with
-        // -sanitize=fuzzer): the modules they drive, and the oracles.
+        // -sanitize=fuzzer and -enable-testing): the modules they drive,
+        // and the oracles. What is not API is `package`, which they see
+        // through `@testable import` (docs/architecture.md, "What is API").
         .library(
             name: "LprojFuzzing",
             targets: [

@@ -2,7 +2,9 @@
 // lprojd's fuzzers (libFuzzer). A package of its own, because they are
 // built with `-sanitize=fuzzer,address -parse-as-library`, which the normal
 // build must not see; 5.4 because from 5.5 on SwiftPM renames an
-// executable's entry point, which libFuzzer's main then cannot find.
+// executable's entry point, which libFuzzer's main then cannot find. What
+// is not lprojd's API is `package`: the fuzzers reach it through
+// `@testable import`, built with -enable-testing (the Makefile's fuzz-build).
 //
 //   make fuzz                 builds them and runs each for a million inputs
 //   make fuzz-smoke           30 seconds each (CI)

@@ -10,7 +10,7 @@ internal import Synchronization
 /// is added, or changes nothing and says which limit it would break. A uid
 /// holding nothing has no entry, so the book's size follows the clients
 /// that hold something now.
-public final class BudgetBook: Sendable {
+package final class BudgetBook: Sendable {
     private struct State {
         var perUID: [UInt32: BudgetUsage] = [:]
         var totals = BudgetUsage()
@@ -27,11 +27,11 @@ public final class BudgetBook: Sendable {
     }
 
     /// The limits charges are checked against.
-    public let limits: BudgetLimits
+    package let limits: BudgetLimits
     private let state = Mutex(State())
 
     /// An empty book.
-    public init(limits: BudgetLimits) {
+    package init(limits: BudgetLimits) {
         self.limits = limits
     }
 
@@ -56,7 +56,7 @@ public final class BudgetBook: Sendable {
     /// Charges `bytes` of `resource` to `uid` if every limit allows it;
     /// otherwise charges nothing and returns the limit it would break.
     @discardableResult
-    public func charge(_ bytes: Int, of resource: Resource, to uid: UInt32) -> BudgetRefusal? {
+    package func charge(_ bytes: Int, of resource: Resource, to uid: UInt32) -> BudgetRefusal? {
         guard bytes > 0 else { return nil }
         return state.withLock { state in
             if let refusal = refusal(bytes, of: resource, uid: uid, state) { return refusal }
@@ -69,7 +69,7 @@ public final class BudgetBook: Sendable {
     /// Charges bytes that are already held whatever the limits say (a reply
     /// that is written, a call already read): the uid is over its budget
     /// until they are released, and is refused meanwhile.
-    public func forceCharge(_ bytes: Int, of resource: Resource, to uid: UInt32) {
+    package func forceCharge(_ bytes: Int, of resource: Resource, to uid: UInt32) {
         guard bytes > 0 else { return }
         state.withLock { state in
             state.perUID[uid, default: BudgetUsage()][resource] += bytes
@@ -79,7 +79,7 @@ public final class BudgetBook: Sendable {
 
     /// Gives back bytes charged earlier; wakes whoever waits for the uid's
     /// use of the resource to fall below their threshold.
-    public func release(_ bytes: Int, of resource: Resource, from uid: UInt32) {
+    package func release(_ bytes: Int, of resource: Resource, from uid: UInt32) {
         guard bytes > 0 else { return }
         let woken: [@Sendable () -> Void] = state.withLock { state in
             guard var usage = state.perUID[uid] else { return [] }
@@ -102,7 +102,7 @@ public final class BudgetBook: Sendable {
     /// Calls `wake` once the uid holds less than `threshold` bytes of the
     /// resource (at once if it already does). Returns a token to cancel it.
     @discardableResult
-    public func whenBelow(_ threshold: Int, of resource: Resource, for uid: UInt32, _ wake: @escaping @Sendable () -> Void) -> UInt64? {
+    package func whenBelow(_ threshold: Int, of resource: Resource, for uid: UInt32, _ wake: @escaping @Sendable () -> Void) -> UInt64? {
         let id: UInt64? = state.withLock { state in
             if (state.perUID[uid]?[resource] ?? 0) < threshold { return nil }
             state.nextWaiter += 1
@@ -114,43 +114,43 @@ public final class BudgetBook: Sendable {
     }
 
     /// Forgets a waiter registered with ``whenBelow(_:of:for:_:)``.
-    public func cancelWaiter(_ id: UInt64) {
+    package func cancelWaiter(_ id: UInt64) {
         state.withLock { state in state.waiters.removeAll { $0.id == id } }
     }
 
     /// What a uid holds now.
-    public func usage(of uid: UInt32) -> BudgetUsage {
+    package func usage(of uid: UInt32) -> BudgetUsage {
         state.withLock { $0.perUID[uid] ?? BudgetUsage() }
     }
 
     /// What every uid holds now, by uid.
-    public var usageByUID: [UInt32: BudgetUsage] {
+    package var usageByUID: [UInt32: BudgetUsage] {
         state.withLock { $0.perUID }
     }
 
     /// What all uids hold together.
-    public var totals: BudgetUsage {
+    package var totals: BudgetUsage {
         state.withLock { $0.totals }
     }
 
     /// Charges bytes for as long as the returned token lives: for what
     /// lprojd keeps on a client's behalf beyond one call (added strings,
     /// saved rows, cache entries). Dropping the token releases them.
-    public func hold(_ bytes: Int, of resource: Resource, for uid: UInt32) throws(BudgetRefusal) -> BudgetCharge {
+    package func hold(_ bytes: Int, of resource: Resource, for uid: UInt32) throws(BudgetRefusal) -> BudgetCharge {
         if let refusal = charge(bytes, of: resource, to: uid) { throw refusal }
         return BudgetCharge(book: self, uid: uid, resource: resource, bytes: bytes)
     }
 }
 
 /// Bytes charged to a uid for as long as this token lives.
-public final class BudgetCharge: Sendable {
+package final class BudgetCharge: Sendable {
     private let book: BudgetBook
     /// Whose they are.
-    public let uid: UInt32
+    package let uid: UInt32
     /// Of what.
-    public let resource: Resource
+    package let resource: Resource
     /// How many.
-    public let bytes: Int
+    package let bytes: Int
 
     init(book: BudgetBook, uid: UInt32, resource: Resource, bytes: Int) {
         self.book = book

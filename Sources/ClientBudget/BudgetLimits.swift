@@ -5,19 +5,19 @@
 /// range of subordinate uids). On top of those, each uid's resources
 /// together may not exceed ``memoryPerUID``, and everyone's together
 /// ``memory``.
-public struct BudgetLimits: Sendable, Equatable {
+package struct BudgetLimits: Sendable, Equatable {
     /// Bytes each uid may hold of each resource.
-    public var perUID: [Resource: Int]
+    package var perUID: [Resource: Int]
     /// Bytes all uids together may hold of each resource.
-    public var total: [Resource: Int]
+    package var total: [Resource: Int]
     /// Bytes one uid may hold in all.
-    public var memoryPerUID: Int
+    package var memoryPerUID: Int
     /// Bytes all uids may hold in all.
-    public var memory: Int
+    package var memory: Int
 
     /// Limits with the given values; a resource left out is limited only by
     /// the totals.
-    public init(perUID: [Resource: Int] = [:], total: [Resource: Int] = [:], memoryPerUID: Int = .max, memory: Int = .max) {
+    package init(perUID: [Resource: Int] = [:], total: [Resource: Int] = [:], memoryPerUID: Int = .max, memory: Int = .max) {
         self.perUID = perUID
         self.total = total
         self.memoryPerUID = memoryPerUID
@@ -26,7 +26,7 @@ public struct BudgetLimits: Sendable, Equatable {
 
     /// lprojd's defaults: about 40 MiB per uid at most, whatever the number
     /// of its connections, and 1 GiB over all uids.
-    public static let defaults = BudgetLimits(
+    package static let defaults = BudgetLimits(
         perUID: [
             .connections: 256 * BudgetLimits.connectionCost,
             .input: 16 << 20,
@@ -49,5 +49,5 @@ public struct BudgetLimits: Sendable, Equatable {
     /// What one open connection is charged: its NIO channel, pipeline,
     /// handlers and read buffer, as measured with `make soak` (RSS growth
     /// over 4,096 idle connections, rounded up).
-    public static let connectionCost = 16 << 10
+    package static let connectionCost = 16 << 10
 }

@@ -1,8 +1,8 @@
 /// A charge that would take a uid (or everyone) past a limit: which limit,
 /// and its maximum. lprojd answers it as `LimitExceeded(limit, maximum)`.
-public struct BudgetRefusal: Error, Sendable, Hashable, CustomStringConvertible {
+package struct BudgetRefusal: Error, Sendable, Hashable, CustomStringConvertible {
     /// Which of the budget's limits.
-    public enum Limit: Sendable, Hashable, CustomStringConvertible {
+    package enum Limit: Sendable, Hashable, CustomStringConvertible {
         /// A uid's limit on one resource.
         case perUID(Resource)
         /// Everyone's limit on one resource.
@@ -13,7 +13,7 @@ public struct BudgetRefusal: Error, Sendable, Hashable, CustomStringConvertible 
         case memory
 
         /// Its name in the interface's `Limit` (`inputPerUID`, `memoryTotal`).
-        public var description: String {
+        package var description: String {
             switch self {
             case .perUID(let resource): "\(resource)PerUID"
             case .total(let resource): "\(resource)Total"
@@ -23,14 +23,14 @@ public struct BudgetRefusal: Error, Sendable, Hashable, CustomStringConvertible 
         }
     }
 
-    public let limit: Limit
+    package let limit: Limit
     /// Its maximum, in bytes.
-    public let maximum: Int
+    package let maximum: Int
 
-    public init(_ limit: Limit, maximum: Int) {
+    package init(_ limit: Limit, maximum: Int) {
         self.limit = limit
         self.maximum = maximum
     }
 
-    public var description: String { "\(limit) (at most \(maximum) bytes)" }
+    package var description: String { "\(limit) (at most \(maximum) bytes)" }
 }

@@ -6,7 +6,7 @@ internal import Synchronization
 ///
 /// Uids whose bucket is full again are forgotten, and the table is capped,
 /// so its size follows the uids active in the last few seconds.
-public final class PerUIDRateLimit: Sendable {
+package final class PerUIDRateLimit: Sendable {
     private struct Bucket {
         var tokens: Double
         var updated: ContinuousClock.Instant
@@ -19,14 +19,14 @@ public final class PerUIDRateLimit: Sendable {
     private let buckets = Mutex<[UInt32: Bucket]>([:])
     private static let maximumUIDs = 4096
 
-    public init(burst: Int, perSecond: Double) {
+    package init(burst: Int, perSecond: Double) {
         self.burst = Double(burst)
         self.perSecond = perSecond
     }
 
     /// Whether the uid may have one more event now; if so, also how many
     /// were refused since its last allowed one (to say so once).
-    public func allow(_ uid: UInt32, now: ContinuousClock.Instant = .now) -> (allowed: Bool, suppressed: Int) {
+    package func allow(_ uid: UInt32, now: ContinuousClock.Instant = .now) -> (allowed: Bool, suppressed: Int) {
         buckets.withLock { buckets in
             var bucket = buckets[uid] ?? Bucket(tokens: burst, updated: now, suppressed: 0)
             let elapsed = now - bucket.updated

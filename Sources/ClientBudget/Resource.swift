@@ -4,7 +4,7 @@
 /// `max_outgoing_bytes`, `max_connections_per_user`, ...); here each is
 /// also counted per uid, so that opening more connections never buys a
 /// client more than its uid's budget.
-public enum Resource: Int, CaseIterable, Sendable, Hashable, CustomStringConvertible {
+package enum Resource: Int, CaseIterable, Sendable, Hashable, CustomStringConvertible {
     /// The fixed cost of an open connection (its channel, pipeline and
     /// buffers), charged once per connection.
     case connections
@@ -21,7 +21,7 @@ public enum Resource: Int, CaseIterable, Sendable, Hashable, CustomStringConvert
     /// Cache entries made for a client's requests (resolved locale chains).
     case caches
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .connections: "connections"
         case .input: "input"

@@ -5,18 +5,18 @@ internal import LprojLocales
 internal import Yams
 
 /// Reads lprojd's configuration file (YAML; see `etc/lprojd/lprojd.conf`).
-public enum ConfigurationFile {
+package enum ConfigurationFile {
     /// A configuration that cannot be used, with what is wrong and where.
-    public struct Problem: Error, Sendable, Equatable, CustomStringConvertible {
-        public let description: String
+    package struct Problem: Error, Sendable, Equatable, CustomStringConvertible {
+        package let description: String
     }
 
     /// The file lprojd reads when `--config` is not given.
-    public static let defaultPath = "/etc/lprojd/lprojd.conf"
+    package static let defaultPath = "/etc/lprojd/lprojd.conf"
 
     /// Reads a configuration file. Relative bundle directories are taken
     /// relative to the file's own directory.
-    public static func read(path: String) throws(Problem) -> DaemonConfiguration {
+    package static func read(path: String) throws(Problem) -> DaemonConfiguration {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw Problem(description: "\(path): cannot be read")
         }
@@ -25,7 +25,7 @@ public enum ConfigurationFile {
     }
 
     /// Parses configuration text.
-    public static func parse(_ text: String, name: String, baseDirectory: String) throws(Problem) -> DaemonConfiguration {
+    package static func parse(_ text: String, name: String, baseDirectory: String) throws(Problem) -> DaemonConfiguration {
         let file: FileModel
         do {
             // A file of comments only is an empty configuration.

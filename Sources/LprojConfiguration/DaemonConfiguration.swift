@@ -1,65 +1,65 @@
-public import ClientBudget
-public import LprojEngine
+package import ClientBudget
+package import LprojEngine
 
 /// Everything lprojd is told: from its configuration file, then its options.
-public struct DaemonConfiguration: Sendable, Equatable {
+package struct DaemonConfiguration: Sendable, Equatable {
     /// The socket path; `nil` for the default (see ``DefaultPaths``).
-    public var socketPath: String?
+    package var socketPath: String?
     /// The state directory; `nil` for the default.
-    public var stateDirectory: String?
+    package var stateDirectory: String?
     /// The bundles to serve.
-    public var bundles: [BundleConfiguration] = []
+    package var bundles: [BundleConfiguration] = []
     /// Limits on what clients may ask for.
-    public var limits = Limits()
+    package var limits = Limits()
     /// The log threshold (`trace` ... `critical`); `nil` for `info`.
-    public var logLevel: String?
+    package var logLevel: String?
     /// Count the lookups that miss their locale's own chain (`GetMisses`).
-    public var countMisses = true
+    package var countMisses = true
 
     /// An empty configuration.
-    public init() {}
+    package init() {}
 
     /// Limits, with systemd's Varlink values as defaults where it has them.
     /// Byte limits on what a uid holds are checked per uid whatever the
     /// number of its connections, and again over all uids.
-    public struct Limits: Sendable, Equatable {
+    package struct Limits: Sendable, Equatable {
         /// The largest message, in bytes.
-        public var maximumMessageSize = 1 << 20
+        package var maximumMessageSize = 1 << 20
         /// The largest reply, in bytes.
-        public var maximumReplySize = 16 << 20
+        package var maximumReplySize = 16 << 20
         /// Open connections at most.
-        public var maximumConnections = 4096
+        package var maximumConnections = 4096
         /// Open connections per uid at most.
-        public var maximumConnectionsPerUID = 256
+        package var maximumConnectionsPerUID = 256
         /// Open subscriptions per uid at most.
-        public var maximumSubscriptionsPerUID = 128
+        package var maximumSubscriptionsPerUID = 128
         /// Bytes of unread events a subscriber may have queued.
-        public var maximumSubscriberQueueBytes = 1 << 20
+        package var maximumSubscriberQueueBytes = 1 << 20
         /// The largest table file read.
-        public var maximumTableFileSize = 64 << 20
+        package var maximumTableFileSize = 64 << 20
         /// Added strings per client and bundle.
-        public var maximumAddedStrings = 10_000
+        package var maximumAddedStrings = 10_000
         /// The longest added key or value, in bytes.
-        public var maximumAddedStringLength = 64 << 10
+        package var maximumAddedStringLength = 64 << 10
         /// The longest key a lookup may name, in bytes.
-        public var maximumKeyLength = 64 << 10
+        package var maximumKeyLength = 64 << 10
         /// The longest value a reply may carry, in bytes.
-        public var maximumValueLength = 1 << 20
+        package var maximumValueLength = 1 << 20
         /// Changes a uid may make to its clients' state in a second (after
         /// a burst of as many, at least 512), each an event for its subscribers.
-        public var maximumChangesPerSecondPerUID = 200
+        package var maximumChangesPerSecondPerUID = 200
         /// Seconds an unfinished message may go without a byte.
-        public var incompleteMessageTimeout = 30
+        package var incompleteMessageTimeout = 30
         /// What each uid, and all uids together, may make lprojd hold.
-        public var budget = BudgetLimits.defaults
+        package var budget = BudgetLimits.defaults
 
         /// The defaults.
-        public init() {}
+        package init() {}
     }
 
     /// Adds or replaces a bundle (the last definition of a name wins, so
     /// `--bundle` overrides the file).
-    public mutating func setBundle(_ bundle: BundleConfiguration) {
+    package mutating func setBundle(_ bundle: BundleConfiguration) {
         bundles.removeAll { $0.name == bundle.name }
         bundles.append(bundle)
     }

@@ -1,7 +1,7 @@
-public import LprojEngine
+package import LprojEngine
 internal import LprojFormat
 internal import LprojLint
-public import LprojLocales
+package import LprojLocales
 internal import LprojTables
 
 /// Measures how far a bundle directory is translated, without lprojd: it
@@ -9,16 +9,16 @@ internal import LprojTables
 /// development locale and every other locale, where a lookup's answer comes
 /// from; the linter adds the plural and argument problems, and the String
 /// Catalogs their units' review states.
-public struct CoverageAnalyzer: Sendable {
-    public let files: any FileTree
+package struct CoverageAnalyzer: Sendable {
+    package let files: any FileTree
 
-    public init(files: any FileTree) {
+    package init(files: any FileTree) {
         self.files = files
     }
 
     /// The report for the bundle in `directory`, whose keys are written in
     /// `developmentLocale`.
-    public func report(directory: String, developmentLocale: LocaleIdentifier, name: String) -> CoverageReport {
+    package func report(directory: String, developmentLocale: LocaleIdentifier, name: String) -> CoverageReport {
         let configuration = BundleConfiguration(name: name, directory: directory, developmentLocale: developmentLocale)
         let bundle = BundleLoader(files: files).load(configuration)
         let development = bundle.developmentLocale

@@ -1,8 +1,8 @@
 /// The report as one self-contained HTML page: no script, no font, no
 /// request of any kind; a stacked bar per locale and, under it, the keys it
 /// lacks (with how often users met them, when lprojd said).
-public enum CoverageHTML {
-    public static func render(_ report: CoverageReport) -> String {
+package enum CoverageHTML {
+    package static func render(_ report: CoverageReport) -> String {
         var body = ""
         let keys = report.locales.first?.total.keys ?? 0
         body += "<h1>\(escape(report.bundle))</h1>\n"

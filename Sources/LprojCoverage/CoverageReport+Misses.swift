@@ -1,13 +1,13 @@
-public import LprojLocales
+package import LprojLocales
 
 /// One miss lprojd counted: a key a lookup in a locale did not find there.
-public struct ObservedMiss: Sendable, Hashable {
-    public let locale: String
-    public let table: String
-    public let key: String
-    public let count: Int
+package struct ObservedMiss: Sendable, Hashable {
+    package let locale: String
+    package let table: String
+    package let key: String
+    package let count: Int
 
-    public init(locale: String, table: String, key: String, count: Int) {
+    package init(locale: String, table: String, key: String, count: Int) {
         self.locale = locale
         self.table = table
         self.key = key
@@ -20,7 +20,7 @@ extension CoverageReport {
     /// locale the report does not list counts for the report's locale its
     /// fallback chain reaches first (`fr-CA` for `fr`): that is the
     /// translation that would have answered it.
-    public func addingMisses(_ misses: [ObservedMiss]) -> CoverageReport {
+    package func addingMisses(_ misses: [ObservedMiss]) -> CoverageReport {
         var report = self
         var indexByKey: [LocaleKey: Int] = [:]
         for (index, locale) in locales.enumerated() {

@@ -1,15 +1,15 @@
 /// How far a bundle is translated: per locale and per table, what its keys
 /// (those of the development locale) have in that locale.
-public struct CoverageReport: Sendable, Hashable {
+package struct CoverageReport: Sendable, Hashable {
     /// What the report is about: the bundle directory's name, or the name
     /// lprojd serves it under.
-    public var bundle: String
+    package var bundle: String
     /// The locale the keys are written in, which is not reported on.
-    public var developmentLocale: String
+    package var developmentLocale: String
     /// Every locale of the bundle but the development locale, by tag.
-    public var locales: [LocaleCoverage]
+    package var locales: [LocaleCoverage]
 
-    public init(bundle: String, developmentLocale: String, locales: [LocaleCoverage]) {
+    package init(bundle: String, developmentLocale: String, locales: [LocaleCoverage]) {
         self.bundle = bundle
         self.developmentLocale = developmentLocale
         self.locales = locales
@@ -17,31 +17,31 @@ public struct CoverageReport: Sendable, Hashable {
 }
 
 /// One locale's coverage: per table, and summed.
-public struct LocaleCoverage: Sendable, Hashable {
-    public var locale: String
-    public var tables: [TableCoverage]
+package struct LocaleCoverage: Sendable, Hashable {
+    package var locale: String
+    package var tables: [TableCoverage]
 
-    public init(locale: String, tables: [TableCoverage]) {
+    package init(locale: String, tables: [TableCoverage]) {
         self.locale = locale
         self.tables = tables
     }
 
     /// All tables together.
-    public var total: Counts { tables.reduce(Counts()) { $0 + $1.counts } }
+    package var total: Counts { tables.reduce(Counts()) { $0 + $1.counts } }
 }
 
 /// What one table's keys have in one locale.
-public struct TableCoverage: Sendable, Hashable {
-    public var table: String
-    public var counts: Counts
+package struct TableCoverage: Sendable, Hashable {
+    package var table: String
+    package var counts: Counts
     /// Keys that fall back to the development locale (or Base), sorted.
-    public var missingKeys: [String]
+    package var missingKeys: [String]
     /// Keys whose translation is the development value itself, sorted.
-    public var identicalKeys: [String]
+    package var identicalKeys: [String]
     /// How often lookups met each missing key, from lprojd (`--with-misses`).
-    public var misses: [String: Int]
+    package var misses: [String: Int]
 
-    public init(table: String, counts: Counts, missingKeys: [String], identicalKeys: [String], misses: [String: Int] = [:]) {
+    package init(table: String, counts: Counts, missingKeys: [String], identicalKeys: [String], misses: [String: Int] = [:]) {
         self.table = table
         self.counts = counts
         self.missingKeys = missingKeys
@@ -52,38 +52,38 @@ public struct TableCoverage: Sendable, Hashable {
 
 /// Counts of keys. Every key is exactly one of translated, identical,
 /// inherited and missing; the others count problems among them.
-public struct Counts: Sendable, Hashable {
+package struct Counts: Sendable, Hashable {
     /// The development locale's keys.
-    public var keys = 0
+    package var keys = 0
     /// A value of the locale's own, different from the development value.
-    public var translated = 0
+    package var translated = 0
     /// A value of the locale's own that is the development value itself:
     /// likely left untranslated.
-    public var identical = 0
+    package var identical = 0
     /// The value of a parent of the same language that is the development
     /// locale (`en-GB` reads `en`): not missing, by design.
-    public var inherited = 0
+    package var inherited = 0
     /// No value of the locale's own: lookups fall back to the development
     /// locale or Base.
-    public var missing = 0
+    package var missing = 0
     /// Catalog units in `needs_review`.
-    public var needsReview = 0
+    package var needsReview = 0
     /// Catalog units in `stale`.
-    public var stale = 0
+    package var stale = 0
     /// Plural entries lacking a category the language needs.
-    public var pluralProblems = 0
+    package var pluralProblems = 0
     /// Entries whose format arguments disagree with the development value.
-    public var argumentProblems = 0
+    package var argumentProblems = 0
 
-    public init() {}
+    package init() {}
 
     /// The share of keys the locale has a value for (translated, identical
     /// or inherited), from 0 to 1; 1 for a table without keys.
-    public var covered: Double { keys == 0 ? 1 : Double(keys - missing) / Double(keys) }
+    package var covered: Double { keys == 0 ? 1 : Double(keys - missing) / Double(keys) }
     /// The share of keys translated, from 0 to 1.
-    public var translatedShare: Double { keys == 0 ? 1 : Double(translated + inherited) / Double(keys) }
+    package var translatedShare: Double { keys == 0 ? 1 : Double(translated + inherited) / Double(keys) }
 
-    public static func + (lhs: Counts, rhs: Counts) -> Counts {
+    package static func + (lhs: Counts, rhs: Counts) -> Counts {
         var sum = Counts()
         sum.keys = lhs.keys + rhs.keys
         sum.translated = lhs.translated + rhs.translated

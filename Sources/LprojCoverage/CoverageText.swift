@@ -1,8 +1,8 @@
 /// The report for a terminal: a line per locale with a bar, then the
 /// problems worth a look.
-public enum CoverageText {
+package enum CoverageText {
     /// `width` is the bar's width in characters.
-    public static func render(_ report: CoverageReport, width: Int = 24) -> String {
+    package static func render(_ report: CoverageReport, width: Int = 24) -> String {
         var lines = ["\(report.bundle): keys in \(report.developmentLocale), \(report.locales.first?.total.keys ?? 0) in all"]
         guard !report.locales.isEmpty else { return (lines + ["no locale but the development locale"]).joined(separator: "\n") + "\n" }
         let localeWidth = max(6, report.locales.map(\.locale.count).max() ?? 0)

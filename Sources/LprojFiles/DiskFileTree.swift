@@ -1,5 +1,5 @@
 internal import Glibc
-public import LprojEngine
+package import LprojEngine
 
 /// The file system, as the engine and the linter read it: paths are used as
 /// given (absolute, or relative to the working directory).
@@ -7,10 +7,10 @@ public import LprojEngine
 /// A file is opened once and its size taken from the open descriptor, so
 /// that the size checked is the size of what is read, even when the file is
 /// replaced meanwhile.
-public struct DiskFileTree: FileTree {
-    public init() {}
+package struct DiskFileTree: FileTree {
+    package init() {}
 
-    public func entry(at path: String) -> FileTreeEntry? {
+    package func entry(at path: String) -> FileTreeEntry? {
         var status = stat()
         guard stat(path, &status) == 0 else { return nil }
         switch status.st_mode & S_IFMT {
@@ -20,7 +20,7 @@ public struct DiskFileTree: FileTree {
         }
     }
 
-    public func names(in directory: String) throws(FileTreeError) -> [String] {
+    package func names(in directory: String) throws(FileTreeError) -> [String] {
         guard let stream = opendir(directory) else { throw .unreadable(reason: Self.reason(errno)) }
         defer { closedir(stream) }
         var names: [String] = []
@@ -41,7 +41,7 @@ public struct DiskFileTree: FileTree {
     /// what was checked, even if the path is changed meanwhile. Where
     /// `/proc` is not mounted, the path is checked (`realpath`, `stat`) and
     /// opened with `O_NONBLOCK`, then checked again.
-    public func read(_ path: String, maximumSize: Int, within root: String?) throws(FileTreeError) -> [UInt8] {
+    package func read(_ path: String, maximumSize: Int, within root: String?) throws(FileTreeError) -> [UInt8] {
         let realRoot = try root.map { root throws(FileTreeError) in try Self.realPath(root) }
         let handle = open(path, Self.pathOnly | O_CLOEXEC)
         guard handle >= 0 else { throw .unreadable(reason: Self.reason(errno)) }
@@ -130,7 +130,7 @@ public struct DiskFileTree: FileTree {
 
 extension BundleLoader {
     /// A loader that reads bundles from the disk.
-    public init() {
+    package init() {
         self.init(files: DiskFileTree())
     }
 }

@@ -8,9 +8,9 @@
 /// for the formatter. Values are kept as their canonical text, which is
 /// what is saved and what the interface carries, so that the store and the
 /// service move preferences by field name and never list them.
-public struct FormattingPreferences: Sendable, Equatable {
+package struct FormattingPreferences: Sendable, Equatable {
     /// The fields, as the interface spells them.
-    public enum Field: String, Sendable, CaseIterable {
+    package enum Field: String, Sendable, CaseIterable {
         case dateFormat, timeFormat, distanceUnit, speedUnit, currencySymbol, timeZone, calendar
     }
 
@@ -18,10 +18,10 @@ public struct FormattingPreferences: Sendable, Equatable {
     private var values: [Field: String] = [:]
 
     /// No preferences: the locale's defaults.
-    public init() {}
+    package init() {}
 
     /// The typed values (for tests and for callers that have them typed).
-    public init(
+    package init(
         dateFormat: String? = nil, timeFormat: String? = nil, distanceUnit: DistanceUnit? = nil, speedUnit: SpeedUnit? = nil,
         currencySymbol: String? = nil, timeZone: String? = nil, calendar: String? = nil
     ) {
@@ -36,48 +36,48 @@ public struct FormattingPreferences: Sendable, Equatable {
 
     /// Preferences as saved: canonical text by field name (checked when
     /// they were set). A name that is no longer a field is ignored.
-    public init(saved: [String: String]) {
+    package init(saved: [String: String]) {
         for (name, value) in saved {
             if let field = Field(rawValue: name) { values[field] = value }
         }
     }
 
     /// The preferences to save: canonical text by field name.
-    public var saved: [String: String] {
+    package var saved: [String: String] {
         Dictionary(uniqueKeysWithValues: values.map { ($0.key.rawValue, $0.value) })
     }
 
     /// The fields that are set, in the order of ``Field``.
-    public var setFields: [(Field, String)] {
+    package var setFields: [(Field, String)] {
         Field.allCases.compactMap { field in values[field].map { (field, $0) } }
     }
 
     // MARK: Typed values, for the formatter
 
     /// A date pattern ("dd/MM/yyyy"); default `dd/MM/yyyy`.
-    public var dateFormat: String? { values[.dateFormat] }
+    package var dateFormat: String? { values[.dateFormat] }
     /// A time pattern ("HH:mm"); default `HH:mm`.
-    public var timeFormat: String? { values[.timeFormat] }
+    package var timeFormat: String? { values[.timeFormat] }
     /// Default: the locale's (m, or ft where it does not use the metric system).
-    public var distanceUnit: DistanceUnit? { values[.distanceUnit].flatMap(DistanceUnit.init(rawValue:)) }
+    package var distanceUnit: DistanceUnit? { values[.distanceUnit].flatMap(DistanceUnit.init(rawValue:)) }
     /// Default: the locale's (km/h, or mph in the US and the UK).
-    public var speedUnit: SpeedUnit? { values[.speedUnit].flatMap(SpeedUnit.init(rawValue:)) }
+    package var speedUnit: SpeedUnit? { values[.speedUnit].flatMap(SpeedUnit.init(rawValue:)) }
     /// Written for currency amounts instead of the currency's own symbol.
-    public var currencySymbol: String? { values[.currencySymbol] }
+    package var currencySymbol: String? { values[.currencySymbol] }
     /// An IANA time zone ("Europe/Rome") or a GMT offset; default GMT.
-    public var timeZone: String? { values[.timeZone] }
+    package var timeZone: String? { values[.timeZone] }
     /// An ICU calendar ("gregorian", "japanese", "buddhist"); default the locale's.
-    public var calendar: String? { values[.calendar] }
+    package var calendar: String? { values[.calendar] }
 
     // MARK: Changing
 
     /// A field's value as text.
-    public subscript(field: Field) -> String? { values[field] }
+    package subscript(field: Field) -> String? { values[field] }
 
     /// Sets a field from text, checked and canonicalized: a pattern must be
     /// one ICU formats with, a time zone and a calendar ones it knows
     /// (stored under their canonical names), a unit one of the units.
-    public mutating func set(_ field: Field, to text: String?) throws(FormattingError) {
+    package mutating func set(_ field: Field, to text: String?) throws(FormattingError) {
         guard let text else {
             clear(field)
             return
@@ -124,40 +124,40 @@ public struct FormattingPreferences: Sendable, Equatable {
     }
 
     /// Copies one field's value (set or not) from `other`, which checked it.
-    public mutating func take(_ field: Field, from other: FormattingPreferences) {
+    package mutating func take(_ field: Field, from other: FormattingPreferences) {
         values[field] = other.values[field]
     }
 
-    public mutating func clear(_ field: Field) {
+    package mutating func clear(_ field: Field) {
         values[field] = nil
     }
 
     /// Whether nothing is set.
-    public var isEmpty: Bool { values.isEmpty }
+    package var isEmpty: Bool { values.isEmpty }
 
     /// The fields whose values differ from `other`'s.
-    public func changedFields(from other: FormattingPreferences) -> [Field] {
+    package func changedFields(from other: FormattingPreferences) -> [Field] {
         Field.allCases.filter { self[$0] != other[$0] }
     }
 
     /// The longest currency symbol, in UTF-8 bytes.
-    public static let maximumCurrencySymbolLength = 32
+    package static let maximumCurrencySymbolLength = 32
 
     /// SDLocalizationManager's defaults for the saved date and time formats.
-    public static let defaultDateFormat = "dd/MM/yyyy"
-    public static let defaultTimeFormat = "HH:mm"
+    package static let defaultDateFormat = "dd/MM/yyyy"
+    package static let defaultTimeFormat = "HH:mm"
     /// Dates are written in GMT unless the client chose a time zone.
-    public static let defaultTimeZone = "GMT"
+    package static let defaultTimeZone = "GMT"
 }
 
 /// A value that cannot be formatted as asked.
-public enum FormattingError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum FormattingError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A parameter's value is unusable: which, and why.
     case invalidValue(String, String)
     /// ICU could not format (a locale without the data, say).
     case failed(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .invalidValue(let parameter, let reason): "\(parameter): \(reason)"
         case .failed(let reason): reason

@@ -1,8 +1,8 @@
-public import LprojLocales
+package import LprojLocales
 internal import LprojFormat
 
 /// What to format.
-public enum FormatRequest: Sendable, Equatable {
+package enum FormatRequest: Sendable, Equatable {
     /// A number in a style; `fractionDigits` fixes the count of fraction
     /// digits; `currencyCode` (ISO 4217) picks the currency.
     case number(Double, NumberFormatStyle, fractionDigits: Int? = nil, currencyCode: String? = nil)
@@ -19,17 +19,17 @@ public enum FormatRequest: Sendable, Equatable {
 }
 
 /// A formatted value, and what was used to make it.
-public struct FormattedValue: Sendable, Equatable {
-    public var value: String
+package struct FormattedValue: Sendable, Equatable {
+    package var value: String
     /// The date pattern used.
-    public var pattern: String?
+    package var pattern: String?
     /// The unit written (distances and speeds), or the currency's code.
-    public var unit: String?
+    package var unit: String?
     /// The time zone and calendar used (dates).
-    public var timeZone: String?
-    public var calendar: String?
+    package var timeZone: String?
+    package var calendar: String?
 
-    public init(value: String, pattern: String? = nil, unit: String? = nil, timeZone: String? = nil, calendar: String? = nil) {
+    package init(value: String, pattern: String? = nil, unit: String? = nil, timeZone: String? = nil, calendar: String? = nil) {
         self.value = value
         self.pattern = pattern
         self.unit = unit
@@ -42,17 +42,17 @@ public struct FormattedValue: Sendable, Equatable {
 /// (ICU 72, CLDR 42: the data the plural rules come from too). Nothing here
 /// is written by hand: the patterns, digits, separators, unit names and
 /// case rules are the locale's own in ICU.
-public struct LocaleFormatter: Sendable {
+package struct LocaleFormatter: Sendable {
     /// The locale whose conventions apply (for a custom locale, its
     /// standard locale).
-    public let locale: LocaleIdentifier
-    public let preferences: FormattingPreferences
+    package let locale: LocaleIdentifier
+    package let preferences: FormattingPreferences
     /// `LM_decimal_separator` and `LM_grouping_separator` from the bundle's
     /// tables, which replace the locale's in numbers, distances and speeds.
-    public let decimalSeparator: String?
-    public let groupingSeparator: String?
+    package let decimalSeparator: String?
+    package let groupingSeparator: String?
 
-    public init(
+    package init(
         locale: LocaleIdentifier, preferences: FormattingPreferences = FormattingPreferences(), decimalSeparator: String? = nil,
         groupingSeparator: String? = nil
     ) {
@@ -67,12 +67,12 @@ public struct LocaleFormatter: Sendable {
     }
 
     /// Fraction digits a caller may ask for.
-    public static let fractionDigitRange = 0...15
+    package static let fractionDigitRange = 0...15
     /// The longest decimal or grouping separator, in UTF-8 bytes (real ones
     /// are one to three characters: ",", " ", "٫").
-    public static let maximumSeparatorLength = 16
+    package static let maximumSeparatorLength = 16
 
-    public func format(_ request: FormatRequest) throws(FormattingError) -> FormattedValue {
+    package func format(_ request: FormatRequest) throws(FormattingError) -> FormattedValue {
         switch request {
         case .number(let value, let style, let digits, let code):
             return try number(value, style: style, fractionDigits: digits, currencyCode: code)
@@ -96,7 +96,7 @@ public struct LocaleFormatter: Sendable {
     }
 
     /// The locale's measurement system.
-    public var measurementSystem: MeasurementSystem { ICUFormatting.measurementSystem(locale.tag) }
+    package var measurementSystem: MeasurementSystem { ICUFormatting.measurementSystem(locale.tag) }
 
     // MARK: Numbers
 
@@ -163,7 +163,7 @@ public struct LocaleFormatter: Sendable {
 
     /// The pattern, time zone and calendar a style uses for this locale and
     /// client.
-    public func dateSettings(_ style: DateFormatStyle, timeZone: String? = nil, calendar: String? = nil) throws(FormattingError) -> (
+    package func dateSettings(_ style: DateFormatStyle, timeZone: String? = nil, calendar: String? = nil) throws(FormattingError) -> (
         pattern: String, timeZone: String, calendar: String?, locale: String
     ) {
         if style == .server {
@@ -225,7 +225,7 @@ public struct LocaleFormatter: Sendable {
     /// Reads a date written in a style, strictly and whole: the server
     /// format (in GMT), or a pattern in this locale, zone and calendar.
     /// Returns seconds since 1970-01-01 UTC.
-    public func parseDate(_ text: String, style: DateFormatStyle, timeZone: String? = nil, calendar: String? = nil) throws(FormattingError)
+    package func parseDate(_ text: String, style: DateFormatStyle, timeZone: String? = nil, calendar: String? = nil) throws(FormattingError)
         -> Double
     {
         guard text.utf8.count <= 256, !text.contains("\0") else { throw .invalidValue("text", "a date is at most 256 bytes") }
@@ -245,12 +245,12 @@ public struct LocaleFormatter: Sendable {
     // MARK: Names
 
     /// A locale's name in this formatter's locale, as a menu would write it.
-    public func name(of other: LocaleIdentifier) -> String {
+    package func name(of other: LocaleIdentifier) -> String {
         ICUFormatting.displayName(of: other.tag, in: locale.tag) ?? other.tag
     }
 
     /// A locale's name in its own language ("Deutsch", "日本語").
-    public static func nativeName(of locale: LocaleIdentifier) -> String {
+    package static func nativeName(of locale: LocaleIdentifier) -> String {
         ICUFormatting.displayName(of: locale.tag, in: locale.tag) ?? locale.tag
     }
 }

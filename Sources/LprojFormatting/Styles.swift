@@ -1,5 +1,5 @@
 /// How a number is written: NSNumberFormatter's styles.
-public enum NumberFormatStyle: String, Sendable, CaseIterable {
+package enum NumberFormatStyle: String, Sendable, CaseIterable {
     /// The locale's decimal pattern: grouping, at most 3 fraction digits.
     case decimal
     /// A percentage, the value taken as already one: 25 is "25 %" (at most
@@ -15,7 +15,7 @@ public enum NumberFormatStyle: String, Sendable, CaseIterable {
 }
 
 /// A unit of length, for distances.
-public enum DistanceUnit: String, Sendable, CaseIterable {
+package enum DistanceUnit: String, Sendable, CaseIterable {
     case meters, kilometers, feet, yards, miles
 
     /// ICU's measure unit.
@@ -42,7 +42,7 @@ public enum DistanceUnit: String, Sendable, CaseIterable {
 }
 
 /// A unit of speed.
-public enum SpeedUnit: String, Sendable, CaseIterable {
+package enum SpeedUnit: String, Sendable, CaseIterable {
     case kilometersPerHour, milesPerHour, metersPerSecond, knots
 
     var icuUnit: String {
@@ -66,19 +66,19 @@ public enum SpeedUnit: String, Sendable, CaseIterable {
 }
 
 /// A locale's system of measurement (CLDR's `measurementSystem`).
-public enum MeasurementSystem: String, Sendable {
+package enum MeasurementSystem: String, Sendable {
     case metric, us, uk
 
     /// SDLocalizationManager's defaults: feet where the locale does not use
     /// the metric system, meters elsewhere.
-    public var distanceUnit: DistanceUnit { self == .us ? .feet : .meters }
+    package var distanceUnit: DistanceUnit { self == .us ? .feet : .meters }
 
     /// Miles per hour in the US and the UK, kilometers per hour elsewhere.
-    public var speedUnit: SpeedUnit { self == .metric ? .kilometersPerHour : .milesPerHour }
+    package var speedUnit: SpeedUnit { self == .metric ? .kilometersPerHour : .milesPerHour }
 }
 
 /// How a date is written.
-public enum DateFormatStyle: Sendable, Equatable {
+package enum DateFormatStyle: Sendable, Equatable {
     /// SDLocalizationManager's named formatters: each template becomes the
     /// locale's own pattern, as `dateFormatFromTemplate` makes it.
     case simpleDate, time12, time24, simpleDateTime
@@ -94,7 +94,7 @@ public enum DateFormatStyle: Sendable, Equatable {
     case savedDate, savedTime, savedDateTime
 
     /// SDLocalizationManager's templates.
-    public var namedTemplate: String? {
+    package var namedTemplate: String? {
         switch self {
         case .simpleDate: "dd/MM/yyyy"
         case .time12: "hh:mm a"
@@ -105,5 +105,5 @@ public enum DateFormatStyle: Sendable, Equatable {
     }
 
     /// The server format's pattern.
-    public static let serverPattern = "yyyy-MM-dd HH:mm:ss.SSS"
+    package static let serverPattern = "yyyy-MM-dd HH:mm:ss.SSS"
 }

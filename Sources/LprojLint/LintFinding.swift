@@ -1,22 +1,22 @@
-public import LprojTables
+package import LprojTables
 
 /// One thing the linter found, in one file.
-public struct LintFinding: Sendable, Hashable, Comparable {
+package struct LintFinding: Sendable, Hashable, Comparable {
     /// The file, as the path it was found under.
-    public let file: String
+    package let file: String
     /// What was found.
-    public let diagnostic: Diagnostic
+    package let diagnostic: Diagnostic
 
     /// Creates a finding.
-    public init(file: String, diagnostic: Diagnostic) {
+    package init(file: String, diagnostic: Diagnostic) {
         self.file = file
         self.diagnostic = diagnostic
     }
 
     /// `file:line:column: severity: message`, as compilers print it.
-    public var formatted: String { diagnostic.formatted(file: file) }
+    package var formatted: String { diagnostic.formatted(file: file) }
 
-    public static func < (lhs: LintFinding, rhs: LintFinding) -> Bool {
+    package static func < (lhs: LintFinding, rhs: LintFinding) -> Bool {
         if lhs.file != rhs.file { return lhs.file < rhs.file }
         let left = lhs.diagnostic.location ?? SourceLocation(line: 0, column: 0)
         let right = rhs.diagnostic.location ?? SourceLocation(line: 0, column: 0)

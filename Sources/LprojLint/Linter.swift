@@ -1,6 +1,6 @@
-public import LprojEngine
+package import LprojEngine
 internal import LprojFormat
-public import LprojLocales
+package import LprojLocales
 internal import LprojTables
 
 /// Checks table files and String Catalogs for what breaks apps and what
@@ -13,23 +13,23 @@ internal import LprojTables
 /// the development language does not pass, or one it drops. It also
 /// reports plural categories a language needs that an entry lacks, unused
 /// plural variables, and `%1#@name@` written without `$`.
-public struct Linter: Sendable {
+package struct Linter: Sendable {
     /// The development locale to compare translations with; when `nil`,
     /// `en.lproj`, else `Base.lproj`, of each bundle.
-    public var developmentLocale: LocaleIdentifier?
+    package var developmentLocale: LocaleIdentifier?
     /// Where the files are read from.
-    public let files: any FileTree
+    package let files: any FileTree
     /// Files larger than this are reported, not read.
-    public var maximumFileSize = 256 << 20
+    package var maximumFileSize = 256 << 20
 
     /// Creates a linter that reads from `files` (`LprojFiles.DiskFileTree` for the disk).
-    public init(files: any FileTree, developmentLocale: LocaleIdentifier? = nil) {
+    package init(files: any FileTree, developmentLocale: LocaleIdentifier? = nil) {
         self.files = files
         self.developmentLocale = developmentLocale
     }
 
     /// Lints files and directories (recursively).
-    public func lint(paths: [String]) -> [LintFinding] {
+    package func lint(paths: [String]) -> [LintFinding] {
         var findings: [LintFinding] = []
         let files = TableFileSet(files: files, maximumFileSize: maximumFileSize)
         for path in collect(paths, findings: &findings) {

@@ -2,23 +2,23 @@
 ///
 /// Two users running the same app (the same client id) never see each
 /// other's choices.
-public struct ClientKey: Sendable, Hashable, CustomStringConvertible {
+package struct ClientKey: Sendable, Hashable, CustomStringConvertible {
     /// The caller's uid, from `SO_PEERCRED`.
-    public let uid: UInt32
+    package let uid: UInt32
     /// The client id the app chose, such as `org.example.Editor`.
-    public let client: String
+    package let client: String
 
     /// Creates a key.
-    public init(uid: UInt32, client: String) {
+    package init(uid: UInt32, client: String) {
         self.uid = uid
         self.client = client
     }
 
-    public var description: String { "\(uid)/\(client)" }
+    package var description: String { "\(uid)/\(client)" }
 
     /// Whether `client` is acceptable as a client id: 1 to 255 bytes of
     /// printable ASCII without spaces.
-    public static func isValidClientID(_ client: String) -> Bool {
+    package static func isValidClientID(_ client: String) -> Bool {
         !client.isEmpty && client.utf8.count <= 255 && client.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F }
     }
 }

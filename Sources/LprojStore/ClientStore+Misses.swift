@@ -1,23 +1,23 @@
-public import Foundation
+package import Foundation
 internal import GRDB
 
 /// The lookups that missed a key, as saved: one row per user, bundle,
 /// locale, table and key. The service keeps them in memory and saves the
 /// rows that changed every few seconds; they are read back at start-up.
-public struct MissRow: Sendable, Hashable {
-    public let uid: UInt32
-    public let bundle: String
-    public let locale: String
-    public let table: String
-    public let key: String
-    public var count: Int
+package struct MissRow: Sendable, Hashable {
+    package let uid: UInt32
+    package let bundle: String
+    package let locale: String
+    package let table: String
+    package let key: String
+    package var count: Int
     /// Stable hashes of the distinct clients that missed it (bounded by the service).
-    public var clientHashes: [UInt64]
+    package var clientHashes: [UInt64]
     /// Seconds since 1970.
-    public var firstSeen: Double
-    public var lastSeen: Double
+    package var firstSeen: Double
+    package var lastSeen: Double
 
-    public init(
+    package init(
         uid: UInt32, bundle: String, locale: String, table: String, key: String, count: Int, clientHashes: [UInt64], firstSeen: Double,
         lastSeen: Double
     ) {
@@ -35,13 +35,13 @@ public struct MissRow: Sendable, Hashable {
 
 /// Lookups of keys no table of a bundle has, per user and bundle, with a
 /// few of the keys as sent.
-public struct UnknownKeysRow: Sendable, Hashable {
-    public let uid: UInt32
-    public let bundle: String
-    public var count: Int
-    public var sample: [String]
+package struct UnknownKeysRow: Sendable, Hashable {
+    package let uid: UInt32
+    package let bundle: String
+    package var count: Int
+    package var sample: [String]
 
-    public init(uid: UInt32, bundle: String, count: Int, sample: [String]) {
+    package init(uid: UInt32, bundle: String, count: Int, sample: [String]) {
         self.uid = uid
         self.bundle = bundle
         self.count = count
@@ -52,7 +52,7 @@ public struct UnknownKeysRow: Sendable, Hashable {
 extension ClientStore {
     /// Every saved miss. Throws ``Unavailable`` when the database is not
     /// open (the misses are then read once it is).
-    public func savedMisses() throws -> (misses: [MissRow], unknownKeys: [UnknownKeysRow]) {
+    package func savedMisses() throws -> (misses: [MissRow], unknownKeys: [UnknownKeysRow]) {
         let database = try database()
         return try database.read { db in
             let misses = try Row.fetchAll(db, sql: "SELECT * FROM miss").map { row in
@@ -75,7 +75,7 @@ extension ClientStore {
     /// just before: false (the misses were reset since the rows were taken)
     /// writes nothing.
     @discardableResult
-    public func saveMisses(_ misses: [MissRow], unknownKeys: [UnknownKeysRow], isCurrent: @escaping @Sendable () -> Bool) async throws
+    package func saveMisses(_ misses: [MissRow], unknownKeys: [UnknownKeysRow], isCurrent: @escaping @Sendable () -> Bool) async throws
         -> Bool
     {
         guard !misses.isEmpty || !unknownKeys.isEmpty else { return true }
@@ -108,7 +108,7 @@ extension ClientStore {
     /// runs on the writer, in the same transaction, so that a save is
     /// wholly before the reset (its rows deleted) or after it (its rows
     /// taken after the reset, or not written).
-    public func deleteMisses(bundle: String?, resetMemory: @escaping @Sendable () -> Void) async throws {
+    package func deleteMisses(bundle: String?, resetMemory: @escaping @Sendable () -> Void) async throws {
         try await writing { writer in
             try await writer.write { db in
                 resetMemory()

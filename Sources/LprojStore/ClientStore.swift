@@ -1,5 +1,5 @@
-public import ClientBudget
-public import Foundation
+package import ClientBudget
+package import Foundation
 internal import GRDB
 internal import Synchronization
 
@@ -24,16 +24,16 @@ internal import Synchronization
 /// ``Unavailable``, whose reason says what is wrong; ``open()`` tries again
 /// (lprojd does so every few seconds), and a write works again as soon as
 /// the fault is gone.
-public final class ClientStore: Sendable {
+package final class ClientStore: Sendable {
     /// A write the uid's budget does not allow.
-    public struct OverBudget: Error, Sendable, Equatable {
-        public let refusal: BudgetRefusal
+    package struct OverBudget: Error, Sendable, Equatable {
+        package let refusal: BudgetRefusal
     }
 
     /// The state cannot be written now, and why.
-    public struct Unavailable: Error, Sendable, Equatable, CustomStringConvertible {
-        public let reason: String
-        public var description: String { reason }
+    package struct Unavailable: Error, Sendable, Equatable, CustomStringConvertible {
+        package let reason: String
+        package var description: String { reason }
     }
 
     private let path: String?
@@ -55,7 +55,7 @@ public final class ClientStore: Sendable {
     /// charged to `budget` (by default, one without limits). A database
     /// that cannot be opened leaves the store unavailable, not an error:
     /// see ``unavailableReason``.
-    public init(path: String, budget: BudgetBook = BudgetBook(limits: BudgetLimits())) {
+    package init(path: String, budget: BudgetBook = BudgetBook(limits: BudgetLimits())) {
         self.path = path
         self.book = budget
         self.makeWriter = {
@@ -69,7 +69,7 @@ public final class ClientStore: Sendable {
     }
 
     /// A store in memory, for tests.
-    public static func inMemory(budget: BudgetBook = BudgetBook(limits: BudgetLimits())) throws -> ClientStore {
+    package static func inMemory(budget: BudgetBook = BudgetBook(limits: BudgetLimits())) throws -> ClientStore {
         let store = ClientStore(writer: try DatabaseQueue(), budget: budget)
         if let reason = store.unavailableReason { throw Unavailable(reason: reason) }
         return store
@@ -83,22 +83,22 @@ public final class ClientStore: Sendable {
     }
 
     /// What a uid's rows are charged, in all.
-    public func heldBytes(uid: UInt32) -> Int {
+    package func heldBytes(uid: UInt32) -> Int {
         let selections = selections.withLock { $0.filter { $0.key.uid == uid } }
         let preferences = savedPreferences.withLock { $0.filter { $0.key.uid == uid } }
         return selections.reduce(0) { $0 + Self.cost($1.key, $1.value.locale) } + preferences.reduce(0) { $0 + Self.cost($1.key, $1.value) }
     }
 
     /// Why the state cannot be written now, or nil when it can.
-    public var unavailableReason: String? { problem.withLock { $0 } }
+    package var unavailableReason: String? { problem.withLock { $0 } }
 
     /// Rows deleted at the last opening because their uid was over its budget.
-    public var prunedAtStart: Int { pruned.withLock { $0 } }
+    package var prunedAtStart: Int { pruned.withLock { $0 } }
 
     /// Opens the database if it is not open (reading its rows afresh);
     /// returns why it cannot, or nil once it is open.
     @discardableResult
-    public func open() -> String? {
+    package func open() -> String? {
         if writer.withLock({ $0 }) != nil { return nil }
         do {
             let database = try makeWriter()
@@ -292,7 +292,7 @@ public final class ClientStore: Sendable {
     // MARK: Selections
 
     /// The locale a client saved for a bundle, if any.
-    public func selection(for key: ClientKey, bundle: String) -> SavedSelection? {
+    package func selection(for key: ClientKey, bundle: String) -> SavedSelection? {
         selections.withLock { $0[SelectionKey(uid: key.uid, client: key.client, bundle: bundle)] }
     }
 
@@ -318,7 +318,7 @@ public final class ClientStore: Sendable {
 
     /// Saves a client's locale for a bundle; returns once committed.
     /// Throws ``OverBudget`` (writing nothing) past the uid's budget.
-    public func saveSelection(_ locale: String, for key: ClientKey, bundle: String) async throws {
+    package func saveSelection(_ locale: String, for key: ClientKey, bundle: String) async throws {
         let selection = SavedSelection(uid: key.uid, client: key.client, bundle: bundle, locale: locale, updatedAt: Date())
         let cacheKey = SelectionKey(uid: key.uid, client: key.client, bundle: bundle)
         try await writing { writer in
@@ -341,7 +341,7 @@ public final class ClientStore: Sendable {
     }
 
     /// Forgets a client's locale for a bundle; returns once committed.
-    public func removeSelection(for key: ClientKey, bundle: String) async throws {
+    package func removeSelection(for key: ClientKey, bundle: String) async throws {
         let cacheKey = SelectionKey(uid: key.uid, client: key.client, bundle: bundle)
         try await writing { writer in
             try await writer.writeWithoutTransaction { db in
@@ -359,15 +359,15 @@ public final class ClientStore: Sendable {
     }
 
     /// How many selections are saved.
-    public var selectionCount: Int { selections.withLock { $0.count } }
+    package var selectionCount: Int { selections.withLock { $0.count } }
 
     /// Saved selections of one uid.
-    public func selectionCount(uid: UInt32) -> Int { selections.withLock { $0.keys.count { $0.uid == uid } } }
+    package func selectionCount(uid: UInt32) -> Int { selections.withLock { $0.keys.count { $0.uid == uid } } }
 
     // MARK: Preferences
 
     /// A client's formatting preferences for a bundle (empty if none).
-    public func preferences(for key: ClientKey, bundle: String) -> SavedPreferences {
+    package func preferences(for key: ClientKey, bundle: String) -> SavedPreferences {
         savedPreferences.withLock { $0[SelectionKey(uid: key.uid, client: key.client, bundle: bundle)] } ?? [:]
     }
 
@@ -376,7 +376,7 @@ public final class ClientStore: Sendable {
     /// runs on the store's single writer, so concurrent changes never lose
     /// one another. Returns the preferences before and after, once committed.
     @discardableResult
-    public func updatePreferences(
+    package func updatePreferences(
         for key: ClientKey, bundle: String, _ update: @escaping @Sendable (SavedPreferences) throws -> SavedPreferences
     ) async throws -> (previous: SavedPreferences, current: SavedPreferences) {
         let cacheKey = SelectionKey(uid: key.uid, client: key.client, bundle: bundle)
@@ -414,19 +414,19 @@ public final class ClientStore: Sendable {
 /// A client's formatting preferences as stored: each field's text by the
 /// field's name, checked by the service before it gets here. The store
 /// keeps whatever fields it is given: it never lists them.
-public typealias SavedPreferences = [String: String]
+package typealias SavedPreferences = [String: String]
 
 /// A saved selection.
-public struct SavedSelection: Sendable, Hashable {
+package struct SavedSelection: Sendable, Hashable {
     /// Whose it is.
-    public let uid: UInt32
-    public let client: String
+    package let uid: UInt32
+    package let client: String
     /// The bundle it is for.
-    public let bundle: String
+    package let bundle: String
     /// The locale's canonical tag.
-    public let locale: String
+    package let locale: String
     /// When it was saved.
-    public let updatedAt: Date
+    package let updatedAt: Date
 }
 
 /// A row of the `selection` table.

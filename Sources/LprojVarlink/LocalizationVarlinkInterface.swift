@@ -1,8 +1,8 @@
 internal import LprojInterface
 internal import LprojLocales
-public import LprojService
-public import VarlinkNIO
-public import VarlinkProtocol
+package import LprojService
+package import VarlinkNIO
+package import VarlinkProtocol
 
 /// `org.lprojd.Localization` over Varlink: a call is read into the
 /// interface's types (a parameter that does not fit them is
@@ -10,20 +10,20 @@ public import VarlinkProtocol
 /// reply written back; every ``ServiceError`` becomes a Varlink error in
 /// ``varlinkError(_:)``, the one map. A subscription's stream goes to the
 /// ``EventDelivery``, which sends its `ready` and then its events.
-public final class LocalizationVarlinkInterface: VarlinkInterface {
-    public let name = Localization.interfaceName
+package final class LocalizationVarlinkInterface: VarlinkInterface {
+    package let name = Localization.interfaceName
     /// The interface definition, served verbatim.
-    public let description = Localization.definition
+    package let description = Localization.definition
 
     private let service: LocalizationService
     private let subscriptions: any EventSubscriptions
 
-    public init(service: LocalizationService, subscriptions: any EventSubscriptions) {
+    package init(service: LocalizationService, subscriptions: any EventSubscriptions) {
         self.service = service
         self.subscriptions = subscriptions
     }
 
-    public func handle(_ method: Substring, call: VarlinkCall, caller: VarlinkCaller) -> VarlinkOutcome {
+    package func handle(_ method: Substring, call: VarlinkCall, caller: VarlinkCaller) -> VarlinkOutcome {
         let request: Localization.Call
         do {
             guard let known = try Localization.Call(method: method, parameters: call.parameters) else {
@@ -91,7 +91,7 @@ public final class LocalizationVarlinkInterface: VarlinkInterface {
     }
 
     /// The one map from the service's errors to Varlink's.
-    public static func varlinkError(_ error: ServiceError) -> VarlinkError {
+    package static func varlinkError(_ error: ServiceError) -> VarlinkError {
         switch error {
         case .localization(let error): error.varlinkError
         case .invalidParameter(let name): .invalidParameter(name)
@@ -99,7 +99,7 @@ public final class LocalizationVarlinkInterface: VarlinkInterface {
     }
 
     /// The error for a limit the server keeps (and the budget it charges).
-    @Sendable public static func limitError(_ limit: VarlinkLimit) -> VarlinkError {
+    @Sendable package static func limitError(_ limit: VarlinkLimit) -> VarlinkError {
         let (name, maximum): (Localization.Limit, Int) =
             switch limit {
             case .messageSize(let maximum): (.messageSize, maximum)
@@ -116,6 +116,6 @@ public final class LocalizationVarlinkInterface: VarlinkInterface {
     }
 
     /// The last reply of every subscription when lprojd stops.
-    public static let shutdownReply = VarlinkReply(
+    package static let shutdownReply = VarlinkReply(
         parameters: Localization.Subscribe.Reply(event: ServiceEvent.shutdown.interfaceEvent).varlinkObject)
 }

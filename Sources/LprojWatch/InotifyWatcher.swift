@@ -5,18 +5,18 @@ import Foundation
 import Synchronization
 
 /// One inotify event.
-public struct InotifyEvent: Sendable, Hashable {
+package struct InotifyEvent: Sendable, Hashable {
     /// The watch it belongs to.
-    public let watch: Int32
+    package let watch: Int32
     /// What happened (`IN_*` bits).
-    public let mask: InotifyMask
+    package let mask: InotifyMask
     /// Pairs `IN_MOVED_FROM` with `IN_MOVED_TO`.
-    public let cookie: UInt32
+    package let cookie: UInt32
     /// The file's name inside the watched directory; empty for the directory itself.
-    public let name: String
+    package let name: String
 
     /// An event (the reader makes them; tests may too).
-    public init(watch: Int32, mask: InotifyMask, cookie: UInt32, name: String) {
+    package init(watch: Int32, mask: InotifyMask, cookie: UInt32, name: String) {
         self.watch = watch
         self.mask = mask
         self.cookie = cookie
@@ -25,23 +25,23 @@ public struct InotifyEvent: Sendable, Hashable {
 }
 
 /// The inotify event bits lprojd uses.
-public struct InotifyMask: OptionSet, Sendable, Hashable {
-    public let rawValue: UInt32
-    public init(rawValue: UInt32) { self.rawValue = rawValue }
+package struct InotifyMask: OptionSet, Sendable, Hashable {
+    package let rawValue: UInt32
+    package init(rawValue: UInt32) { self.rawValue = rawValue }
 
-    public static let closeWrite = InotifyMask(rawValue: UInt32(IN_CLOSE_WRITE))
-    public static let modify = InotifyMask(rawValue: UInt32(IN_MODIFY))
-    public static let movedFrom = InotifyMask(rawValue: UInt32(IN_MOVED_FROM))
-    public static let movedTo = InotifyMask(rawValue: UInt32(IN_MOVED_TO))
-    public static let create = InotifyMask(rawValue: UInt32(IN_CREATE))
-    public static let delete = InotifyMask(rawValue: UInt32(IN_DELETE))
-    public static let deleteSelf = InotifyMask(rawValue: UInt32(IN_DELETE_SELF))
-    public static let moveSelf = InotifyMask(rawValue: UInt32(IN_MOVE_SELF))
-    public static let attributes = InotifyMask(rawValue: UInt32(IN_ATTRIB))
-    public static let onlyDirectory = InotifyMask(rawValue: UInt32(IN_ONLYDIR))
-    public static let isDirectory = InotifyMask(rawValue: UInt32(IN_ISDIR))
-    public static let queueOverflow = InotifyMask(rawValue: UInt32(IN_Q_OVERFLOW))
-    public static let ignored = InotifyMask(rawValue: UInt32(IN_IGNORED))
+    package static let closeWrite = InotifyMask(rawValue: UInt32(IN_CLOSE_WRITE))
+    package static let modify = InotifyMask(rawValue: UInt32(IN_MODIFY))
+    package static let movedFrom = InotifyMask(rawValue: UInt32(IN_MOVED_FROM))
+    package static let movedTo = InotifyMask(rawValue: UInt32(IN_MOVED_TO))
+    package static let create = InotifyMask(rawValue: UInt32(IN_CREATE))
+    package static let delete = InotifyMask(rawValue: UInt32(IN_DELETE))
+    package static let deleteSelf = InotifyMask(rawValue: UInt32(IN_DELETE_SELF))
+    package static let moveSelf = InotifyMask(rawValue: UInt32(IN_MOVE_SELF))
+    package static let attributes = InotifyMask(rawValue: UInt32(IN_ATTRIB))
+    package static let onlyDirectory = InotifyMask(rawValue: UInt32(IN_ONLYDIR))
+    package static let isDirectory = InotifyMask(rawValue: UInt32(IN_ISDIR))
+    package static let queueOverflow = InotifyMask(rawValue: UInt32(IN_Q_OVERFLOW))
+    package static let ignored = InotifyMask(rawValue: UInt32(IN_IGNORED))
 }
 
 /// Watches files and directories with Linux's inotify: no polling.
@@ -56,10 +56,10 @@ public struct InotifyMask: OptionSet, Sendable, Hashable {
 /// `maximumPendingEvents` gets, instead of the lost events, one
 /// `IN_Q_OVERFLOW`, as when the kernel's own queue overflows, and reads
 /// everything again.
-public final class InotifyWatcher: Sendable {
+package final class InotifyWatcher: Sendable {
     /// A failed inotify call.
-    public struct Failure: Error, CustomStringConvertible {
-        public let description: String
+    package struct Failure: Error, CustomStringConvertible {
+        package let description: String
     }
 
     private struct Descriptors {
@@ -77,10 +77,10 @@ public final class InotifyWatcher: Sendable {
     private let shared: SharedDescriptors
     private let pending: PendingEvents
     /// Batches of events, in the order the kernel reported them.
-    public let events: InotifyEvents
+    package let events: InotifyEvents
 
     /// Opens an inotify instance and starts its reader thread.
-    public convenience init(maximumPendingEvents: Int = 65_536) throws {
+    package convenience init(maximumPendingEvents: Int = 65_536) throws {
         try self.init(maximumPendingEvents: maximumPendingEvents, poll: { Glibc.poll($0, $1, $2) }, startsReading: true)
     }
 
@@ -140,7 +140,7 @@ public final class InotifyWatcher: Sendable {
     /// Watches a path; returns the watch descriptor (the same one if the
     /// path's inode is already watched). Fails once the watcher is closed.
     @discardableResult
-    public func add(path: String, mask: InotifyMask) throws -> Int32 {
+    package func add(path: String, mask: InotifyMask) throws -> Int32 {
         try shared.state.withLock { state throws(Failure) -> Int32 in
             guard let descriptor = state.inotify, state.wakeWrite != nil else {
                 throw Failure(description: "watching \(path): the watcher is closed")
@@ -152,7 +152,7 @@ public final class InotifyWatcher: Sendable {
     }
 
     /// Stops a watch; harmless if the kernel already dropped it.
-    public func remove(watch: Int32) {
+    package func remove(watch: Int32) {
         shared.state.withLock { state in
             guard let descriptor = state.inotify, state.wakeWrite != nil else { return }
             _ = inotify_rm_watch(descriptor, watch)
@@ -160,7 +160,7 @@ public final class InotifyWatcher: Sendable {
     }
 
     /// Stops the reader thread and ends ``events``.
-    public func close() {
+    package func close() {
         shared.state.withLock { state in
             guard let wakeWrite = state.wakeWrite else { return }
             state.wakeWrite = nil
@@ -297,14 +297,14 @@ final class PendingEvents: Sendable {
 }
 
 /// The batches of events an ``InotifyWatcher`` reads, for one consumer.
-public struct InotifyEvents: AsyncSequence, Sendable {
-    public typealias Element = [InotifyEvent]
+package struct InotifyEvents: AsyncSequence, Sendable {
+    package typealias Element = [InotifyEvent]
     let pending: PendingEvents
 
-    public struct AsyncIterator: AsyncIteratorProtocol {
+    package struct AsyncIterator: AsyncIteratorProtocol {
         let pending: PendingEvents
-        public mutating func next() async -> [InotifyEvent]? { await pending.next() }
+        package mutating func next() async -> [InotifyEvent]? { await pending.next() }
     }
 
-    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(pending: pending) }
+    package func makeAsyncIterator() -> AsyncIterator { AsyncIterator(pending: pending) }
 }

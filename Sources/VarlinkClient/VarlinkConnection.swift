@@ -1,6 +1,6 @@
-public import NIOCore
-public import NIOPosix
-public import VarlinkProtocol
+package import NIOCore
+package import NIOPosix
+package import VarlinkProtocol
 import Synchronization
 
 /// A client connection to a Varlink service on a Unix socket.
@@ -8,15 +8,15 @@ import Synchronization
 /// Calls may overlap: each waits for its own reply, in the order they were
 /// sent, as Varlink answers them. A `more` call gets the connection's
 /// replies as a stream until the last one.
-public final class VarlinkConnection: Sendable {
+package final class VarlinkConnection: Sendable {
     /// Why a call failed without an error reply.
-    public enum Failure: Error, Equatable, CustomStringConvertible {
+    package enum Failure: Error, Equatable, CustomStringConvertible {
         /// The connection closed before the reply came.
         case disconnected
         /// The service sent something that is not a Varlink reply.
         case malformedReply
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .disconnected: "the connection to lprojd closed"
             case .malformedReply: "lprojd sent a reply that is not Varlink"
@@ -31,7 +31,7 @@ public final class VarlinkConnection: Sendable {
     }
 
     /// Connects to the socket at `path`.
-    public static func connect(path: String, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) async throws
+    package static func connect(path: String, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) async throws
         -> VarlinkConnection
     {
         let channel = try await ClientBootstrap(group: group)
@@ -50,7 +50,7 @@ public final class VarlinkConnection: Sendable {
     /// Cancelling the calling task ends the wait with `CancellationError`;
     /// the connection stays usable, and the reply, when it comes, is dropped
     /// (Varlink answers in order, so it cannot be taken for another's).
-    public func call(_ call: VarlinkCall) async throws -> VarlinkReply {
+    package func call(_ call: VarlinkCall) async throws -> VarlinkReply {
         let bytes = call.encoded() + [0]
         let channel = self.channel
         let cancellation = CallCancellation()
@@ -79,7 +79,7 @@ public final class VarlinkConnection: Sendable {
 
     /// Sends a call with `more` and returns its replies as they come; the
     /// stream ends after the last one (or with the error reply).
-    public func stream(_ call: VarlinkCall) -> AsyncThrowingStream<VarlinkReply, any Error> {
+    package func stream(_ call: VarlinkCall) -> AsyncThrowingStream<VarlinkReply, any Error> {
         let bytes = VarlinkCall(method: call.method, parameters: call.parameters, more: true).encoded() + [0]
         let channel = self.channel
         return AsyncThrowingStream { continuation in
@@ -98,7 +98,7 @@ public final class VarlinkConnection: Sendable {
     }
 
     /// Closes the connection; waiting calls fail with ``Failure/disconnected``.
-    public func close() async {
+    package func close() async {
         try? await channel.close()
     }
 }

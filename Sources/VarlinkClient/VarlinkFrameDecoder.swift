@@ -1,7 +1,7 @@
 #if canImport(Glibc)
     import Glibc
 #endif
-public import NIOCore
+package import NIOCore
 
 /// Splits a byte stream into Varlink messages at their NUL terminators, as
 /// a client reads its replies.
@@ -12,23 +12,23 @@ public import NIOCore
 /// scanned once, not once per piece. (The server in `VarlinkNIO` keeps its
 /// connections' input in a `FrameBuffer` instead, which cuts messages out
 /// only as each is answered.)
-public struct VarlinkFrameDecoder: ByteToMessageDecoder {
-    public typealias InboundOut = ByteBuffer
+package struct VarlinkFrameDecoder: ByteToMessageDecoder {
+    package typealias InboundOut = ByteBuffer
 
     /// A message longer than the limit.
-    public struct MessageTooLarge: Error {
-        public let maximumSize: Int
+    package struct MessageTooLarge: Error {
+        package let maximumSize: Int
     }
 
     let maximumSize: Int
     private var searched = 0
 
     /// A decoder for messages of at most `maximumSize` bytes.
-    public init(maximumSize: Int) {
+    package init(maximumSize: Int) {
         self.maximumSize = maximumSize
     }
 
-    public mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
+    package mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
         let readable = buffer.readableBytes
         // memchr: the scan runs at memory speed, whatever the build.
         let found: Int? = buffer.withUnsafeReadableBytes { bytes in
@@ -50,7 +50,7 @@ public struct VarlinkFrameDecoder: ByteToMessageDecoder {
         return .needMoreData
     }
 
-    public mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws -> DecodingState {
+    package mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws -> DecodingState {
         // A partial message at EOF is dropped: there is no one to answer.
         while try decode(context: context, buffer: &buffer) == .continue {}
         buffer.moveReaderIndex(to: buffer.writerIndex)

@@ -1,8 +1,8 @@
 import Synchronization
 
 /// Why ``withTimeout(seconds:_:_:)`` gave up.
-public struct TimedOut: Error, CustomStringConvertible {
-    public let description: String
+package struct TimedOut: Error, CustomStringConvertible {
+    package let description: String
 }
 
 /// Runs `body` and returns what it returns, or throws ``TimedOut`` once
@@ -11,7 +11,7 @@ public struct TimedOut: Error, CustomStringConvertible {
 /// On time-out the body is cancelled but not waited for: a body stuck in
 /// something that ignores cancellation (a blocking read, a continuation
 /// nobody resumes) fails its test instead of hanging the whole run.
-public func withTimeout<T: Sendable>(
+package func withTimeout<T: Sendable>(
     seconds: Double, _ message: @autoclosure @escaping @Sendable () -> String, _ body: @escaping @Sendable () async throws -> T
 ) async throws -> T {
     let outcome = FirstOutcome<T>()

@@ -2,15 +2,15 @@ internal import Synchronization
 
 /// A clock whose time moves only when a test moves it: whatever sleeps on
 /// it wakes when ``advance(by:)`` passes its deadline, and not before.
-public final class ManualClock: Clock {
-    public struct Instant: InstantProtocol {
-        public let offset: Duration
+package final class ManualClock: Clock {
+    package struct Instant: InstantProtocol {
+        package let offset: Duration
 
-        public init(offset: Duration) { self.offset = offset }
+        package init(offset: Duration) { self.offset = offset }
 
-        public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
-        public func duration(to other: Instant) -> Duration { other.offset - offset }
-        public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
+        package func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+        package func duration(to other: Instant) -> Duration { other.offset - offset }
+        package static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
     }
 
     private struct Sleeper {
@@ -27,15 +27,15 @@ public final class ManualClock: Clock {
 
     private let state = Mutex(State())
 
-    public init() {}
+    package init() {}
 
-    public var now: Instant { state.withLock { $0.now } }
-    public var minimumResolution: Duration { .zero }
+    package var now: Instant { state.withLock { $0.now } }
+    package var minimumResolution: Duration { .zero }
 
     /// The deadlines of those sleeping, earliest first.
-    public var sleepingUntil: [Instant] { state.withLock { $0.sleepers.values.map(\.deadline).sorted() } }
+    package var sleepingUntil: [Instant] { state.withLock { $0.sleepers.values.map(\.deadline).sorted() } }
 
-    public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+    package func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
         let id = state.withLock { state in
             defer { state.nextID += 1 }
             return state.nextID
@@ -57,7 +57,7 @@ public final class ManualClock: Clock {
     }
 
     /// Returns once at least `count` are sleeping (a timer is set).
-    public func sleepers(atLeast count: Int) async {
+    package func sleepers(atLeast count: Int) async {
         await withCheckedContinuation { continuation in
             let now = state.withLock { state in
                 guard state.sleepers.count < count else { return true }
@@ -78,7 +78,7 @@ public final class ManualClock: Clock {
     }
 
     /// Moves time on, and wakes whatever sleeps until then.
-    public func advance(by duration: Duration) {
+    package func advance(by duration: Duration) {
         let due = state.withLock { state in
             state.now = state.now.advanced(by: duration)
             let now = state.now

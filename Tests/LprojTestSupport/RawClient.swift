@@ -1,15 +1,15 @@
-public import Foundation
+package import Foundation
 #if canImport(Glibc)
     import Glibc
 #endif
 
 /// A deliberately simple Varlink client on a blocking socket, with a read
 /// timeout so that a test fails instead of hanging.
-public final class RawClient {
-    public let descriptor: Int32
+package final class RawClient {
+    package let descriptor: Int32
     private var buffer: [UInt8] = []
 
-    public init(path: String, timeout: TimeInterval = 5) throws {
+    package init(path: String, timeout: TimeInterval = 5) throws {
         descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
@@ -29,13 +29,13 @@ public final class RawClient {
 
     deinit { close(descriptor) }
 
-    public struct ClientError: Error, CustomStringConvertible { public let description: String }
+    package struct ClientError: Error, CustomStringConvertible { package let description: String }
 
-    public func send(_ text: String) throws {
+    package func send(_ text: String) throws {
         try sendBytes(Array(text.utf8) + [0])
     }
 
-    public func sendBytes(_ bytes: [UInt8]) throws {
+    package func sendBytes(_ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
             // MSG_NOSIGNAL: a server that closed the connection (over a
@@ -49,12 +49,12 @@ public final class RawClient {
     /// The next message, or nil when the server closed the connection.
     /// The blocking read runs on a thread of its own, so that it does not
     /// hold one of the few threads Swift's concurrency runs tasks on.
-    public func receive() async throws -> String? {
+    package func receive() async throws -> String? {
         try await offload { try self.receiveBlocking() }
     }
 
     /// The next message, parsed.
-    public func receiveJSON() async throws -> [String: Any]? {
+    package func receiveJSON() async throws -> [String: Any]? {
         guard let text = try await receive() else { return nil }
         return try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
     }
@@ -80,7 +80,7 @@ public final class RawClient {
 }
 
 /// Runs blocking work on a dedicated thread.
-public func offload<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+package func offload<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
         let thread = Thread {
             do { continuation.resume(returning: try work()) } catch { continuation.resume(throwing: error) }

@@ -1,24 +1,24 @@
-public import ClientBudget
-public import Foundation
-public import Logging
-public import LprojEngine
-public import LprojLocales
-public import LprojService
-public import LprojStore
+package import ClientBudget
+package import Foundation
+package import Logging
+package import LprojEngine
+package import LprojLocales
+package import LprojService
+package import LprojStore
 internal import Synchronization
 
 /// Files in a fresh temporary directory, removed with the value.
-public final class TemporaryFiles: Sendable {
-    public let url: URL
-    public var path: String { url.path }
+package final class TemporaryFiles: Sendable {
+    package let url: URL
+    package var path: String { url.path }
 
-    public init(_ prefix: String = "lprojd-test", files: [String: String]) throws {
+    package init(_ prefix: String = "lprojd-test", files: [String: String]) throws {
         url = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
         for (name, text) in files { try write(name, text) }
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
 
-    public func write(_ name: String, _ text: String) throws {
+    package func write(_ name: String, _ text: String) throws {
         let file = url.appendingPathComponent(name)
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data(text.utf8).write(to: file)
@@ -29,28 +29,28 @@ public final class TemporaryFiles: Sendable {
 
 /// An event sink that keeps what is published, to test the service without
 /// the Varlink adapter's hub.
-public final class RecordingEvents: EventSink {
+package final class RecordingEvents: EventSink {
     private let published = Mutex<[ServiceEvent]>([])
-    public init() {}
-    public var events: [ServiceEvent] { published.withLock { $0 } }
-    public var subscriberCount: Int { 0 }
-    public func subscriberCount(uid: UInt32) -> Int { 0 }
-    public func publish(_ event: ServiceEvent) { published.withLock { $0.append(event) } }
+    package init() {}
+    package var events: [ServiceEvent] { published.withLock { $0 } }
+    package var subscriberCount: Int { 0 }
+    package func subscriberCount(uid: UInt32) -> Int { 0 }
+    package func publish(_ event: ServiceEvent) { published.withLock { $0.append(event) } }
 }
 
 /// The real ``LocalizationService`` in process, over a bundle in a
 /// temporary directory and a store in memory: the service's behaviour
 /// without a socket.
-public struct ServiceFixture: Sendable {
-    public let service: LocalizationService
-    public let events: RecordingEvents
-    public let store: ClientStore
-    public let budget: BudgetBook
-    public let catalog: Catalog
-    public let bundle: TemporaryFiles
+package struct ServiceFixture: Sendable {
+    package let service: LocalizationService
+    package let events: RecordingEvents
+    package let store: ClientStore
+    package let budget: BudgetBook
+    package let catalog: Catalog
+    package let bundle: TemporaryFiles
 
     /// The bundle `demo`, development locale en.
-    public static let demoFiles: [String: String] = [
+    package static let demoFiles: [String: String] = [
         "en.lproj/Localizable.strings": """
         "greeting" = "Hello";
         "farewell" = "Goodbye";
@@ -69,7 +69,7 @@ public struct ServiceFixture: Sendable {
         "en.lproj/Menu.strings": "\"file\" = \"File\";\n",
     ]
 
-    public static func plural(key: String, one: String, other: String) -> String {
+    package static func plural(key: String, one: String, other: String) -> String {
         """
         <?xml version="1.0" encoding="UTF-8"?>
         <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
@@ -84,7 +84,7 @@ public struct ServiceFixture: Sendable {
         """
     }
 
-    public init(
+    package init(
         files: [String: String] = Self.demoFiles, limits: ServiceLimits = ServiceLimits(), budgetLimits: BudgetLimits = BudgetLimits(),
         daemonUID: UInt32 = 999, misses: MissLedger = MissLedger(), countsMisses: Bool = true, store: ClientStore? = nil,
         pseudoLocales: Bool = false

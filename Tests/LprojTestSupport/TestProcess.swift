@@ -2,4 +2,4 @@ import CTestProcess
 
 /// Whether the test process ignores SIGPIPE, as `CTestProcess` sets it up
 /// before any test runs.
-public var testProcessIgnoresSIGPIPE: Bool { lproj_test_process_ignores_sigpipe() != 0 }
+package var testProcessIgnoresSIGPIPE: Bool { lproj_test_process_ignores_sigpipe() != 0 }

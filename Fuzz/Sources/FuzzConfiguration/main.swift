@@ -1,5 +1,5 @@
 import FuzzSupport
-import LprojConfiguration
+@testable import LprojConfiguration
 
 /// The configuration reader on anything: a configuration or one clear
 /// problem, never a crash; and every limit it accepts is positive.

@@ -1,6 +1,6 @@
 import FuzzSupport
 import LprojFormat
-import LprojLocales
+@testable import LprojLocales
 
 /// Format strings as CFString parses them, rendered with random typed
 /// arguments and placeholders, in the C locale and in ICU's: never a crash,

@@ -1,14 +1,14 @@
-import ClientBudget
+@testable import ClientBudget
 import Foundation
 import FuzzSupport
 import Logging
-import LprojEngine
-import LprojLocales
-import LprojService
-import LprojStore
-import LprojVarlink
+@testable import LprojEngine
+@testable import LprojLocales
+@testable import LprojService
+@testable import LprojStore
+@testable import LprojVarlink
 import NIOPosix
-import VarlinkNIO
+@testable import VarlinkNIO
 import VarlinkProtocol
 #if canImport(Glibc)
     import Glibc

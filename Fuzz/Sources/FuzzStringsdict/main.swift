@@ -1,6 +1,6 @@
 import FuzzSupport
 import LprojFormat
-import LprojLocales
+@testable import LprojLocales
 import LprojTables
 
 /// The `.stringsdict` validator on anything (the seeds are real files): it

@@ -1,31 +1,31 @@
-public import LprojLocales
+package import LprojLocales
 
 /// What the administrator says about one bundle.
-public struct BundleConfiguration: Sendable, Hashable {
+package struct BundleConfiguration: Sendable, Hashable {
     /// The name clients use; from the configuration, never from a client.
-    public var name: String
+    package var name: String
     /// The directory holding the bundle's `.lproj` folders.
-    public var directory: String
+    package var directory: String
     /// The development locale: consulted after a locale's own chain.
-    public var developmentLocale: LocaleIdentifier
+    package var developmentLocale: LocaleIdentifier
     /// Locales ICU does not know that this bundle may still use, each
     /// mapped to the standard locale used for its plural rules and number
     /// formats (and consulted after it). Keyed by canonical tag.
-    public var customLocales: [String: LocaleIdentifier]
+    package var customLocales: [String: LocaleIdentifier]
     /// The largest table file lprojd will read.
-    public var maximumFileSize: Int
+    package var maximumFileSize: Int
     /// Which table to serve when a String Catalog and `.lproj` files both
     /// define it for a locale.
-    public var catalogConflict: CatalogConflict = .catalog
+    package var catalogConflict: CatalogConflict = .catalog
     /// Serve String Catalog units in every state (`new` included), like
     /// `xcstringstool compile --force-build-all-strings`.
-    public var catalogAllStates = false
+    package var catalogAllStates = false
     /// Offer the pseudo-locales `en-XA` and `ar-XB`: the development
     /// locale's values, transformed (``LprojFormat/PseudoLocalization``).
-    public var pseudoLocales = false
+    package var pseudoLocales = false
 
     /// Creates a configuration.
-    public init(
+    package init(
         name: String, directory: String, developmentLocale: LocaleIdentifier,
         customLocales: [String: LocaleIdentifier] = [:], maximumFileSize: Int = 64 << 20
     ) {
@@ -38,7 +38,7 @@ public struct BundleConfiguration: Sendable, Hashable {
 
     /// Whether `name` can be a bundle name: letters, digits, `.`, `_`, `-`,
     /// at most 128 characters.
-    public static func isValidName(_ name: String) -> Bool {
+    package static func isValidName(_ name: String) -> Bool {
         !name.isEmpty && name.utf8.count <= 128
             && name.utf8.allSatisfy { byte in
                 switch byte {

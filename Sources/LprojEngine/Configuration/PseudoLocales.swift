@@ -1,9 +1,9 @@
-public import LprojFormat
-public import LprojLocales
+package import LprojFormat
+package import LprojLocales
 
 extension PseudoLocalization {
     /// The locale a client selects for it, as CLDR and Android name it.
-    public var locale: LocaleIdentifier {
+    package var locale: LocaleIdentifier {
         switch self {
         case .accented: Self.accentedLocale
         case .bidirectional: Self.bidirectionalLocale
@@ -11,7 +11,7 @@ extension PseudoLocalization {
     }
 
     /// The locale whose numbers, dates and plural rules it uses.
-    public var baseLocale: LocaleIdentifier {
+    package var baseLocale: LocaleIdentifier {
         switch self {
         case .accented: Self.english
         case .bidirectional: Self.arabic
@@ -19,7 +19,7 @@ extension PseudoLocalization {
     }
 
     /// The pseudo-locale a locale names (`en-XA`, `ar-XB`, in any spelling).
-    public init?(_ locale: LocaleIdentifier) {
+    package init?(_ locale: LocaleIdentifier) {
         switch locale.matchKey {
         case Self.accentedLocale.matchKey: self = .accented
         case Self.bidirectionalLocale.matchKey: self = .bidirectional

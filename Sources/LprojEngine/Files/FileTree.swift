@@ -4,7 +4,7 @@
 /// `LprojFiles.DiskFileTree` is the real one; ``InMemoryFileTree`` holds
 /// files in memory, for tests and fuzzers. Paths are `/`-separated; a
 /// tree decides what they are relative to.
-public protocol FileTree: Sendable {
+package protocol FileTree: Sendable {
     /// What is at a path, or `nil` when nothing is (or it cannot be seen).
     func entry(at path: String) -> FileTreeEntry?
     /// The names in a directory (not `.` and `..`), sorted by their UTF-8
@@ -19,19 +19,19 @@ public protocol FileTree: Sendable {
 
 extension FileTree {
     /// The bytes of a file, wherever it is (the linter's reads: the user's own).
-    public func read(_ path: String, maximumSize: Int) throws(FileTreeError) -> [UInt8] {
+    package func read(_ path: String, maximumSize: Int) throws(FileTreeError) -> [UInt8] {
         try read(path, maximumSize: maximumSize, within: nil)
     }
 }
 
 /// What a path names.
-public enum FileTreeEntry: Sendable, Equatable {
+package enum FileTreeEntry: Sendable, Equatable {
     case file(size: Int)
     case directory
 }
 
 /// Why a file or directory could not be read.
-public enum FileTreeError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum FileTreeError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The system's reason (`No such file or directory`, `Permission denied`).
     case unreadable(reason: String)
     /// The file is larger than the caller accepts.
@@ -44,7 +44,7 @@ public enum FileTreeError: Error, Sendable, Equatable, CustomStringConvertible {
     /// message may reach other users.
     case outsideRoot
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .unreadable(let reason): reason
         case .notRegular(let kind): "not a regular file but \(kind); it is skipped"
@@ -57,7 +57,7 @@ public enum FileTreeError: Error, Sendable, Equatable, CustomStringConvertible {
 extension FileTree {
     /// The `.lproj` folders of a bundle directory, sorted: the one place
     /// that decides which entries of a bundle are its localizations.
-    public func lprojFolders(in directory: String) throws(FileTreeError) -> [String] {
+    package func lprojFolders(in directory: String) throws(FileTreeError) -> [String] {
         try names(in: directory).filter { $0.hasSuffix(".lproj") && entry(at: TreePath.join(directory, $0)) == .directory }
     }
 
@@ -65,7 +65,7 @@ extension FileTree {
     /// sorted: `*.xcstrings` files at its top level and in its folders
     /// (`.lproj` ones included), down to ``StringCatalogFiles/searchDepth``
     /// levels, skipping dot-folders.
-    public func stringCatalogs(in directory: String) -> [String] {
+    package func stringCatalogs(in directory: String) -> [String] {
         var found: [String] = []
         for folder in catalogFolders(in: directory) {
             for name in (try? names(in: TreePath.join(directory, folder))) ?? [] where StringCatalogFiles.tableName(of: name) != nil {
@@ -79,7 +79,7 @@ extension FileTree {
     /// The folders searched for String Catalogs, relative to the bundle
     /// directory (`""` is the directory itself), breadth first; at most
     /// ``StringCatalogFiles/maximumFolders``.
-    public func catalogFolders(in directory: String) -> [String] {
+    package func catalogFolders(in directory: String) -> [String] {
         var folders = [""]
         var level = [""]
         for _ in 0..<StringCatalogFiles.searchDepth {
@@ -98,28 +98,28 @@ extension FileTree {
     }
 
     /// Whether a path is a directory.
-    public func isDirectory(_ path: String) -> Bool {
+    package func isDirectory(_ path: String) -> Bool {
         entry(at: path) == .directory
     }
 
 }
 
 /// Paths in a ``FileTree``.
-public enum TreePath {
+package enum TreePath {
     /// `directory/name`, with one `/` between them.
-    public static func join(_ directory: String, _ names: String...) -> String {
+    package static func join(_ directory: String, _ names: String...) -> String {
         names.reduce(directory) { path, name in
             path.isEmpty ? name : path.hasSuffix("/") ? path + name : path + "/" + name
         }
     }
 
     /// The last component of a path: `fr.lproj` for `a/fr.lproj/`.
-    public static func lastComponent(_ path: String) -> String {
+    package static func lastComponent(_ path: String) -> String {
         String(path.split(separator: "/").last ?? "")
     }
 
     /// The directory a path is in: `a` for `a/fr.lproj`, `.` for `fr.lproj`, `/` for `/a`.
-    public static func parent(_ path: String) -> String {
+    package static func parent(_ path: String) -> String {
         var components = path.split(separator: "/", omittingEmptySubsequences: true)
         guard !components.isEmpty else { return path.hasPrefix("/") ? "/" : "." }
         components.removeLast()
@@ -130,26 +130,26 @@ public enum TreePath {
 
 /// Files held in memory: a map of path to bytes, whose directories are the
 /// paths' prefixes.
-public struct InMemoryFileTree: FileTree {
-    public var files: [String: [UInt8]]
+package struct InMemoryFileTree: FileTree {
+    package var files: [String: [UInt8]]
 
-    public init(_ files: [String: [UInt8]] = [:]) {
+    package init(_ files: [String: [UInt8]] = [:]) {
         self.files = files
     }
 
     /// Files given as UTF-8 text.
-    public init(texts: [String: String]) {
+    package init(texts: [String: String]) {
         self.init(texts.mapValues { Array($0.utf8) })
     }
 
-    public func entry(at path: String) -> FileTreeEntry? {
+    package func entry(at path: String) -> FileTreeEntry? {
         let path = Self.normalized(path)
         if let bytes = files[path] { return .file(size: bytes.count) }
         let prefix = path.isEmpty ? "" : path + "/"
         return files.keys.contains { $0.hasPrefix(prefix) } ? .directory : nil
     }
 
-    public func names(in directory: String) throws(FileTreeError) -> [String] {
+    package func names(in directory: String) throws(FileTreeError) -> [String] {
         guard entry(at: directory) == .directory else { throw .unreadable(reason: "No such file or directory") }
         let directory = Self.normalized(directory)
         let prefix = directory.isEmpty ? "" : directory + "/"
@@ -161,7 +161,7 @@ public struct InMemoryFileTree: FileTree {
         return names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 
-    public func read(_ path: String, maximumSize: Int, within root: String?) throws(FileTreeError) -> [UInt8] {
+    package func read(_ path: String, maximumSize: Int, within root: String?) throws(FileTreeError) -> [UInt8] {
         guard let bytes = files[Self.normalized(path)] else { throw .unreadable(reason: "No such file or directory") }
         guard bytes.count <= maximumSize else { throw .tooLarge(size: bytes.count, limit: maximumSize) }
         return bytes

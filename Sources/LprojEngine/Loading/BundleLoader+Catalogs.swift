@@ -1,5 +1,5 @@
-public import LprojLocales
-public import LprojTables
+package import LprojLocales
+package import LprojTables
 
 extension BundleLoader {
     /// Loads a bundle's String Catalogs: those at `paths`, or all of them.
@@ -29,7 +29,7 @@ extension BundleLoader {
     /// Reads, parses and compiles one catalog (`path` is relative to the
     /// bundle directory). On failure the catalog is `previous`, its last
     /// good version.
-    public func loadStringCatalog(_ path: String, configuration: BundleConfiguration, previous: LoadedStringCatalog?) -> (
+    package func loadStringCatalog(_ path: String, configuration: BundleConfiguration, previous: LoadedStringCatalog?) -> (
         LoadedStringCatalog?, FileReport?
     ) {
         guard let tableName = StringCatalogFiles.tableName(of: TreePath.lastComponent(path)) else { return (nil, nil) }

@@ -4,7 +4,7 @@ extension BundleLoader {
     /// Applies changes to a loaded bundle, reading only what changed: the
     /// other folders and tables are shared with `previous`. A file that now
     /// fails keeps its last good table.
-    public func update(_ previous: LoadedBundle, with changes: BundleChanges) -> (bundle: LoadedBundle, summary: ReloadSummary) {
+    package func update(_ previous: LoadedBundle, with changes: BundleChanges) -> (bundle: LoadedBundle, summary: ReloadSummary) {
         if changes.everything {
             let bundle = load(previous.configuration, previous: previous)
             return (bundle, Self.difference(from: previous, to: bundle, touched: nil))

@@ -1,8 +1,8 @@
 internal import Dispatch
-public import LprojFormat
+package import LprojFormat
 internal import Synchronization
-public import LprojLocales
-public import LprojTables
+package import LprojLocales
+package import LprojTables
 
 /// Reads a bundle directory into a ``LoadedBundle``.
 ///
@@ -12,18 +12,18 @@ public import LprojTables
 /// is ignored. String Catalogs (`*.xcstrings`) anywhere in the bundle are
 /// compiled into the tables of their languages. A file that cannot be
 /// parsed keeps the table it had in `previous`, and its error is reported.
-public struct BundleLoader: Sendable {
+package struct BundleLoader: Sendable {
     /// Where the bundles' files are read from.
-    public let files: any FileTree
+    package let files: any FileTree
 
     /// Creates a loader that reads from `files` (`LprojFiles` adds `init()`,
     /// which reads the disk).
-    public init(files: any FileTree) {
+    package init(files: any FileTree) {
         self.files = files
     }
 
     /// Loads the whole bundle.
-    public func load(_ configuration: BundleConfiguration, previous: LoadedBundle? = nil) -> LoadedBundle {
+    package func load(_ configuration: BundleConfiguration, previous: LoadedBundle? = nil) -> LoadedBundle {
         let folders: [String]
         do {
             folders = try files.lprojFolders(in: configuration.directory)
@@ -59,8 +59,9 @@ public struct BundleLoader: Sendable {
     }
 
     /// What a folder's name means for this bundle, or why it is not loaded.
-    public func folderMeaning(_ folderName: String, configuration: BundleConfiguration) -> Result<(LprojName, LocaleIdentifier), Diagnostic>
-    {
+    package func folderMeaning(_ folderName: String, configuration: BundleConfiguration) -> Result<
+        (LprojName, LocaleIdentifier), Diagnostic
+    > {
         let name: LprojName
         do {
             name = try LprojName(folderName: folderName)
@@ -86,7 +87,7 @@ public struct BundleLoader: Sendable {
     }
 
     /// Loads one `.lproj` folder.
-    public func loadFolder(_ folderName: String, configuration: BundleConfiguration, previous: LprojFolder?) -> Result<
+    package func loadFolder(_ folderName: String, configuration: BundleConfiguration, previous: LprojFolder?) -> Result<
         (LprojFolder, [FileReport]), Diagnostic
     > {
         let meaning: (LprojName, LocaleIdentifier)
@@ -124,7 +125,7 @@ public struct BundleLoader: Sendable {
     }
 
     /// What a table file holds.
-    public enum FileContent: Sendable {
+    package enum FileContent: Sendable {
         case strings(StringTable)
         case plurals([String: PluralFormat])
     }
@@ -132,7 +133,7 @@ public struct BundleLoader: Sendable {
     /// Reads and parses one table file, which must be a regular file inside
     /// `root` (the bundle's directory). `content` is `nil` when the file
     /// could not be read or parsed; the report says why.
-    public func loadFile(_ file: String, kind: TableFileKind, path: String, maximumSize: Int, within root: String?) -> (
+    package func loadFile(_ file: String, kind: TableFileKind, path: String, maximumSize: Int, within root: String?) -> (
         content: FileContent?, report: FileReport?
     ) {
         let bytes: [UInt8]

@@ -1,5 +1,5 @@
-public import LprojLocales
-public import LprojTables
+package import LprojLocales
+package import LprojTables
 
 /// Puts a bundle's String Catalogs where Xcode would compile them: each
 /// language's table into `<language>.lproj`, beside the tables already

@@ -1,11 +1,11 @@
-public import LprojLocales
+package import LprojLocales
 
 extension LoadedBundle {
     /// The bundle's own name for one of its locales, as the display locale's
     /// tables write it: SDLocalizationManager's `LM_locale_name_<locale>` in
     /// `Localizable` (its ids were written with `_`, `it_IT`; ours with `-`,
     /// so both spellings are tried). Nil when no table names it.
-    public func ownName(of locale: LocaleIdentifier, display: ResolvedLocale, overlay: (any StringOverlay)? = nil) -> String? {
+    package func ownName(of locale: LocaleIdentifier, display: ResolvedLocale, overlay: (any StringOverlay)? = nil) -> String? {
         let underscored = locale.tag.replacing("-", with: "_")
         let keys =
             underscored == locale.tag

@@ -1,4 +1,4 @@
-public import LprojFormat
+package import LprojFormat
 internal import LprojLocales
 
 extension LoadedBundle {
@@ -13,7 +13,7 @@ extension LoadedBundle {
     /// Without `pseudoLocalizing`, a pseudo-locale's value comes back as
     /// the tables have it, for ``pseudoLocalized(_:locale:)`` to transform
     /// later (once its cost is known).
-    public func lookup(
+    package func lookup(
         _ key: String, table: String = TableName.defaultTable, locale: ResolvedLocale, defaultValue: String? = nil,
         overlay: (any StringOverlay)? = nil, pseudoLocalizing: Bool = true
     ) -> LookupResult {
@@ -27,7 +27,7 @@ extension LoadedBundle {
 
     /// A value found as a pseudo-locale shows it (as it is, in any other
     /// locale, and when no table had it).
-    public func pseudoLocalized(_ result: LookupResult, locale: ResolvedLocale) -> LookupResult {
+    package func pseudoLocalized(_ result: LookupResult, locale: ResolvedLocale) -> LookupResult {
         guard let pseudo = locale.pseudo, result.found else { return result }
         return result.pseudoLocalized(pseudo)
     }
@@ -37,7 +37,7 @@ extension LoadedBundle {
     /// translator makes for a language, such as the separators
     /// (`LM_decimal_separator`), which must not leak from English into
     /// German. Nil when none of those folders has the key.
-    public func lookupInOwnLanguage(
+    package func lookupInOwnLanguage(
         _ key: String, table: String = TableName.defaultTable, locale: ResolvedLocale, overlay: (any StringOverlay)? = nil
     ) -> LookupResult? {
         firstAnswer(CollectionOfOne(key), table: table, steps: locale.ownLanguageSteps, chain: locale.ownLanguageChain, overlay: overlay)
@@ -46,7 +46,7 @@ extension LoadedBundle {
     /// Looks up whichever of several spellings of a key comes first in the
     /// locale's chain: each folder is asked for every spelling before the
     /// next folder is. Nil when no folder (nor added string) has any.
-    public func lookup(
+    package func lookup(
         anyOf keys: [String], table: String = TableName.defaultTable, locale: ResolvedLocale, overlay: (any StringOverlay)? = nil
     ) -> LookupResult? {
         firstAnswer(keys, table: table, steps: locale.steps, chain: locale.chain, overlay: overlay)
@@ -58,7 +58,7 @@ extension LoadedBundle {
     /// requested locale writes them. `{name}` placeholders are filled in the
     /// value's own text. A value longer than `maximumBytes` (as found, or
     /// once formatted) is an error, found before it is built.
-    public func localizedString(
+    package func localizedString(
         _ key: String, table: String = TableName.defaultTable, locale: ResolvedLocale, defaultValue: String? = nil,
         arguments: [FormatArgument]? = nil, placeholders: [String: String] = [:], overlay: (any StringOverlay)? = nil,
         maximumBytes: Int = .max
@@ -72,7 +72,7 @@ extension LoadedBundle {
     /// (see ``localizedString(_:table:locale:defaultValue:arguments:placeholders:overlay:maximumBytes:)``):
     /// the second half of a lookup, which a caller may do elsewhere once it
     /// knows what the first half found.
-    public func formatted(
+    package func formatted(
         _ result: LookupResult, locale: ResolvedLocale, arguments: [FormatArgument]?, placeholders: [String: String],
         maximumBytes: Int = .max
     ) throws(LookupError) -> LookupResult {

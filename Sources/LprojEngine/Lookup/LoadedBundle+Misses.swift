@@ -1,8 +1,8 @@
-public import LprojLocales
+package import LprojLocales
 
 /// How a lookup's answer relates to what was asked: whether a translator
 /// for the requested locale still has something to add.
-public enum LookupCoverage: Sendable, Equatable {
+package enum LookupCoverage: Sendable, Equatable {
     /// The locale's own chain had the key (or the client added it).
     case own
     /// Another folder answered (the development locale's, or Base), or
@@ -14,12 +14,12 @@ public enum LookupCoverage: Sendable, Equatable {
 
 extension LoadedBundle {
     /// Keys longer than this are not looked for in every folder.
-    public static let longestCheckedKey = 4096
+    package static let longestCheckedKey = 4096
 
     /// Whether a lookup's answer came from the requested locale's own
     /// chain. Base counts as the locale's own when the locale is the
     /// development locale's language (Base then holds its strings).
-    public func coverage(of result: LookupResult, key: String, table: String, locale: ResolvedLocale) -> LookupCoverage {
+    package func coverage(of result: LookupResult, key: String, table: String, locale: ResolvedLocale) -> LookupCoverage {
         if locale.isOwn(chainPosition: result.chainPosition) { return .own }
         if let added = result.addedLocale {
             // A string the client added for one of the locale's own steps.

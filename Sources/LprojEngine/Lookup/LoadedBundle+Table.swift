@@ -1,20 +1,20 @@
-public import LprojFormat
-public import LprojLocales
+package import LprojFormat
+package import LprojLocales
 
 /// A whole table resolved for one locale: every key any folder of the
 /// chain defines, with the value the per-key fallback picks.
-public struct ResolvedTable: Sendable {
+package struct ResolvedTable: Sendable {
     /// One key's value and where it came from.
-    public struct Entry: Sendable, Hashable {
+    package struct Entry: Sendable, Hashable {
         /// The value as written (a stringsdict entry: its format key).
-        public let value: String
+        package let value: String
         /// Where it came from: a folder's locale, `Base`, or the locale an
         /// added string was added for.
-        public let source: String
+        package let source: String
         /// For a stringsdict entry, the entry itself.
-        public let plural: PluralFormat?
+        package let plural: PluralFormat?
         /// For a stringsdict entry, the locale whose plural rules apply.
-        public let pluralLocale: LocaleIdentifier?
+        package let pluralLocale: LocaleIdentifier?
 
         func pseudoLocalized(_ pseudo: PseudoLocalization) -> Entry {
             let (value, plural) = pseudo.transform(value, plural: plural)
@@ -23,9 +23,9 @@ public struct ResolvedTable: Sendable {
     }
 
     /// The requested locale.
-    public let locale: LocaleIdentifier
+    package let locale: LocaleIdentifier
     /// The entries by key.
-    public let entries: [String: Entry]
+    package let entries: [String: Entry]
 }
 
 extension LoadedBundle {
@@ -36,7 +36,7 @@ extension LoadedBundle {
     /// `admit` sees the entries before a pseudo-locale rewrites them (which
     /// only makes them longer), and may refuse them: a table too large to
     /// send is then not pseudo-localized in vain.
-    public func resolvedTable<Failure: Error>(
+    package func resolvedTable<Failure: Error>(
         _ table: String = TableName.defaultTable, locale: ResolvedLocale, overlay: (any StringOverlay)? = nil,
         admit: ([String: ResolvedTable.Entry]) throws(Failure) -> Void
     ) throws(Failure) -> ResolvedTable {
@@ -68,7 +68,7 @@ extension LoadedBundle {
     }
 
     /// A whole table resolved, whatever its size.
-    public func resolvedTable(_ table: String = TableName.defaultTable, locale: ResolvedLocale, overlay: (any StringOverlay)? = nil)
+    package func resolvedTable(_ table: String = TableName.defaultTable, locale: ResolvedLocale, overlay: (any StringOverlay)? = nil)
         -> ResolvedTable
     {
         resolvedTable(table, locale: locale, overlay: overlay) { (_: [String: ResolvedTable.Entry]) throws(Never) in }
@@ -79,7 +79,7 @@ extension LoadedBundle {
     /// paid, so that a small table can be resolved where a lookup would be
     /// answered. A pseudo-locale rewrites every value it keeps, and its
     /// values grow: it counts four times.
-    public func resolvingCost(_ table: String = TableName.defaultTable, locale: ResolvedLocale, overlay: (any StringOverlay)? = nil)
+    package func resolvingCost(_ table: String = TableName.defaultTable, locale: ResolvedLocale, overlay: (any StringOverlay)? = nil)
         -> TableCost
     {
         var cost = TableCost()
@@ -104,12 +104,12 @@ extension LoadedBundle {
 }
 
 /// What resolving a table visits: entries and their bytes.
-public struct TableCost: Sendable, Equatable {
+package struct TableCost: Sendable, Equatable {
     /// Entries visited along the chain.
-    public var entries = 0
+    package var entries = 0
     /// Their keys' and values' UTF-8 bytes.
-    public var bytes = 0
+    package var bytes = 0
 
     /// No cost yet.
-    public init() {}
+    package init() {}
 }

@@ -1,8 +1,8 @@
-public import LprojFormat
-public import LprojLocales
+package import LprojFormat
+package import LprojLocales
 
 /// Why a lookup could not be answered.
-public enum LookupError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum LookupError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The requested locale is malformed, or unknown and not allowed by the bundle.
     case invalidLocale(LocaleError)
     /// The table name is not a plain name.
@@ -10,7 +10,7 @@ public enum LookupError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The value could not be formatted with the arguments given.
     case invalidArguments(FormatError)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .invalidLocale(let error): error.description
         case .invalidTableName(let name): "'\(name)' is not a table name (a plain file name without extension, such as Localizable)"

@@ -1,23 +1,23 @@
-public import LprojFormat
-public import LprojLocales
+package import LprojFormat
+package import LprojLocales
 
 /// The answer to a lookup.
-public struct LookupResult: Sendable {
+package struct LookupResult: Sendable {
     /// The string: the table's value, the caller's default, or the key.
-    public let value: String
+    package let value: String
     /// The folder the value came from (`nil` when no table had the key).
-    public let localization: LprojFolder?
+    package let localization: LprojFolder?
     /// The locale of an added string the value came from, as the client
     /// wrote it when it added the string.
-    public let addedLocale: String?
+    package let addedLocale: String?
     /// For a `.stringsdict` entry, the entry (its `value` is the format key).
-    public let plural: PluralFormat?
+    package let plural: PluralFormat?
     /// Where in the locale's chain of folders (``ResolvedLocale/chain``)
     /// the value was found; -1 when no folder gave it.
-    public let chainPosition: Int
+    package let chainPosition: Int
 
     /// Creates a result.
-    public init(value: String, localization: LprojFolder?, addedLocale: String? = nil, plural: PluralFormat?, chainPosition: Int = -1) {
+    package init(value: String, localization: LprojFolder?, addedLocale: String? = nil, plural: PluralFormat?, chainPosition: Int = -1) {
         self.value = value
         self.localization = localization
         self.addedLocale = addedLocale
@@ -26,26 +26,26 @@ public struct LookupResult: Sendable {
     }
 
     /// Whether a table (or an added string) had the key.
-    public var found: Bool { localization != nil || addedLocale != nil }
+    package var found: Bool { localization != nil || addedLocale != nil }
 
     /// The folder the value came from, as a name (`nil` when not found, or
     /// for an added string).
-    public var source: LprojName? { localization?.name }
+    package var source: LprojName? { localization?.name }
 
     /// Where the value came from, as clients are told: the folder's locale
     /// (or `Base`), or the locale an added string was added for.
-    public var sourceDescription: String? {
+    package var sourceDescription: String? {
         localization?.name.description ?? addedLocale
     }
 
     /// The locale whose plural rules apply to the value: the source folder's.
-    public var pluralLocale: LocaleIdentifier? { localization?.standardLocale }
+    package var pluralLocale: LocaleIdentifier? { localization?.standardLocale }
 }
 
 /// Strings added at run time that overlay a bundle's tables
 /// (SDLocalizationManager's `addStrings`): consulted before the files at
 /// each locale of a chain.
-public protocol StringOverlay: Sendable {
+package protocol StringOverlay: Sendable {
     /// The added value for a key in a table at one locale, if any.
     func value(forKey key: String, table: String, locale: LocaleKey) -> String?
     /// All added strings of a table at one locale.
@@ -56,5 +56,5 @@ public protocol StringOverlay: Sendable {
 }
 
 extension StringOverlay {
-    public func name(of locale: LocaleKey) -> String { locale.tag }
+    package func name(of locale: LocaleKey) -> String { locale.tag }
 }

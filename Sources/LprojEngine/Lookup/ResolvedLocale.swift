@@ -1,46 +1,46 @@
-public import LprojFormat
-public import LprojLocales
+package import LprojFormat
+package import LprojLocales
 
 /// A requested locale, checked against a bundle, with the folders to
 /// consult for it in order. Immutable; a class so that handing it out of
 /// the bundle's cache costs one reference.
-public final class ResolvedLocale: Sendable {
+package final class ResolvedLocale: Sendable {
     /// The requested locale.
-    public let locale: LocaleIdentifier
+    package let locale: LocaleIdentifier
     /// The locale whose number formats apply (a custom locale's mapping,
     /// a pseudo-locale's base).
-    public let standardLocale: LocaleIdentifier
+    package let standardLocale: LocaleIdentifier
     /// The transform a pseudo-locale applies to every value found.
-    public let pseudo: PseudoLocalization?
+    package let pseudo: PseudoLocalization?
     /// One step of the chain: a locale, and the folders that answer to it.
-    public struct Step: Sendable {
+    package struct Step: Sendable {
         /// The locale key (`nil` for `Base`).
-        public let key: LocaleKey?
+        package let key: LocaleKey?
         /// Indexes into the bundle's localizations.
-        public let folders: [Int]
+        package let folders: [Int]
     }
 
     /// The locale's CLDR chain, then the development locale's, then `Base`,
     /// each with its folders (possibly none: added strings may still
     /// exist for a locale the bundle has no folder for).
-    public let steps: [Step]
+    package let steps: [Step]
     /// The folders of all steps, in order: the fast path when no added
     /// strings are involved.
-    public let chain: [Int]
+    package let chain: [Int]
     /// How many of the first steps are the locale's own chain, before the
     /// development locale's.
-    public let ownStepCount: Int
+    package let ownStepCount: Int
     /// The locale's own chain, then `Base`: what speaks for the locale's
     /// language, without the development locale.
-    public let ownLanguageSteps: [Step]
+    package let ownLanguageSteps: [Step]
     /// The folders of ``ownLanguageSteps``, in order.
-    public let ownLanguageChain: [Int]
+    package let ownLanguageChain: [Int]
     /// How many of the first folders of ``chain`` are the locale's own: a
     /// value found past them missed the locale's own translations (for a
     /// custom locale, only its own folder: the standard locale it maps to
     /// fills its gaps). `Base` (last) is counted as the locale's own when
     /// the locale is the development locale's language, for which it speaks.
-    public let ownFolderCount: Int
+    package let ownFolderCount: Int
     let baseIsOwn: Bool
 
     init(
@@ -62,7 +62,7 @@ public final class ResolvedLocale: Sendable {
 
     /// Whether a value found at `position` of ``chain`` is the locale's own.
     @inline(__always)
-    public func isOwn(chainPosition position: Int) -> Bool {
+    package func isOwn(chainPosition position: Int) -> Bool {
         position >= 0 && (position < ownFolderCount || (baseIsOwn && position == chain.count - 1))
     }
 }
@@ -77,7 +77,7 @@ extension LoadedBundle {
     /// the new entry (the caller's charge for it, released when the entry
     /// goes); nil leaves the answer uncached. By default every answer is
     /// cached, for in-process use where no one else shares the cache.
-    public func resolve(locale text: String, admit: () -> (any AnyObject & Sendable)? = { FreeAdmission.shared }) throws(LookupError)
+    package func resolve(locale text: String, admit: () -> (any AnyObject & Sendable)? = { FreeAdmission.shared }) throws(LookupError)
         -> ResolvedLocale
     {
         // Checked before the text is hashed for the cache.
@@ -108,16 +108,16 @@ extension LoadedBundle {
     }
 
     /// The token of a cache entry nobody is charged for.
-    public final class FreeAdmission: Sendable {
-        public static let shared = FreeAdmission()
+    package final class FreeAdmission: Sendable {
+        package static let shared = FreeAdmission()
     }
 
     /// What a cache entry holds in memory, to charge it: the key, the
     /// resolved chain and the dictionary's own share.
-    public static func cacheCost(ofLocaleText text: String) -> Int { 256 + text.utf8.count }
+    package static func cacheCost(ofLocaleText text: String) -> Int { 256 + text.utf8.count }
 
     /// Checks a requested locale and resolves the folders it reads.
-    public func resolve(locale: LocaleIdentifier) throws(LookupError) -> ResolvedLocale {
+    package func resolve(locale: LocaleIdentifier) throws(LookupError) -> ResolvedLocale {
         var keys: [LocaleKey]
         let standard: LocaleIdentifier
         let pseudo = configuration.pseudoLocales ? PseudoLocalization(locale) : nil
@@ -154,7 +154,7 @@ extension LoadedBundle {
     }
 
     /// The development locale, resolved.
-    public var developmentLocale: ResolvedLocale {
+    package var developmentLocale: ResolvedLocale {
         // The configured development locale is always allowed.
         (try? resolve(locale: configuration.developmentLocale.tag))
             ?? ResolvedLocale(

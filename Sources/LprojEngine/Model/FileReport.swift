@@ -1,24 +1,24 @@
-public import LprojTables
+package import LprojTables
 
 /// What loading one table file produced besides its entries.
-public struct FileReport: Sendable, Hashable {
+package struct FileReport: Sendable, Hashable {
     /// The file, relative to the bundle directory: `de.lproj/Localizable.strings`.
-    public let path: String
+    package let path: String
     /// Everything the parser and validator noticed.
-    public let diagnostics: [Diagnostic]
+    package let diagnostics: [Diagnostic]
     /// Whether the file could not be read at all; the table then keeps its
     /// last good version, if it had one.
-    public let failed: Bool
+    package let failed: Bool
 
     /// Creates a report.
-    public init(path: String, diagnostics: [Diagnostic], failed: Bool) {
+    package init(path: String, diagnostics: [Diagnostic], failed: Bool) {
         self.path = path
         self.diagnostics = diagnostics
         self.failed = failed
     }
 
     /// The report of a file that could not be read: too large, or the system's reason.
-    public init(unreadable path: String, _ error: FileTreeError) {
+    package init(unreadable path: String, _ error: FileTreeError) {
         let diagnostic =
             switch error {
             case .tooLarge: Diagnostic(severity: .error, location: nil, code: "too-large", message: "\(error)")
@@ -30,5 +30,5 @@ public struct FileReport: Sendable, Hashable {
     }
 
     /// The error-severity diagnostics.
-    public var errors: [Diagnostic] { diagnostics.filter { $0.severity == .error } }
+    package var errors: [Diagnostic] { diagnostics.filter { $0.severity == .error } }
 }

@@ -1,6 +1,6 @@
 internal import LprojFormat
-public import LprojLocales
-public import LprojTables
+package import LprojLocales
+package import LprojTables
 internal import Synchronization
 
 /// A cached resolution, with whatever its creator's charge for it is.
@@ -13,25 +13,25 @@ struct CachedChain: Sendable {
 ///
 /// A reload builds a new `LoadedBundle` (reusing unchanged tables) and
 /// swaps it in; lookups that already hold this one finish undisturbed.
-public final class LoadedBundle: Sendable {
+package final class LoadedBundle: Sendable {
     /// The configuration it was loaded with.
-    public let configuration: BundleConfiguration
+    package let configuration: BundleConfiguration
     /// What lookups consult: its `.lproj` folders with the tables of its
     /// String Catalogs merged in (a catalog's language without a folder is
     /// a folder of its own), sorted by folder name.
-    public let localizations: [LprojFolder]
+    package let localizations: [LprojFolder]
     /// Its `.lproj` folders as read from the disk, sorted by folder name.
-    public let folders: [LprojFolder]
+    package let folders: [LprojFolder]
     /// Its String Catalogs, sorted by path.
-    public let stringCatalogs: [LoadedStringCatalog]
+    package let stringCatalogs: [LoadedStringCatalog]
     /// Reports of the table files that had something to say.
-    public let fileReports: [FileReport]
+    package let fileReports: [FileReport]
     /// Problems with the bundle itself: a missing directory, folders whose
     /// name is no locale or whose locale is not allowed, tables defined both
     /// in a catalog and as `.lproj` files.
-    public var problems: [Diagnostic] { loadProblems + mergeProblems }
+    package var problems: [Diagnostic] { loadProblems + mergeProblems }
     /// The problems found while reading (kept across partial reloads).
-    public let loadProblems: [Diagnostic]
+    package let loadProblems: [Diagnostic]
     /// The problems found merging catalogs with folders (computed anew).
     let mergeProblems: [Diagnostic]
 
@@ -44,21 +44,21 @@ public final class LoadedBundle: Sendable {
     static let chainCacheLimit = 1024
     /// The locales of its folders (not Base), sorted, then the
     /// pseudo-locales when the configuration offers them.
-    public let supportedLocales: [LocaleIdentifier]
+    package let supportedLocales: [LocaleIdentifier]
     /// The locales a client may select (the folders' and the development
     /// locale) by match key, the first spelling of each: computed once, so
     /// that matching a client's list costs no ICU call per candidate.
-    public let selectableLocales: [LocaleKey: LocaleIdentifier]
+    package let selectableLocales: [LocaleKey: LocaleIdentifier]
 
     /// Creates a bundle from loaded folders.
-    public convenience init(
+    package convenience init(
         configuration: BundleConfiguration, localizations: [LprojFolder], fileReports: [FileReport], problems: [Diagnostic]
     ) {
         self.init(configuration: configuration, folders: localizations, stringCatalogs: [], fileReports: fileReports, problems: problems)
     }
 
     /// Creates a bundle from loaded folders and catalogs.
-    public init(
+    package init(
         configuration: BundleConfiguration, folders: [LprojFolder], stringCatalogs: [LoadedStringCatalog], fileReports: [FileReport],
         problems: [Diagnostic]
     ) {
@@ -117,16 +117,16 @@ public final class LoadedBundle: Sendable {
     }
 
     /// The bundle's name.
-    public var name: String { configuration.name }
+    package var name: String { configuration.name }
 
     /// The names of all tables in any folder, sorted.
-    public var tableNames: [String] {
+    package var tableNames: [String] {
         Array(Set(localizations.flatMap(\.tables.keys))).sorted()
     }
 
     /// Keys across all folders and tables.
-    public var entryCount: Int { localizations.reduce(0) { $0 + $1.entryCount } }
+    package var entryCount: Int { localizations.reduce(0) { $0 + $1.entryCount } }
 
     /// Whether the bundle has a `Base.lproj`.
-    public var hasBase: Bool { baseIndex != nil }
+    package var hasBase: Bool { baseIndex != nil }
 }

@@ -1,20 +1,20 @@
-public import LprojFormat
-public import LprojTables
+package import LprojFormat
+package import LprojTables
 
 /// One table (`Localizable`, `InfoPlist`, ...) in one `.lproj` folder: its
 /// `.stringsdict` entries and its `.strings` entries.
-public struct LocalizedTable: Sendable {
+package struct LocalizedTable: Sendable {
     /// Entries of `<table>.strings`; empty if there is no such file.
-    public let strings: StringTable
+    package let strings: StringTable
     /// Entries of `<table>.stringsdict`; empty if there is no such file.
-    public let plurals: [String: PluralFormat]
+    package let plurals: [String: PluralFormat]
     /// The UTF-8 bytes of its keys and values (a plural entry's format key
     /// and forms included), counted once, as the table is made: what
     /// sending it costs, known before a `GetTable` decides where to build it.
-    public let byteCount: Int
+    package let byteCount: Int
 
     /// Creates a table.
-    public init(strings: StringTable = .empty, plurals: [String: PluralFormat] = [:]) {
+    package init(strings: StringTable = .empty, plurals: [String: PluralFormat] = [:]) {
         self.strings = strings
         self.plurals = plurals
         var bytes = strings.byteCount
@@ -28,5 +28,5 @@ public struct LocalizedTable: Sendable {
     }
 
     /// The number of keys (a key in both files counts twice).
-    public var entryCount: Int { strings.count + plurals.count }
+    package var entryCount: Int { strings.count + plurals.count }
 }

@@ -1,7 +1,7 @@
-public import LprojLocales
+package import LprojLocales
 
 /// Why a selection applies.
-public enum SelectionReason: String, Sendable {
+package enum SelectionReason: String, Sendable {
     /// The client's saved choice.
     case saved
     /// Chosen from the client's preferred languages (and saved).
@@ -11,27 +11,27 @@ public enum SelectionReason: String, Sendable {
 }
 
 /// SDLocalizationManager's choice of locale, for one bundle.
-public enum SelectionPolicy {
+package enum SelectionPolicy {
     /// The bundle's locale that answers `locale`: the locale itself, else
     /// its language without region (`de-AT` → `de`), else `nil`. The
     /// development locale always counts as supported.
-    public static func supportedLocale(matching locale: LocaleIdentifier, in bundle: LoadedBundle) -> LocaleIdentifier? {
+    package static func supportedLocale(matching locale: LocaleIdentifier, in bundle: LoadedBundle) -> LocaleIdentifier? {
         if let exact = bundle.selectableLocales[locale.matchKey] { return exact }
         return bundle.selectableLocales[locale.languageOnly.matchKey]
     }
 
     /// The outcome of choosing.
-    public struct Choice: Sendable, Equatable {
+    package struct Choice: Sendable, Equatable {
         /// The locale chosen.
-        public let locale: LocaleIdentifier
+        package let locale: LocaleIdentifier
         /// Why.
-        public let reason: SelectionReason
+        package let reason: SelectionReason
         /// Whether it is to be saved now (a preferred language's choice).
-        public let save: Bool
+        package let save: Bool
         /// Whether a saved choice no longer applies and is to be forgotten.
-        public let forgetSaved: Bool
+        package let forgetSaved: Bool
 
-        public init(locale: LocaleIdentifier, reason: SelectionReason, save: Bool, forgetSaved: Bool) {
+        package init(locale: LocaleIdentifier, reason: SelectionReason, save: Bool, forgetSaved: Bool) {
             self.locale = locale
             self.reason = reason
             self.save = save
@@ -48,7 +48,7 @@ public enum SelectionPolicy {
     /// may be gone only for a moment (a package upgrade, a checkout), and the
     /// user's choice applies again once it is back. Only a preferred
     /// language chosen with nothing saved is saved.
-    public static func current(in bundle: LoadedBundle, saved: String?, preferred: [LocaleIdentifier]) -> Choice {
+    package static func current(in bundle: LoadedBundle, saved: String?, preferred: [LocaleIdentifier]) -> Choice {
         if let saved, let locale = try? LocaleIdentifier(saved), let supported = supportedLocale(matching: locale, in: bundle),
             supported.matchKey == locale.matchKey
         {
@@ -65,7 +65,7 @@ public enum SelectionPolicy {
     /// What selecting `requested` chooses: it, else its language, else the
     /// development locale (which is not saved: the client's preferred
     /// languages may still apply later).
-    public static func select(_ requested: LocaleIdentifier, in bundle: LoadedBundle) -> Choice {
+    package static func select(_ requested: LocaleIdentifier, in bundle: LoadedBundle) -> Choice {
         if let supported = supportedLocale(matching: requested, in: bundle) {
             return Choice(locale: supported, reason: .saved, save: true, forgetSaved: false)
         }

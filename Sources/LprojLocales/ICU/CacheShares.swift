@@ -1,9 +1,9 @@
 /// Whom the cache entries made now are made for: the uid whose call is
 /// being answered (set by the interface around each call), or nobody
 /// (lprojd's own work).
-public enum CacheOwner {
+package enum CacheOwner {
     /// The uid, or nil for lprojd itself.
-    @TaskLocal public static var uid: UInt32?
+    @TaskLocal package static var uid: UInt32?
 }
 
 /// Which entries of a shared cache each uid made, so that a uid's flood of

@@ -1,9 +1,9 @@
 /// The locales this system knows, as ICU's data (CLDR 42) defines them:
 /// SDLocalizationManager's `allowsOnlyLocalesAvailableOnSystem`.
-public enum KnownLocales {
+package enum KnownLocales {
     /// Whether ICU has data for the locale's language (directly, or through
     /// a parent, as `en-JP` has through `en`) and knows its region.
-    public static func isKnown(_ locale: LocaleIdentifier) -> Bool {
+    package static func isKnown(_ locale: LocaleIdentifier) -> Bool {
         known.value(forKey: locale.tag) {
             guard ICU.hasData(locale.tag) else { return false }
             if let region = locale.region, !ICU.isKnownRegion(region) { return false }
@@ -16,5 +16,5 @@ public enum KnownLocales {
     private static let known = BoundedCache<String, Bool>(capacity: 4096)
 
     /// The locales ICU lists as available, sorted.
-    public static let available: [LocaleIdentifier] = ICU.availableTags.map(LocaleIdentifier.init(canonicalTag:)).sorted()
+    package static let available: [LocaleIdentifier] = ICU.availableTags.map(LocaleIdentifier.init(canonicalTag:)).sorted()
 }

@@ -1,12 +1,12 @@
 /// Why a locale identifier was not accepted.
-public enum LocaleError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum LocaleError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Not a well-formed identifier ("en_", "../x", "zz-ZZZZZ-").
     case malformed(String)
     /// Well-formed, but ICU knows no such language or region, and the
     /// bundle's configuration does not allow it.
     case unknown(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .malformed(let text):
             "'\(text)' is not a locale identifier (expected a BCP 47 tag such as en, en-GB or zh-Hant-TW)"

@@ -6,28 +6,28 @@ internal import LprojFormat
 /// become current ones (`iw` → `he`); and the English names Apple once used
 /// for `.lproj` folders (`English`, `French`, ...) stand for their
 /// languages. `Base` is not a locale; see ``LprojName``.
-public struct LocaleIdentifier: Sendable, Hashable, Comparable, CustomStringConvertible {
+package struct LocaleIdentifier: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The canonical tag: "zh-Hant-TW", "en-GB", "es-419".
-    public let tag: String
+    package let tag: String
     /// The language subtag: "zh".
-    public let language: String
+    package let language: String
     /// The script subtag as written, if any: "Hant".
-    public let script: String?
+    package let script: String?
     /// The region subtag, if any: "TW", "419".
-    public let region: String?
+    package let region: String?
     /// Variant subtags: "1996" in "de-1996".
-    public let variants: [String]
+    package let variants: [String]
     /// Extension and private-use subtags, from the first singleton on:
     /// ["u", "ca", "buddhist"] in "th-u-ca-buddhist", ["x", "pirate"].
-    public let extensions: [String]
+    package let extensions: [String]
 
     /// The longest identifier accepted, in UTF-8 bytes as given (before any
     /// whitespace is trimmed).
-    public static let maximumLength = 64
+    package static let maximumLength = 64
 
     /// Parses and canonicalizes an identifier. Its length is checked on the
     /// text as given, before anything else is done with it.
-    public init(_ text: String) throws(LocaleError) {
+    package init(_ text: String) throws(LocaleError) {
         guard text.utf8.count <= Self.maximumLength else { throw .malformed(text.clipped(toUTF8Bytes: Self.maximumLength)) }
         let trimmed = text.trimmingWhitespace
         if let legacy = LegacyLanguageNames.identifiers[trimmed] {
@@ -89,32 +89,32 @@ public struct LocaleIdentifier: Sendable, Hashable, Comparable, CustomStringConv
         self.extensions = Array(parts[min(index, parts.count)...])
     }
 
-    public var description: String { tag }
+    package var description: String { tag }
 
-    public static func < (lhs: LocaleIdentifier, rhs: LocaleIdentifier) -> Bool { lhs.tag < rhs.tag }
+    package static func < (lhs: LocaleIdentifier, rhs: LocaleIdentifier) -> Bool { lhs.tag < rhs.tag }
 
     /// The tag with likely subtags filled in ("zh-TW" → "zh-Hant-TW").
-    public var maximized: LocaleIdentifier {
+    package var maximized: LocaleIdentifier {
         ICU.maximize(tag).map(LocaleIdentifier.init(canonicalTag:)) ?? self
     }
 
     /// The script a reader of this locale reads: the one written, or the
     /// language's likely script for its region ("zh-TW" reads Hant).
-    public var effectiveScript: String? {
+    package var effectiveScript: String? {
         script ?? maximized.script
     }
 
     /// What this locale means when matching tables: language, effective
     /// script, region and variants. `zh-TW` and `zh-Hant-TW` match; `en`
     /// and `en-US` do not (a region-less table is a different table).
-    public var matchKey: LocaleKey {
+    package var matchKey: LocaleKey {
         LocaleKey(language: language, script: effectiveScript, region: region, variants: variants + extensions)
     }
 
     /// The language alone, keeping a script that differs from the
     /// language's usual one, written or implied ("zh-Hant-TW" and "zh-TW"
     /// → "zh-Hant", "sr-Latn-RS" → "sr-Latn", "en-GB" → "en").
-    public var languageOnly: LocaleIdentifier {
+    package var languageOnly: LocaleIdentifier {
         if let script = effectiveScript, script != LocaleIdentifier(canonicalTag: language).effectiveScript {
             return LocaleIdentifier(canonicalTag: "\(language)-\(script)")
         }
@@ -124,15 +124,15 @@ public struct LocaleIdentifier: Sendable, Hashable, Comparable, CustomStringConv
 
 /// A locale's identity for matching: two identifiers with the same key name
 /// the same tables.
-public struct LocaleKey: Sendable, Hashable, CustomStringConvertible {
-    public let language: String
-    public let script: String?
-    public let region: String?
+package struct LocaleKey: Sendable, Hashable, CustomStringConvertible {
+    package let language: String
+    package let script: String?
+    package let region: String?
     /// Variants, then extension subtags.
-    public let variants: [String]
+    package let variants: [String]
 
     /// Creates a key.
-    public init(language: String, script: String?, region: String?, variants: [String] = []) {
+    package init(language: String, script: String?, region: String?, variants: [String] = []) {
         self.language = language
         self.script = script
         self.region = region
@@ -140,11 +140,11 @@ public struct LocaleKey: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The key as a tag, with the script always written.
-    public var tag: String {
+    package var tag: String {
         ([language] + [script, region].compactMap { $0 } + variants).joined(separator: "-")
     }
 
-    public var description: String { tag }
+    package var description: String { tag }
 }
 
 extension String {

@@ -1,12 +1,12 @@
 /// What an `.lproj` folder's name stands for.
-public enum LprojName: Sendable, Hashable, CustomStringConvertible {
+package enum LprojName: Sendable, Hashable, CustomStringConvertible {
     /// `Base.lproj`: the development-language base internationalization.
     case base
     /// A locale's folder: `en.lproj`, `pt-BR.lproj`, `English.lproj`.
     case locale(LocaleIdentifier)
 
     /// Reads a folder name, with or without its `.lproj` extension.
-    public init(folderName: String) throws(LocaleError) {
+    package init(folderName: String) throws(LocaleError) {
         var name = folderName
         if name.hasSuffix(".lproj") { name.removeLast(6) }
         if name == "Base" {
@@ -16,7 +16,7 @@ public enum LprojName: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .base: "Base"
         case .locale(let locale): locale.tag

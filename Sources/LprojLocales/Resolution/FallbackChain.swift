@@ -10,12 +10,12 @@
 /// Elements are ``LocaleKey``s, so a table folder matches whatever way its
 /// name is spelled (`zh_TW.lproj`, `zh-Hant-TW.lproj`). The development
 /// locale and `Base` come after the chain; the bundle adds them.
-public struct FallbackChain: Sendable, Hashable, CustomStringConvertible {
+package struct FallbackChain: Sendable, Hashable, CustomStringConvertible {
     /// The keys to try, most specific first.
-    public let keys: [LocaleKey]
+    package let keys: [LocaleKey]
 
     /// The chain of a locale.
-    public init(_ locale: LocaleIdentifier) {
+    package init(_ locale: LocaleIdentifier) {
         keys = Self.known.value(forKey: locale.matchKey) { Self.keys(from: locale.matchKey) }
     }
 
@@ -44,11 +44,11 @@ public struct FallbackChain: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// A chain of explicit keys (tests, configured mappings).
-    public init(keys: [LocaleKey]) {
+    package init(keys: [LocaleKey]) {
         self.keys = keys
     }
 
-    public var description: String { keys.map(\.tag).joined(separator: " → ") }
+    package var description: String { keys.map(\.tag).joined(separator: " → ") }
 
     /// CLDR's parent of a locale key, or `nil` at the root.
     static func parent(of key: LocaleKey) -> LocaleKey? {

@@ -1,26 +1,26 @@
 internal import CLprojICU
-public import LprojFormat
+package import LprojFormat
 internal import Synchronization
 
 /// Writes numbers the way a locale does, with ICU: its digits, decimal
 /// separator and grouping, as Foundation's localized format conversions do.
-public struct ICUNumberRenderer: NumberRendering {
+package struct ICUNumberRenderer: NumberRendering {
     /// The locale numbers are written for.
-    public let locale: String
+    package let locale: String
 
     /// A renderer for a locale.
-    public init(locale: LocaleIdentifier) {
+    package init(locale: LocaleIdentifier) {
         self.locale = locale.tag
     }
 
-    public func format(_ value: Int64, style: NumberStyle) -> String {
+    package func format(_ value: Int64, style: NumberStyle) -> String {
         guard let formatter = NumberFormatterCache.formatter(locale: locale, skeleton: Self.skeleton(for: style)) else {
             return POSIXNumberRenderer().format(value, style: style)
         }
         return ICU.string { lproj_number_format_int64(formatter.handle, value, $0, $1) } ?? String(value)
     }
 
-    public func format(_ value: Double, style: NumberStyle) -> String {
+    package func format(_ value: Double, style: NumberStyle) -> String {
         guard let formatter = NumberFormatterCache.formatter(locale: locale, skeleton: Self.skeleton(for: style)) else {
             return POSIXNumberRenderer().format(value, style: style)
         }

@@ -13,14 +13,14 @@
 /// Unlike ZCRLocalizedObject, which compares raw string prefixes ("ha"
 /// would match "haw"), languages are compared by their subtags, and a
 /// different script is a different language (`zh-Hans` never answers `zh-Hant`).
-public enum LocaleNegotiation {
+package enum LocaleNegotiation {
     /// How close a match must be.
-    public enum Specificity: String, Sendable, Hashable, CaseIterable {
+    package enum Specificity: String, Sendable, Hashable, CaseIterable {
         case exact, language, any
     }
 
     /// How the chosen locale was found.
-    public enum MatchKind: String, Sendable, Hashable {
+    package enum MatchKind: String, Sendable, Hashable {
         /// The preferred locale itself.
         case exact
         /// Another locale of the preferred locale's language.
@@ -28,13 +28,13 @@ public enum LocaleNegotiation {
     }
 
     /// The outcome of a negotiation.
-    public struct Match: Sendable, Hashable {
+    package struct Match: Sendable, Hashable {
         /// The available locale chosen.
-        public let locale: LocaleIdentifier
+        package let locale: LocaleIdentifier
         /// The preferred locale it answers.
-        public let preferred: LocaleIdentifier
+        package let preferred: LocaleIdentifier
         /// Whether it is that locale or another of its language.
-        public let kind: MatchKind
+        package let kind: MatchKind
     }
 
     /// A locale with what matching needs of it, computed once: its match
@@ -55,7 +55,7 @@ public enum LocaleNegotiation {
     ///
     /// Each distinct locale's likely subtags are computed once; the rest is
     /// comparing keys, O(preferred × (available + preferred)).
-    public static func negotiate(available: [LocaleIdentifier], preferred: [LocaleIdentifier], specificity: Specificity = .any) -> Match? {
+    package static func negotiate(available: [LocaleIdentifier], preferred: [LocaleIdentifier], specificity: Specificity = .any) -> Match? {
         guard !available.isEmpty, !preferred.isEmpty else { return nil }
         let candidates = available.map(Candidate.init)
         var firstByKey: [LocaleKey: LocaleIdentifier] = [:]

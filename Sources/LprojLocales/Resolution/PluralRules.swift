@@ -1,5 +1,5 @@
 internal import CLprojICU
-public import LprojFormat
+package import LprojFormat
 internal import Synchronization
 
 /// CLDR's cardinal plural rules for one locale, from ICU.
@@ -12,18 +12,18 @@ internal import Synchronization
 /// followed: plural rules belong to the language, as later CLDR releases
 /// state with plural-specific parent locales. Rules are opened once per
 /// locale and shared; ICU's rule objects are immutable and thread-safe.
-public final class PluralRules: PluralRuleSet, @unchecked Sendable {
+package final class PluralRules: PluralRuleSet, @unchecked Sendable {
     /// The locale the rules are for.
-    public let locale: String
+    package let locale: String
     /// The categories the language distinguishes.
-    public let categories: Set<PluralCategory>
+    package let categories: Set<PluralCategory>
     // Immutable after init; ICU allows concurrent use.
     private let handle: OpaquePointer
 
     private static let cache = Mutex<[String: PluralRules]>([:])
 
     /// The rules for a locale, shared; `nil` if ICU cannot open them.
-    public static func forLocale(_ locale: LocaleIdentifier) -> PluralRules? {
+    package static func forLocale(_ locale: LocaleIdentifier) -> PluralRules? {
         let tag = locale.tag
         if let cached = cache.withLock({ $0[tag] }) { return cached }
         guard let rules = PluralRules(tag: rulesLocale(for: locale)) else { return nil }
@@ -58,7 +58,7 @@ public final class PluralRules: PluralRuleSet, @unchecked Sendable {
         lproj_plural_rules_close(handle)
     }
 
-    public func category(for operand: PluralOperand) -> PluralCategory {
+    package func category(for operand: PluralOperand) -> PluralCategory {
         let keyword: String?
         switch operand {
         case .integer(let value):

@@ -1,5 +1,5 @@
-public import LprojEngine
-public import LprojFiles
+package import LprojEngine
+package import LprojFiles
 internal import Synchronization
 
 /// Every bundle lprojd serves, as one immutable snapshot.
@@ -8,15 +8,15 @@ internal import Synchronization
 /// nanoseconds) and read it undisturbed; a reload builds new bundles off the
 /// lookup path and swaps in a new snapshot with a higher generation, so a
 /// lookup sees either all of a change or none of it.
-public final class Catalog: Sendable {
+package final class Catalog: Sendable {
     /// The bundles at one moment.
-    public final class Snapshot: Sendable {
+    package final class Snapshot: Sendable {
         /// Increases with every change to any bundle.
-        public let generation: Int
+        package let generation: Int
         /// Bundles by name.
-        public let bundles: [String: LoadedBundle]
+        package let bundles: [String: LoadedBundle]
         /// The generation at which each bundle last changed.
-        public let bundleGenerations: [String: Int]
+        package let bundleGenerations: [String: Int]
 
         init(generation: Int, bundles: [String: LoadedBundle], bundleGenerations: [String: Int]) {
             self.generation = generation
@@ -25,26 +25,26 @@ public final class Catalog: Sendable {
         }
 
         /// Bundle names, sorted.
-        public var names: [String] { bundles.keys.sorted() }
+        package var names: [String] { bundles.keys.sorted() }
 
         /// Tables over every bundle, counting each locale's copy of a table.
-        public var tableCount: Int {
+        package var tableCount: Int {
             bundles.values.reduce(0) { total, bundle in total + bundle.localizations.reduce(0) { $0 + $1.tables.count } }
         }
 
         /// Entries over every bundle and table.
-        public var entryCount: Int { bundles.values.reduce(0) { $0 + $1.entryCount } }
+        package var entryCount: Int { bundles.values.reduce(0) { $0 + $1.entryCount } }
     }
 
     private let current: Mutex<Snapshot>
 
     /// An empty catalog; see ``load(_:loader:)``.
-    public init() {
+    package init() {
         current = Mutex(Snapshot(generation: 0, bundles: [:], bundleGenerations: [:]))
     }
 
     /// A catalog of these bundles, loaded.
-    public convenience init(configurations: [BundleConfiguration], loader: BundleLoader = BundleLoader()) {
+    package convenience init(configurations: [BundleConfiguration], loader: BundleLoader = BundleLoader()) {
         self.init()
         load(configurations, loader: loader)
     }
@@ -52,17 +52,17 @@ public final class Catalog: Sendable {
     /// Loads every bundle (folders in parallel) and publishes them. lprojd
     /// does this before it accepts a single connection, and after its
     /// watches are in place, so that no change on disk goes unseen.
-    public func load(_ configurations: [BundleConfiguration], loader: BundleLoader = BundleLoader()) {
+    package func load(_ configurations: [BundleConfiguration], loader: BundleLoader = BundleLoader()) {
         publish(configurations.map { loader.load($0) })
     }
 
     /// The current snapshot.
-    public var snapshot: Snapshot { current.withLock { $0 } }
+    package var snapshot: Snapshot { current.withLock { $0 } }
 
     /// Publishes a new version of some bundles (and removes others); returns
     /// the new generation.
     @discardableResult
-    public func publish(_ changed: [LoadedBundle], removing removed: [String] = []) -> Int {
+    package func publish(_ changed: [LoadedBundle], removing removed: [String] = []) -> Int {
         current.withLock { snapshot in
             let generation = snapshot.generation + 1
             var bundles = snapshot.bundles

@@ -1,10 +1,10 @@
 internal import Foundation
-public import Logging
-public import LprojEngine
-public import LprojFiles
+package import Logging
+package import LprojEngine
+package import LprojFiles
 internal import LprojTables
 internal import LprojWatch
-public import ServiceLifecycle
+package import ServiceLifecycle
 
 /// Follows the bundles on disk with inotify and publishes every change.
 ///
@@ -17,7 +17,7 @@ public import ServiceLifecycle
 /// only what changed; the new snapshot is published first, and only then
 /// are subscribers told, so a lookup made on receipt sees the new strings.
 /// On `IN_Q_OVERFLOW` everything is read again.
-public actor CatalogWatcher: Service {
+package actor CatalogWatcher: Service {
     private enum Target: Hashable {
         case bundle(String)
         case folder(bundle: String, folder: String)
@@ -52,7 +52,7 @@ public actor CatalogWatcher: Service {
     /// Creates the watcher and puts its watches in place at once: create it
     /// before loading the catalog, so that a change made while the bundles
     /// are read waits in inotify's queue instead of being missed.
-    public init(
+    package init(
         catalog: Catalog, events hub: any EventSink, configurations: [BundleConfiguration], loader: BundleLoader = BundleLoader(),
         logger: Logger
     ) throws {
@@ -69,7 +69,7 @@ public actor CatalogWatcher: Service {
         self.watches = registry.watches
     }
 
-    public func run() async throws {
+    package func run() async throws {
         let inotify = self.inotify
         let settlingChanged = self.settlingChanged.continuation
         await withTaskCancellationOrGracefulShutdownHandler {
@@ -346,10 +346,10 @@ public actor CatalogWatcher: Service {
 
     /// Returns at once. The watchdog calls it to prove that this actor, which
     /// applies every reload, is not stuck.
-    public func checkIn() {}
+    package func checkIn() {}
 
     /// Reads bundles again from scratch (all, or one); returns them.
-    public func reload(bundle: String?) -> [LoadedBundle] {
+    package func reload(bundle: String?) -> [LoadedBundle] {
         var changes: [String: BundleChanges] = [:]
         for name in configurations.keys where bundle == nil || bundle == name {
             var everything = BundleChanges()
@@ -365,7 +365,7 @@ public actor CatalogWatcher: Service {
 
     /// Serves a new set of bundles (a configuration reload): new ones are
     /// loaded, removed ones dropped, changed ones read again.
-    public func reconfigure(_ newConfigurations: [BundleConfiguration]) {
+    package func reconfigure(_ newConfigurations: [BundleConfiguration]) {
         let incoming = Dictionary(newConfigurations.map { ($0.name, $0) }, uniquingKeysWith: { $1 })
         var loaded: [LoadedBundle] = []
         var removed: [String] = []

@@ -1,11 +1,11 @@
-public import ClientBudget
-public import LprojEngine
-public import LprojLocales
+package import ClientBudget
+package import LprojEngine
+package import LprojLocales
 internal import Synchronization
 
 /// One client's added strings for one bundle (immutable; replaced whole on
 /// every change, so lookups read it without a lock).
-public final class AddedStrings: StringOverlay {
+package final class AddedStrings: StringOverlay {
     /// Strings by table, then locale, then key.
     let tables: [String: [LocaleKey: [String: String]]]
     /// Each locale as the client wrote it when it added strings for it.
@@ -19,15 +19,15 @@ public final class AddedStrings: StringOverlay {
         self.count = tables.values.reduce(0) { $0 + $1.values.reduce(0) { $0 + $1.count } }
     }
 
-    public func name(of locale: LocaleKey) -> String {
+    package func name(of locale: LocaleKey) -> String {
         localeNames[locale] ?? locale.tag
     }
 
-    public func value(forKey key: String, table: String, locale: LocaleKey) -> String? {
+    package func value(forKey key: String, table: String, locale: LocaleKey) -> String? {
         tables[table]?[locale]?[key]
     }
 
-    public func strings(table: String, locale: LocaleKey) -> [String: String] {
+    package func strings(table: String, locale: LocaleKey) -> [String: String] {
         tables[table]?[locale] ?? [:]
     }
 }
@@ -39,9 +39,9 @@ public final class AddedStrings: StringOverlay {
 /// Their bytes are charged to the uid's budget (``Resource/addedStrings``),
 /// whatever the number of its client ids: each client and bundle has its
 /// own count and length limits, and the uid's budget bounds them all.
-public final class AddedStringsRegistry: Sendable {
+package final class AddedStringsRegistry: Sendable {
     /// Why strings were not added.
-    public enum Refusal: Error, Equatable {
+    package enum Refusal: Error, Equatable {
         case tooMany(maximum: Int)
         case tooLong(maximum: Int)
         case tooManyClients(maximum: Int)
@@ -68,7 +68,7 @@ public final class AddedStringsRegistry: Sendable {
     private let maximumClientsPerUID = 64
 
     /// A registry with limits per client and bundle, charging `budget`.
-    public init(maximumStrings: Int, maximumLength: Int, budget: BudgetBook = BudgetBook(limits: BudgetLimits())) {
+    package init(maximumStrings: Int, maximumLength: Int, budget: BudgetBook = BudgetBook(limits: BudgetLimits())) {
         self.maximumStrings = maximumStrings
         self.maximumLength = maximumLength
         self.book = budget
@@ -90,17 +90,17 @@ public final class AddedStringsRegistry: Sendable {
     }
 
     /// What a uid's added strings are charged, in all.
-    public func heldBytes(uid: UInt32) -> Int {
+    package func heldBytes(uid: UInt32) -> Int {
         entries.withLock { entries in entries.filter { $0.key.uid == uid }.reduce(0) { $0 + $1.value.bytes } }
     }
 
     /// The overlay of a client, if it added anything to the bundle.
-    public func overlay(uid: UInt32, client: String, bundle: String) -> AddedStrings? {
+    package func overlay(uid: UInt32, client: String, bundle: String) -> AddedStrings? {
         entries.withLock { $0[Key(uid: uid, client: client, bundle: bundle)]?.strings }
     }
 
     /// Adds (or replaces) strings; returns how many the client now has in the bundle.
-    public func add(_ strings: [String: String], uid: UInt32, client: String, bundle: String, table: String, locale: LocaleIdentifier)
+    package func add(_ strings: [String: String], uid: UInt32, client: String, bundle: String, table: String, locale: LocaleIdentifier)
         throws(Refusal) -> Int
     {
         if let longest = strings.lazy.map({ max($0.key.utf8.count, $0.value.utf8.count) }).max(), longest > maximumLength {
@@ -130,7 +130,7 @@ public final class AddedStringsRegistry: Sendable {
 
     /// Removes a client's strings of one table and locale (or of all, when
     /// `nil`); returns how many were removed.
-    public func remove(uid: UInt32, client: String, bundle: String, table: String?, locale: LocaleKey?) -> Int {
+    package func remove(uid: UInt32, client: String, bundle: String, table: String?, locale: LocaleKey?) -> Int {
         let key = Key(uid: uid, client: client, bundle: bundle)
         return entries.withLock { entries in
             guard let existing = entries[key] else { return 0 }

@@ -1,22 +1,22 @@
-public import Logging
-public import LprojStore
-public import ServiceLifecycle
+package import Logging
+package import LprojStore
+package import ServiceLifecycle
 
 /// Opens the client store again while it is unavailable (a damaged file
 /// moved away, a directory made writable again), every `interval`, and
 /// says so in the log when that changes.
-public struct StateRecovery: Service {
+package struct StateRecovery: Service {
     let store: ClientStore
     let interval: Duration
     let logger: Logger
 
-    public init(store: ClientStore, interval: Duration = .seconds(5), logger: Logger) {
+    package init(store: ClientStore, interval: Duration = .seconds(5), logger: Logger) {
         self.store = store
         self.interval = interval
         self.logger = logger
     }
 
-    public func run() async throws {
+    package func run() async throws {
         var reported = store.unavailableReason
         if let reported {
             logger.error("selections and preferences cannot be saved: \(reported); lookups go on, and lprojd tries again every \(interval)")

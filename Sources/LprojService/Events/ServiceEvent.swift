@@ -1,9 +1,9 @@
-public import LprojFormatting
-public import LprojInterface
-public import LprojStore
+package import LprojFormatting
+package import LprojInterface
+package import LprojStore
 
 /// Who may receive an event.
-public enum Audience: Sendable, Hashable {
+package enum Audience: Sendable, Hashable {
     /// Every subscriber (of the event's bundle, if it filtered by bundle).
     case everyone
     /// Only the subscribers of one user (uid) for one client id, or for
@@ -17,7 +17,7 @@ public enum Audience: Sendable, Hashable {
 /// added strings) carries that owner in its case, and ``audience`` follows
 /// from the case: a private event cannot be published to everyone by
 /// forgetting to say whose it is.
-public enum ServiceEvent: Sendable, Equatable {
+package enum ServiceEvent: Sendable, Equatable {
     /// The subscription is in place (its first reply; never published).
     case ready(generation: Int, client: String?, bundle: String?)
     /// A client's locale for a bundle changed.
@@ -38,7 +38,7 @@ public enum ServiceEvent: Sendable, Equatable {
     case shutdown
 
     /// Who may receive it.
-    public var audience: Audience {
+    package var audience: Audience {
         switch self {
         case .localeChanged(let owner, _, _, _), .preferencesChanged(let owner, _, _, _), .addedStringsChanged(let owner, _, _, _):
             .owner(owner)
@@ -48,7 +48,7 @@ public enum ServiceEvent: Sendable, Equatable {
     }
 
     /// The bundle it is about, if any.
-    public var bundle: String? {
+    package var bundle: String? {
         switch self {
         case .ready(_, _, let bundle): bundle
         case .localeChanged(_, let bundle, _, _), .preferencesChanged(_, let bundle, _, _), .addedStringsChanged(_, let bundle, _, _),
@@ -64,7 +64,7 @@ public enum ServiceEvent: Sendable, Equatable {
 extension ServiceEvent {
     /// The event as the interface's `Event`: the one place events are
     /// written for the wire.
-    public var interfaceEvent: Localization.Event {
+    package var interfaceEvent: Localization.Event {
         switch self {
         case .ready(let generation, let client, let bundle):
             return .init(type: .ready, client: client, bundle: bundle, generation: generation)
@@ -93,7 +93,7 @@ extension ServiceEvent {
 
 /// Where the service and the watcher publish events; the Varlink adapter's
 /// subscription hub delivers them.
-public protocol EventSink: Sendable {
+package protocol EventSink: Sendable {
     /// Queues an event for every subscriber it concerns, and returns.
     func publish(_ event: ServiceEvent)
     /// Current subscribers.

@@ -1,5 +1,5 @@
 internal import Foundation
-public import LprojStore
+package import LprojStore
 internal import Synchronization
 
 /// The lookups that did not find their key in the requested locale's own
@@ -18,19 +18,19 @@ internal import Synchronization
 /// ``dropped`` and not recorded; records that exist go on counting.
 /// Recording is one lock and one dictionary update, off the common path:
 /// a lookup that found its key in its own chain records nothing.
-public final class MissLedger: Sendable {
-    public struct Limits: Sendable {
-        public var bytesPerUID = 2 << 20
-        public var totalBytes = 8 << 20
-        public init() {}
+package final class MissLedger: Sendable {
+    package struct Limits: Sendable {
+        package var bytesPerUID = 2 << 20
+        package var totalBytes = 8 << 20
+        package init() {}
     }
 
     /// Distinct clients are counted up to this many a record.
-    public static let maximumClients = 32
-    public static let sampleSize = 16
+    package static let maximumClients = 32
+    package static let sampleSize = 16
     /// Uids whose dropped misses are counted apart.
     static let maximumDroppedUIDs = 4096
-    public static let sampleKeyBytes = 128
+    package static let sampleKeyBytes = 128
 
     struct Key: Hashable {
         let uid: UInt32
@@ -76,13 +76,13 @@ public final class MissLedger: Sendable {
 
     /// A ledger; `now` gives the time in seconds since 1970 (the wall
     /// clock by default: first and last seen are dates people read).
-    public init(limits: Limits = Limits(), now: @escaping @Sendable () -> Double = MissLedger.wallClock) {
+    package init(limits: Limits = Limits(), now: @escaping @Sendable () -> Double = MissLedger.wallClock) {
         self.limits = limits
         self.now = now
     }
 
     /// Seconds since 1970, now.
-    public static let wallClock: @Sendable () -> Double = { Date().timeIntervalSince1970 }
+    package static let wallClock: @Sendable () -> Double = { Date().timeIntervalSince1970 }
 
     /// What a record costs: its text, its clients' hashes, and about what
     /// the dictionaries keep beside it.
@@ -90,7 +90,7 @@ public final class MissLedger: Sendable {
     static func cost(_ key: UnknownKey) -> Int { 256 + key.bundle.utf8.count + sampleSize * (sampleKeyBytes + 16) }
 
     /// A lookup missed a key of the bundle.
-    public func record(uid: UInt32, client: String?, bundle: String, locale: String, table: String, key: String) {
+    package func record(uid: UInt32, client: String?, bundle: String, locale: String, table: String, key: String) {
         let recordKey = Key(uid: uid, bundle: bundle, locale: locale, table: table, key: key)
         let client = Self.clientHash(uid: uid, client: client)
         let time = now()
@@ -113,7 +113,7 @@ public final class MissLedger: Sendable {
     }
 
     /// A lookup asked for a key no table of the bundle has.
-    public func recordUnknown(uid: UInt32, bundle: String, key: String) {
+    package func recordUnknown(uid: UInt32, bundle: String, key: String) {
         let recordKey = UnknownKey(uid: uid, bundle: bundle)
         state.withLock { state in
             if state.unknown[recordKey] == nil {
@@ -145,7 +145,7 @@ public final class MissLedger: Sendable {
 
     /// The rows changed since the last call, to be saved, and the epoch
     /// they belong to.
-    public func takeChanges(limit: Int = .max) -> (misses: [MissRow], unknownKeys: [UnknownKeysRow], epoch: Int) {
+    package func takeChanges(limit: Int = .max) -> (misses: [MissRow], unknownKeys: [UnknownKeysRow], epoch: Int) {
         state.withLock { state in
             var misses: [MissRow] = []
             for index in state.records.indices where state.records.values[index].dirty {
@@ -160,10 +160,10 @@ public final class MissLedger: Sendable {
     }
 
     /// The current epoch: a save of older changes must not be written.
-    public var epoch: Int { state.withLock { $0.epoch } }
+    package var epoch: Int { state.withLock { $0.epoch } }
 
     /// Rows a save did not write, to be tried again.
-    public func markChanged(_ misses: [MissRow], unknownKeys: [UnknownKeysRow]) {
+    package func markChanged(_ misses: [MissRow], unknownKeys: [UnknownKeysRow]) {
         state.withLock { state in
             for row in misses {
                 state.records[Key(uid: row.uid, bundle: row.bundle, locale: row.locale, table: row.table, key: row.key)]?.dirty = true
@@ -175,7 +175,7 @@ public final class MissLedger: Sendable {
     /// Takes in the rows saved before a restart (as far as the limits
     /// allow), added to what was counted since: a record counted meanwhile
     /// sums both, and is saved again.
-    public func restore(_ misses: [MissRow], unknownKeys: [UnknownKeysRow]) {
+    package func restore(_ misses: [MissRow], unknownKeys: [UnknownKeysRow]) {
         state.withLock { state in
             for row in misses.sorted(by: { $0.lastSeen > $1.lastSeen }) {
                 let key = Key(uid: row.uid, bundle: row.bundle, locale: row.locale, table: row.table, key: row.key)
@@ -218,7 +218,7 @@ public final class MissLedger: Sendable {
     }
 
     /// Forgets the records of one bundle, or of all; returns how many.
-    public func reset(bundle: String?) -> Int {
+    package func reset(bundle: String?) -> Int {
         state.withLock { state in
             var removed = 0
             for (key, _) in state.records where bundle == nil || key.bundle == bundle {
@@ -243,20 +243,20 @@ public final class MissLedger: Sendable {
     }
 
     /// A miss as reported: summed over the users asked about.
-    public struct Summary: Sendable, Hashable {
-        public let bundle: String
-        public let locale: String
-        public let table: String
-        public let key: String
-        public let count: Int
-        public let clients: Int
-        public let firstSeen: Double
-        public let lastSeen: Double
+    package struct Summary: Sendable, Hashable {
+        package let bundle: String
+        package let locale: String
+        package let table: String
+        package let key: String
+        package let count: Int
+        package let clients: Int
+        package let firstSeen: Double
+        package let lastSeen: Double
     }
 
     /// The misses of `uid` (nil: everyone's, summed over users), filtered,
     /// most frequent first, at most `limit`.
-    public func misses(uid: UInt32?, bundle: String?, locale: String?, since: Double?, limit: Int) -> (
+    package func misses(uid: UInt32?, bundle: String?, locale: String?, since: Double?, limit: Int) -> (
         misses: [Summary], unknownKeys: [UnknownKeysRow], dropped: Int
     ) {
         let (records, unknown, dropped) = state.withLock { state in

@@ -1,5 +1,5 @@
-public import Logging
-public import ServiceLifecycle
+package import Logging
+package import ServiceLifecycle
 
 /// Saves the misses that changed every `interval`, at most
 /// `rowsPerSave` rows at a time, and all of them when lprojd stops
@@ -7,18 +7,18 @@ public import ServiceLifecycle
 /// number of busy clients make lprojd write to disk (a record a client
 /// keeps missing changes on every save): a crash loses at most an
 /// interval's counts, or what the cap held back.
-public struct MissSaver: Service {
+package struct MissSaver: Service {
     let service: LocalizationService
     let interval: Duration
     let rowsPerSave: Int
 
-    public init(service: LocalizationService, interval: Duration = .seconds(15), rowsPerSave: Int = 500) {
+    package init(service: LocalizationService, interval: Duration = .seconds(15), rowsPerSave: Int = 500) {
         self.service = service
         self.interval = interval
         self.rowsPerSave = rowsPerSave
     }
 
-    public func run() async throws {
+    package func run() async throws {
         while !Task.isShuttingDownGracefully {
             do {
                 try await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }

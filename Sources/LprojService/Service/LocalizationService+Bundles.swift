@@ -1,12 +1,12 @@
 internal import ClientBudget
 internal import Foundation
 internal import LprojEngine
-public import LprojInterface
+package import LprojInterface
 internal import LprojLocales
 internal import LprojTables
 
 extension LocalizationService {
-    public func listBundles(_ call: Localization.ListBundles.Parameters) -> Localization.ListBundles.Reply {
+    package func listBundles(_ call: Localization.ListBundles.Parameters) -> Localization.ListBundles.Reply {
         let snapshot = catalog.snapshot
         return .init(
             bundles: snapshot.names.compactMap { name in
@@ -21,7 +21,7 @@ extension LocalizationService {
             generation: generation, entries: bundle.entryCount)
     }
 
-    public func negotiate(_ call: Localization.Negotiate.Parameters) throws(ServiceError) -> Answer<Localization.Negotiate.Reply> {
+    package func negotiate(_ call: Localization.Negotiate.Parameters) throws(ServiceError) -> Answer<Localization.Negotiate.Reply> {
         let values = try call.values.map { map throws(ServiceError) in
             guard map.count <= limits.maximumLocales else { throw .limitExceeded(.locales, maximum: limits.maximumLocales) }
             for value in map.values { _ = try limited(value, .valueLength, maximum: limits.maximumValueLength) }
@@ -65,7 +65,7 @@ extension LocalizationService {
         return available.count + preferred.count > 64 ? .later { decide() } : .now(decide())
     }
 
-    public func reload(_ call: Localization.Reload.Parameters, caller: Caller) throws(ServiceError) -> Answer<Localization.Reload.Reply> {
+    package func reload(_ call: Localization.Reload.Parameters, caller: Caller) throws(ServiceError) -> Answer<Localization.Reload.Reply> {
         guard caller.uid == 0 || caller.uid == daemonUID else { throw .permissionDenied("Reload") }
         if let only = call.bundle { _ = try bundle(only) }
         logger.info("reload asked for by uid \(caller.uid)", metadata: ["bundle.name": "\(call.bundle ?? "*")"])
@@ -76,7 +76,7 @@ extension LocalizationService {
         }
     }
 
-    public func getStatus(_ call: Localization.GetStatus.Parameters, caller: Caller) -> Localization.GetStatus.Reply {
+    package func getStatus(_ call: Localization.GetStatus.Parameters, caller: Caller) -> Localization.GetStatus.Reply {
         let snapshot = catalog.snapshot
         var errors: [Localization.FileError] = []
         for name in snapshot.names {

@@ -1,11 +1,12 @@
 internal import LprojEngine
 internal import LprojFormatting
-public import LprojInterface
+package import LprojInterface
 internal import LprojLocales
 internal import LprojStore
 
 extension LocalizationService {
-    public func addStrings(_ call: Localization.AddStrings.Parameters, caller: Caller) throws(ServiceError) -> Localization.AddStrings.Reply
+    package func addStrings(_ call: Localization.AddStrings.Parameters, caller: Caller) throws(ServiceError)
+        -> Localization.AddStrings.Reply
     {
         let client = try clientID(call.client)
         let bundle = try bundle(call.bundle)
@@ -35,7 +36,7 @@ extension LocalizationService {
         return .init(count: count)
     }
 
-    public func removeAddedStrings(_ call: Localization.RemoveAddedStrings.Parameters, caller: Caller) throws(ServiceError)
+    package func removeAddedStrings(_ call: Localization.RemoveAddedStrings.Parameters, caller: Caller) throws(ServiceError)
         -> Localization.RemoveAddedStrings.Reply
     {
         let client = try clientID(call.client)
@@ -54,16 +55,16 @@ extension LocalizationService {
     }
 
     /// What a subscription receives: the events of its filter, after `ready`.
-    public struct Subscription: Sendable {
-        public let uid: UInt32
-        public let client: String?
-        public let bundle: String?
+    package struct Subscription: Sendable {
+        package let uid: UInt32
+        package let client: String?
+        package let bundle: String?
         /// The first reply.
-        public let ready: ServiceEvent
+        package let ready: ServiceEvent
     }
 
     /// Checks a subscription's filter; the events come from the ``EventSink``.
-    public func subscribe(_ call: Localization.Subscribe.Parameters, caller: Caller) throws(ServiceError) -> Subscription {
+    package func subscribe(_ call: Localization.Subscribe.Parameters, caller: Caller) throws(ServiceError) -> Subscription {
         let client = try clientID(call.client)
         if let bundle = call.bundle { _ = try self.bundle(bundle) }
         return Subscription(

@@ -1,6 +1,6 @@
 internal import LprojEngine
 internal import LprojFormatting
-public import LprojInterface
+package import LprojInterface
 internal import LprojLocales
 internal import LprojStore
 
@@ -58,7 +58,7 @@ extension LocalizationService {
         return value
     }
 
-    public func format(_ call: Localization.Format.Parameters, caller: Caller) throws(ServiceError) -> Localization.Format.Reply {
+    package func format(_ call: Localization.Format.Parameters, caller: Caller) throws(ServiceError) -> Localization.Format.Reply {
         let request = try Self.formatRequest(call)
         let context = try formattingContext(bundle: call.bundle, client: call.client, locale: call.locale, caller: caller)
         let result: FormattedValue
@@ -135,7 +135,7 @@ extension LocalizationService {
         return unit
     }
 
-    public func parseDate(_ call: Localization.ParseDate.Parameters, caller: Caller) throws(ServiceError) -> Localization.ParseDate.Reply {
+    package func parseDate(_ call: Localization.ParseDate.Parameters, caller: Caller) throws(ServiceError) -> Localization.ParseDate.Reply {
         let style: DateFormatStyle
         switch call.style ?? .server {
         case .server: style = .server
@@ -161,7 +161,7 @@ extension LocalizationService {
 
     // MARK: Preferences
 
-    public func getPreferences(_ call: Localization.GetPreferences.Parameters, caller: Caller) throws(ServiceError)
+    package func getPreferences(_ call: Localization.GetPreferences.Parameters, caller: Caller) throws(ServiceError)
         -> Localization.GetPreferences.Reply
     {
         let client = try clientID(call.client)
@@ -170,7 +170,7 @@ extension LocalizationService {
         return .init(preferences: try Self.interfacePreferences(saved))
     }
 
-    public func setPreferences(_ call: Localization.SetPreferences.Parameters, caller: Caller) throws(ServiceError) -> Answer<
+    package func setPreferences(_ call: Localization.SetPreferences.Parameters, caller: Caller) throws(ServiceError) -> Answer<
         Localization.SetPreferences.Reply
     > {
         let client = try clientID(call.client)
@@ -225,7 +225,7 @@ extension LocalizationService {
     // MARK: Locale names
 
     /// Each supported locale's names: two ICU calls per locale, made later.
-    public func supportedLocales(_ call: Localization.SupportedLocales.Parameters, caller: Caller) throws(ServiceError) -> Answer<
+    package func supportedLocales(_ call: Localization.SupportedLocales.Parameters, caller: Caller) throws(ServiceError) -> Answer<
         Localization.SupportedLocales.Reply
     > {
         let bundle = try bundle(call.bundle)

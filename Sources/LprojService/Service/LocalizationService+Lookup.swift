@@ -1,12 +1,12 @@
 internal import LprojEngine
 internal import LprojFormat
-public import LprojInterface
+package import LprojInterface
 internal import LprojLocales
 internal import LprojStore
 
 extension LocalizationService {
     /// A lookup, answered now.
-    public func lookup(_ call: Localization.Lookup.Parameters, caller: Caller) throws(ServiceError) -> Localization.Lookup.Reply {
+    package func lookup(_ call: Localization.Lookup.Parameters, caller: Caller) throws(ServiceError) -> Localization.Lookup.Reply {
         try preparedLookup(call, caller: caller).answer()
     }
 
@@ -14,7 +14,7 @@ extension LocalizationService {
     /// else later (off the event loop): its cost is known once the value is
     /// found, before it is formatted. A call of 150 bytes can name an added
     /// value of 64 KB to format, and one of 64 KB a key as long.
-    public func answerLookup(_ call: Localization.Lookup.Parameters, caller: Caller) throws(ServiceError) -> Answer<
+    package func answerLookup(_ call: Localization.Lookup.Parameters, caller: Caller) throws(ServiceError) -> Answer<
         Localization.Lookup.Reply
     > {
         let prepared = try preparedLookup(call, caller: caller)
@@ -162,7 +162,7 @@ extension LocalizationService {
 
     /// A whole table: checked now; built now when small, else later (its
     /// cost follows the table's size), in O(n) of its entries.
-    public func getTable(_ call: Localization.GetTable.Parameters, caller: Caller) throws(ServiceError) -> Answer<
+    package func getTable(_ call: Localization.GetTable.Parameters, caller: Caller) throws(ServiceError) -> Answer<
         Localization.GetTable.Reply
     > {
         let snapshot = catalog.snapshot

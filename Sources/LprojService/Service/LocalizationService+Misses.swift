@@ -1,6 +1,6 @@
 internal import Foundation
 internal import LprojEngine
-public import LprojInterface
+package import LprojInterface
 internal import LprojLocales
 internal import LprojStore
 internal import Synchronization
@@ -8,7 +8,7 @@ internal import Synchronization
 extension LocalizationService {
     /// The misses lookups met: everyone's for root and lprojd's own user,
     /// the caller's own for anyone else.
-    public func getMisses(_ call: Localization.GetMisses.Parameters, caller: Caller) throws(ServiceError) -> Answer<
+    package func getMisses(_ call: Localization.GetMisses.Parameters, caller: Caller) throws(ServiceError) -> Answer<
         Localization.GetMisses.Reply
     > {
         let limit = call.limit ?? 100
@@ -34,7 +34,7 @@ extension LocalizationService {
     }
 
     /// Forgets the misses (of one bundle, or all), in memory and saved.
-    public func resetMisses(_ call: Localization.ResetMisses.Parameters, caller: Caller) throws(ServiceError) -> Answer<
+    package func resetMisses(_ call: Localization.ResetMisses.Parameters, caller: Caller) throws(ServiceError) -> Answer<
         Localization.ResetMisses.Reply
     > {
         guard caller.uid == 0 || caller.uid == daemonUID else { throw .permissionDenied("ResetMisses") }
@@ -54,7 +54,7 @@ extension LocalizationService {
     /// that a reset overtook, are kept to be saved next time (the reset's
     /// own are gone from memory by then). The saved misses are read first,
     /// if the database was not open when lprojd started.
-    public func saveMisses(limit: Int = .max) async {
+    package func saveMisses(limit: Int = .max) async {
         guard restoreMisses() else { return }
         let changes = misses.takeChanges(limit: limit)
         guard !changes.misses.isEmpty || !changes.unknownKeys.isEmpty else { return }
@@ -73,7 +73,7 @@ extension LocalizationService {
     /// counts are added to what was counted meanwhile. Returns whether
     /// they are in (false while the database is unavailable).
     @discardableResult
-    public func restoreMisses() -> Bool {
+    package func restoreMisses() -> Bool {
         guard !missesRestored.withLock({ $0 }) else { return true }
         do {
             let saved = try store.savedMisses()

@@ -1,10 +1,10 @@
 internal import LprojEngine
-public import LprojInterface
+package import LprojInterface
 internal import LprojLocales
 internal import LprojStore
 
 extension LocalizationService {
-    public func getSelection(_ call: Localization.GetSelection.Parameters, caller: Caller) throws(ServiceError) -> Answer<
+    package func getSelection(_ call: Localization.GetSelection.Parameters, caller: Caller) throws(ServiceError) -> Answer<
         Localization.GetSelection.Reply
     > {
         let client = try clientID(call.client)
@@ -28,7 +28,7 @@ extension LocalizationService {
         return commit(choice, key: key, bundle: bundle.name, previous: previous, reply: reply, saveIfRoom: choice.reason == .preferred)
     }
 
-    public func selectLocale(_ call: Localization.SelectLocale.Parameters, caller: Caller) throws(ServiceError) -> Answer<
+    package func selectLocale(_ call: Localization.SelectLocale.Parameters, caller: Caller) throws(ServiceError) -> Answer<
         Localization.SelectLocale.Reply
     > {
         let client = try clientID(call.client)
@@ -44,7 +44,7 @@ extension LocalizationService {
         return commit(choice, key: key, bundle: bundle.name, previous: previous, reply: .init(selection: selection))
     }
 
-    public func resetSelection(_ call: Localization.ResetSelection.Parameters, caller: Caller) throws(ServiceError) -> Answer<
+    package func resetSelection(_ call: Localization.ResetSelection.Parameters, caller: Caller) throws(ServiceError) -> Answer<
         Localization.ResetSelection.Reply
     > {
         let client = try clientID(call.client)

@@ -1,11 +1,11 @@
-public import ClientBudget
+package import ClientBudget
 internal import Foundation
-public import Logging
+package import Logging
 internal import LprojEngine
 internal import LprojFormat
 internal import LprojInterface
 internal import LprojLocales
-public import LprojStore
+package import LprojStore
 internal import Synchronization
 
 /// The methods of `org.lprojd.Localization`, typed: each takes the
@@ -17,14 +17,14 @@ internal import Synchronization
 /// Lookups, tables and listings are answered from the catalog's current
 /// snapshot; what writes the store or reloads files is an ``Answer/later(_:)``,
 /// whose reply comes once that is done.
-public final class LocalizationService: Sendable {
+package final class LocalizationService: Sendable {
     let catalog: Catalog
     let watcher: CatalogWatcher
     let events: any EventSink
     let store: ClientStore
     let added: AddedStringsRegistry
     /// The lookups that missed their key, for translators.
-    public let misses: MissLedger
+    package let misses: MissLedger
     /// Whether lookups are counted in ``misses`` (`count-misses`).
     let countsMisses: Bool
     /// Whether the misses saved before this start are in ``misses``.
@@ -43,10 +43,10 @@ public final class LocalizationService: Sendable {
     let connectionCount: @Sendable (UInt32?) -> Int
 
     /// lprojd's version.
-    public static let version = "0.1.0"
+    package static let version = "0.1.0"
 
     /// Creates the service over the daemon's parts.
-    public init(
+    package init(
         catalog: Catalog, watcher: CatalogWatcher, events: any EventSink, store: ClientStore, added: AddedStringsRegistry,
         misses: MissLedger = MissLedger(), countsMisses: Bool = true, limits: ServiceLimits = ServiceLimits(),
         budget: BudgetBook = BudgetBook(limits: BudgetLimits()),

@@ -1,5 +1,5 @@
-public import ClientBudget
-public import LprojInterface
+package import ClientBudget
+package import LprojInterface
 internal import LprojEngine
 internal import LprojFormat
 internal import LprojLocales
@@ -7,7 +7,7 @@ internal import LprojLocales
 /// Why a call failed: one of the interface's errors, or a parameter whose
 /// value fits the interface's type but not the service (a client id with a
 /// slash, a table name that is a path).
-public enum ServiceError: Error, Sendable, Equatable {
+package enum ServiceError: Error, Sendable, Equatable {
     /// An error the interface declares.
     case localization(Localization.Error)
     /// A parameter the service cannot use, by its name.
@@ -60,12 +60,12 @@ extension ServiceError {
     }
 
     /// A limit of the service, the server or a budget.
-    public static func limitExceeded(_ limit: Localization.Limit, maximum: Int) -> ServiceError {
+    package static func limitExceeded(_ limit: Localization.Limit, maximum: Int) -> ServiceError {
         .localization(.limitExceeded(.init(limit: limit, maximum: maximum)))
     }
 
     /// A budget's refusal.
-    public static func limitExceeded(_ refusal: BudgetRefusal) -> ServiceError {
+    package static func limitExceeded(_ refusal: BudgetRefusal) -> ServiceError {
         limitExceeded(Localization.Limit(refusal.limit), maximum: refusal.maximum)
     }
 
@@ -82,7 +82,7 @@ extension ServiceError {
 
 extension Localization.Limit {
     /// The interface's name for one of the budget's limits.
-    public init(_ limit: BudgetRefusal.Limit) {
+    package init(_ limit: BudgetRefusal.Limit) {
         switch limit {
         case .memoryPerUID: self = .memoryPerUID
         case .memory: self = .memoryTotal

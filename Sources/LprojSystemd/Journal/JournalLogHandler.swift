@@ -1,4 +1,4 @@
-public import Logging
+package import Logging
 
 /// A swift-log handler that writes structured entries to the journal.
 ///
@@ -9,9 +9,9 @@ public import Logging
 /// become `LPROJD_` fields: `bundle.name` → `LPROJD_BUNDLE`, `client.id` →
 /// `LPROJD_CLIENT`, any other `a.b` → `LPROJD_A_B`. If the journal refuses
 /// an entry, the line goes to standard error instead of being lost.
-public struct JournalLogHandler: LogHandler {
-    public var metadata: Logger.Metadata = [:]
-    public var metadataProvider: Logger.MetadataProvider?
+package struct JournalLogHandler: LogHandler {
+    package var metadata: Logger.Metadata = [:]
+    package var metadataProvider: Logger.MetadataProvider?
     private let label: String
     private let identifier: String
     private let sink: any JournalSink
@@ -23,7 +23,7 @@ public struct JournalLogHandler: LogHandler {
     ///   - identifier: `SYSLOG_IDENTIFIER`, the name `journalctl -t` uses.
     ///   - threshold: the daemon-wide level (`--log-level`), changed on reload.
     ///   - fallback: where a line goes when the journal refuses it.
-    public init(
+    package init(
         label: String, identifier: String, sink: any JournalSink = SystemJournal(), threshold: LogLevelControl,
         fallback: @escaping @Sendable (String) -> Void = PlainLogHandler.writeToStandardError
     ) {
@@ -35,17 +35,17 @@ public struct JournalLogHandler: LogHandler {
     }
 
     /// The level set on this logger, or else the daemon-wide one.
-    public var logLevel: Logger.Level {
+    package var logLevel: Logger.Level {
         get { ownLevel ?? threshold.level }
         set { ownLevel = newValue }
     }
 
-    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    package subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
 
-    public func log(event: LogEvent) {
+    package func log(event: LogEvent) {
         let fields = fields(for: event)
         if !sink.send(fields) {
             var fallback = self.fallback
@@ -56,7 +56,7 @@ public struct JournalLogHandler: LogHandler {
     }
 
     /// The journal fields of one entry.
-    public func fields(for event: LogEvent) -> [JournalField] {
+    package func fields(for event: LogEvent) -> [JournalField] {
         var fields = [
             JournalField("MESSAGE", event.message.description),
             JournalField("PRIORITY", String(Self.priority(event.level))),
@@ -78,7 +78,7 @@ public struct JournalLogHandler: LogHandler {
     }
 
     /// syslog's priorities, which journald and `journalctl -p` use.
-    public static func priority(_ level: Logger.Level) -> Int {
+    package static func priority(_ level: Logger.Level) -> Int {
         switch level {
         case .trace, .debug: 7
         case .info: 6
@@ -93,7 +93,7 @@ public struct JournalLogHandler: LogHandler {
     /// is usable. Journal field names are upper-case letters, digits and
     /// `_`, at most 64 bytes, not starting with `_` (reserved for journald's
     /// trusted fields) or a digit.
-    public static func fieldName(forMetadataKey key: String) -> String? {
+    package static func fieldName(forMetadataKey key: String) -> String? {
         switch key {
         case "bundle.name": return "LPROJD_BUNDLE"
         case "client.id": return "LPROJD_CLIENT"

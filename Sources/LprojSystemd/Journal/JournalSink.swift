@@ -4,30 +4,30 @@
 import CSystemd
 
 /// One field of a journal entry: `NAME=value`.
-public struct JournalField: Sendable, Equatable, CustomStringConvertible {
-    public let name: String
-    public let value: String
+package struct JournalField: Sendable, Equatable, CustomStringConvertible {
+    package let name: String
+    package let value: String
 
-    public init(_ name: String, _ value: String) {
+    package init(_ name: String, _ value: String) {
         self.name = name
         self.value = value
     }
 
-    public var description: String { "\(name)=\(value)" }
+    package var description: String { "\(name)=\(value)" }
 }
 
 /// Where journal entries go: the journal itself, or a test's recorder.
-public protocol JournalSink: Sendable {
+package protocol JournalSink: Sendable {
     /// Sends one entry; returns whether the journal took it.
     func send(_ fields: [JournalField]) -> Bool
 }
 
 /// systemd-journald, through `sd_journal_sendv` (its native socket,
 /// `/run/systemd/journal/socket`).
-public struct SystemJournal: JournalSink {
-    public init() {}
+package struct SystemJournal: JournalSink {
+    package init() {}
 
-    public func send(_ fields: [JournalField]) -> Bool {
+    package func send(_ fields: [JournalField]) -> Bool {
         let copies = fields.prefix(256).map { field -> UnsafeMutableBufferPointer<CChar> in
             let bytes = Array("\(field.name)=\(field.value)".utf8)
             let copy = UnsafeMutableBufferPointer<CChar>.allocate(capacity: bytes.count)
@@ -45,15 +45,15 @@ public struct SystemJournal: JournalSink {
 /// `JOURNAL_STREAM=device:inode` for a service whose stderr is a journal
 /// stream, and the daemon checks that its own stderr is still that stream
 /// (a shell redirect in between would make it something else).
-public enum JournalStream {
-    public static func isStandardErrorConnected(environment: [String: String]) -> Bool {
+package enum JournalStream {
+    package static func isStandardErrorConnected(environment: [String: String]) -> Bool {
         guard let value = environment["JOURNAL_STREAM"] else { return false }
         return matches(value, descriptor: STDERR_FILENO)
     }
 
     /// Whether `value` (`device:inode`, in decimal) names the file open on
     /// `descriptor`.
-    public static func matches(_ value: String, descriptor: CInt) -> Bool {
+    package static func matches(_ value: String, descriptor: CInt) -> Bool {
         let parts = value.split(separator: ":")
         guard parts.count == 2, let device = UInt64(parts[0]), let inode = UInt64(parts[1]) else { return false }
         var info = stat()

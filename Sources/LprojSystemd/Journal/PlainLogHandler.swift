@@ -1,19 +1,19 @@
 #if canImport(Glibc)
     import Glibc
 #endif
-public import Logging
+package import Logging
 import Synchronization
 
 /// The daemon-wide log level (`--log-level`), which a configuration reload
 /// may change while loggers already exist.
-public final class LogLevelControl: Sendable {
+package final class LogLevelControl: Sendable {
     private let raw: Atomic<UInt8>
 
-    public init(_ level: Logger.Level) {
+    package init(_ level: Logger.Level) {
         raw = Atomic(Self.code(level))
     }
 
-    public var level: Logger.Level {
+    package var level: Logger.Level {
         get { Self.level(raw.load(ordering: .relaxed)) }
         set { raw.store(Self.code(newValue), ordering: .relaxed) }
     }
@@ -27,15 +27,15 @@ public final class LogLevelControl: Sendable {
 /// `2026-11-22T10:00:00Z info lprojd: message key=value`. This is what the
 /// daemon writes when it runs in a terminal, or under a service manager
 /// that is not journald.
-public struct PlainLogHandler: LogHandler {
-    public var metadata: Logger.Metadata = [:]
-    public var metadataProvider: Logger.MetadataProvider?
+package struct PlainLogHandler: LogHandler {
+    package var metadata: Logger.Metadata = [:]
+    package var metadataProvider: Logger.MetadataProvider?
     private let label: String
     private let threshold: LogLevelControl
     private var ownLevel: Logger.Level?
     private let write: @Sendable (String) -> Void
 
-    public init(
+    package init(
         label: String, threshold: LogLevelControl, write: @escaping @Sendable (String) -> Void = PlainLogHandler.writeToStandardError
     ) {
         self.label = label
@@ -43,17 +43,17 @@ public struct PlainLogHandler: LogHandler {
         self.write = write
     }
 
-    public var logLevel: Logger.Level {
+    package var logLevel: Logger.Level {
         get { ownLevel ?? threshold.level }
         set { ownLevel = newValue }
     }
 
-    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    package subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
 
-    public func log(event: LogEvent) {
+    package func log(event: LogEvent) {
         var line = "\(Self.timestamp()) \(event.level) \(label): \(event.message)"
         let merged = JournalLogHandler.merge(metadata, metadataProvider?.get(), event.metadata)
         for key in merged.keys.sorted() { line += " \(key)=\(merged[key]!)" }
@@ -63,7 +63,7 @@ public struct PlainLogHandler: LogHandler {
 
     /// One `write(2)` per line, so that lines from several threads never
     /// interleave.
-    public static let writeToStandardError: @Sendable (String) -> Void = { line in
+    package static let writeToStandardError: @Sendable (String) -> Void = { line in
         var bytes = Array(line.utf8)[...]
         while !bytes.isEmpty {
             let written = bytes.withUnsafeBytes { Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) }

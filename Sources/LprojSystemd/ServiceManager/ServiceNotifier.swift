@@ -5,7 +5,7 @@ import CSystemd
 
 /// One line of an `sd_notify` message: what the daemon tells its service
 /// manager (man sd_notify, systemd 252).
-public enum ServiceState: Sendable, Equatable {
+package enum ServiceState: Sendable, Equatable {
     /// Start-up is finished (or a reload is): everything is loaded and the
     /// socket accepts connections.
     case ready
@@ -24,7 +24,7 @@ public enum ServiceState: Sendable, Equatable {
     case monotonicNow
 
     /// The `KEY=VALUE` line.
-    public var line: String {
+    package var line: String {
         switch self {
         case .ready: "READY=1"
         case .reloading: "RELOADING=1"
@@ -49,15 +49,15 @@ public enum ServiceState: Sendable, Equatable {
 /// Tells the service manager how the daemon is doing, through `sd_notify`
 /// and `$NOTIFY_SOCKET`. Without a service manager (no `NOTIFY_SOCKET`)
 /// every call does nothing, so the daemon runs the same either way.
-public struct ServiceNotifier: Sendable {
+package struct ServiceNotifier: Sendable {
     private let send: @Sendable (String) -> Int32
 
     /// The notifier behind `$NOTIFY_SOCKET`.
-    public static let system = ServiceNotifier { message in sd_notify(0, message) }
+    package static let system = ServiceNotifier { message in sd_notify(0, message) }
 
     /// A notifier that hands each message to `send`, which returns what
     /// `sd_notify` would: > 0 sent, 0 no manager, < 0 a negative errno.
-    public init(send: @escaping @Sendable (String) -> Int32) {
+    package init(send: @escaping @Sendable (String) -> Int32) {
         self.send = send
     }
 
@@ -65,12 +65,12 @@ public struct ServiceNotifier: Sendable {
     /// received it; a failure is not an error for the daemon, which keeps
     /// serving without its manager rather than stop.
     @discardableResult
-    public func notify(_ states: ServiceState...) -> Bool {
+    package func notify(_ states: ServiceState...) -> Bool {
         notify(states)
     }
 
     @discardableResult
-    public func notify(_ states: [ServiceState]) -> Bool {
+    package func notify(_ states: [ServiceState]) -> Bool {
         guard !states.isEmpty else { return false }
         return send(states.map(\.line).joined(separator: "\n")) > 0
     }

@@ -4,14 +4,14 @@
 import CSystemd
 
 /// A listening socket passed by the service manager (socket activation).
-public struct ActivatedSocket: Sendable, Equatable {
+package struct ActivatedSocket: Sendable, Equatable {
     /// The descriptor, from `SD_LISTEN_FDS_START` (3) on.
-    public let descriptor: CInt
+    package let descriptor: CInt
     /// Its `FileDescriptorName=` (systemd's default is the socket unit's
     /// name; `unknown` when the manager gave none).
-    public let name: String
+    package let name: String
 
-    public init(descriptor: CInt, name: String) {
+    package init(descriptor: CInt, name: String) {
         self.descriptor = descriptor
         self.name = name
     }
@@ -20,13 +20,13 @@ public struct ActivatedSocket: Sendable, Equatable {
 /// Socket activation: the sockets systemd (or `systemd-socket-activate`)
 /// opened for the daemon, read once from `LISTEN_PID`, `LISTEN_FDS` and
 /// `LISTEN_FDNAMES`.
-public enum SocketActivation {
-    public struct Problem: Error, CustomStringConvertible {
-        public let description: String
+package enum SocketActivation {
+    package struct Problem: Error, CustomStringConvertible {
+        package let description: String
         /// The errno to report to the service manager.
-        public let code: Int32
+        package let code: Int32
 
-        public init(description: String, code: Int32) {
+        package init(description: String, code: Int32) {
             self.description = description
             self.code = code
         }
@@ -36,7 +36,7 @@ public enum SocketActivation {
     /// a child process does not believe they are its own. Empty when the
     /// daemon was not socket-activated (or the sockets are for another
     /// process: `LISTEN_PID` differs).
-    public static func takeListeningSockets() throws -> [ActivatedSocket] {
+    package static func takeListeningSockets() throws -> [ActivatedSocket] {
         var names: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
         let count = lprojd_listen_fds_with_names(&names)
         guard count >= 0 else {
@@ -53,7 +53,7 @@ public enum SocketActivation {
     /// The socket to serve Varlink on: the one named `name`, or the only
     /// one passed, whatever its name (a unit without
     /// `FileDescriptorName=`). Several unnamed sockets are ambiguous.
-    public static func socket(named name: String, in sockets: [ActivatedSocket]) throws -> ActivatedSocket? {
+    package static func socket(named name: String, in sockets: [ActivatedSocket]) throws -> ActivatedSocket? {
         if let named = sockets.first(where: { $0.name == name }) { return named }
         if sockets.count == 1 { return sockets[0] }
         guard sockets.isEmpty else {
@@ -69,7 +69,7 @@ public enum SocketActivation {
     /// Whether the descriptor is a listening stream socket, which is what a
     /// `ListenStream=` unit passes; anything else is a unit mistake that is
     /// better reported than served.
-    public static func isListeningStreamSocket(_ descriptor: CInt) -> Bool {
+    package static func isListeningStreamSocket(_ descriptor: CInt) -> Bool {
         sd_is_socket(descriptor, AF_UNSPEC, CInt(SOCK_STREAM.rawValue), 1) > 0
     }
 }

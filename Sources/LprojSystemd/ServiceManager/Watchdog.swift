@@ -1,6 +1,6 @@
 import CSystemd
-public import NIOCore
-public import ServiceLifecycle
+package import NIOCore
+package import ServiceLifecycle
 
 /// systemd's watchdog (`WatchdogSec=`): tells the service manager every half
 /// interval that the daemon still works, so that a wedged one is restarted.
@@ -14,16 +14,16 @@ public import ServiceLifecycle
 ///
 /// A `Service`: it runs in lprojd's service group until the graceful stop,
 /// on a clock of the caller's choosing (tests give one they advance).
-public struct Watchdog<C: Clock>: Service where C.Duration == Duration {
+package struct Watchdog<C: Clock>: Service where C.Duration == Duration {
     /// Time between checks: half the interval.
-    public let period: Duration
+    package let period: Duration
     private let group: any EventLoopGroup
     private let probe: (@Sendable () async -> Void)?
     private let ping: @Sendable () -> Void
     private let clock: C
 
     /// Checks every `interval / 2` on `clock`, the first at once.
-    public init(
+    package init(
         interval: Duration, group: any EventLoopGroup, clock: C, probe: (@Sendable () async -> Void)? = nil,
         ping: @escaping @Sendable () -> Void
     ) {
@@ -34,7 +34,7 @@ public struct Watchdog<C: Clock>: Service where C.Duration == Duration {
         self.ping = ping
     }
 
-    public func run() async throws {
+    package func run() async throws {
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
             await check()
             do {
@@ -47,7 +47,7 @@ public struct Watchdog<C: Clock>: Service where C.Duration == Duration {
 
     /// One check: every loop answers, then the probe; `WATCHDOG=1` is sent
     /// only once all have. Returns when they have (never, while one is stuck).
-    public func check() async {
+    package func check() async {
         do {
             try await everyLoopAnswers().get()
         } catch {
@@ -58,7 +58,7 @@ public struct Watchdog<C: Clock>: Service where C.Duration == Duration {
     }
 
     /// A no-op queued on every loop now; the future succeeds once all have run.
-    public func everyLoopAnswers() -> EventLoopFuture<Void> {
+    package func everyLoopAnswers() -> EventLoopFuture<Void> {
         let answers = group.makeIterator().map { $0.submit {} }
         return EventLoopFuture.andAllSucceed(answers, on: group.next())
     }
@@ -66,7 +66,7 @@ public struct Watchdog<C: Clock>: Service where C.Duration == Duration {
 
 extension Watchdog where C == ContinuousClock {
     /// Checks every `interval / 2` of real time.
-    public init(
+    package init(
         interval: Duration, group: any EventLoopGroup, probe: (@Sendable () async -> Void)? = nil, ping: @escaping @Sendable () -> Void
     ) {
         self.init(interval: interval, group: group, clock: ContinuousClock(), probe: probe, ping: ping)
@@ -75,8 +75,8 @@ extension Watchdog where C == ContinuousClock {
 
 /// The interval the service manager asked for (`WATCHDOG_USEC`, for this
 /// process: `WATCHDOG_PID` unset or ours), or nil when it asked for none.
-public enum WatchdogRequest {
-    public static func interval() -> Duration? {
+package enum WatchdogRequest {
+    package static func interval() -> Duration? {
         var microseconds: UInt64 = 0
         guard sd_watchdog_enabled(0, &microseconds) > 0, microseconds > 0 else { return nil }
         return .microseconds(Int64(clamping: microseconds))

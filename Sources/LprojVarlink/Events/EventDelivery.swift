@@ -1,14 +1,14 @@
-public import ClientBudget
-public import Logging
+package import ClientBudget
+package import Logging
 internal import LprojInterface
-public import LprojService
-public import ServiceLifecycle
+package import LprojService
+package import ServiceLifecycle
 internal import Synchronization
-public import VarlinkProtocol
+package import VarlinkProtocol
 
 /// Registers subscriptions' streams: what the Varlink interface needs of
 /// the delivery.
-public protocol EventSubscriptions: Sendable {
+package protocol EventSubscriptions: Sendable {
     /// Sends `ready` on the stream, then every event published after it
     /// that concerns the subscriber; the stream leaves when it ends.
     func add(_ stream: any VarlinkStream, uid: UInt32, client: String?, bundle: String?, ready: ServiceEvent)
@@ -30,7 +30,7 @@ public protocol EventSubscriptions: Sendable {
 /// Each event is encoded once for the subscribers that take it as it is; a
 /// stream that cannot keep up drops itself (see `VarlinkStream`), so a slow
 /// subscriber never delays the others.
-public final class EventDelivery<C: Clock>: Service, EventSink, EventSubscriptions where C.Duration == Duration {
+package final class EventDelivery<C: Clock>: Service, EventSink, EventSubscriptions where C.Duration == Duration {
     private enum Message: Sendable {
         case publish(ServiceEvent)
         case add(
@@ -54,16 +54,16 @@ public final class EventDelivery<C: Clock>: Service, EventSink, EventSubscriptio
     private let dropLogLimit = PerUIDRateLimit(burst: 20, perSecond: 2)
     /// The most subjects (clients, tables, files) whose events may wait
     /// for one subscriber before it is dropped as too far behind.
-    public let maximumPendingEvents: Int
+    package let maximumPendingEvents: Int
     /// The least time between two deliveries of one user's events, and
     /// between two deliveries to one subscriber.
-    public let tick: Duration
+    package let tick: Duration
     /// How long a delivery may wait for its subscriber to take it before the
     /// subscriber is dropped.
-    public let maximumStall: Duration
+    package let maximumStall: Duration
 
     /// Events waiting for a subscriber are charged to its uid in `book`.
-    public init(
+    package init(
         clock: C, tick: Duration = .milliseconds(10), maximumStall: Duration = .seconds(5), maximumPendingEvents: Int = 256,
         book: BudgetBook? = nil, logger: Logger
     ) {
@@ -78,11 +78,11 @@ public final class EventDelivery<C: Clock>: Service, EventSink, EventSubscriptio
 
     // MARK: From any thread
 
-    public func publish(_ event: ServiceEvent) {
+    package func publish(_ event: ServiceEvent) {
         post.yield(.publish(event))
     }
 
-    public func add(_ stream: any VarlinkStream, uid: UInt32, client: String?, bundle: String?, ready: ServiceEvent) {
+    package func add(_ stream: any VarlinkStream, uid: UInt32, client: String?, bundle: String?, ready: ServiceEvent) {
         let id = registry.withLock { registry in
             defer { registry.nextID += 1 }
             registry.perUID[uid, default: 0] += 1
@@ -101,19 +101,19 @@ public final class EventDelivery<C: Clock>: Service, EventSink, EventSubscriptio
         }
     }
 
-    public var subscriberCount: Int { registry.withLock { $0.perUID.values.reduce(0, +) } }
+    package var subscriberCount: Int { registry.withLock { $0.perUID.values.reduce(0, +) } }
 
-    public func subscriberCount(uid: UInt32) -> Int { registry.withLock { $0.perUID[uid] ?? 0 } }
+    package func subscriberCount(uid: UInt32) -> Int { registry.withLock { $0.perUID[uid] ?? 0 } }
 
     /// Returns once every message posted before it has been taken: for
     /// tests, which then see what was sent without waiting on time.
-    public func settled() async {
+    package func settled() async {
         await withCheckedContinuation { post.yield(.barrier($0)) }
     }
 
     // MARK: The delivery task
 
-    public func run() async throws {
+    package func run() async throws {
         var schedule = EventSchedule<C.Instant>(
             tick: tick, maximumStall: maximumStall, maximumPendingEvents: maximumPendingEvents, book: book)
         var streams: [EventSchedule<C.Instant>.SubscriberID: any VarlinkStream] = [:]

@@ -1,5 +1,5 @@
-public import ClientBudget
-public import LprojService
+package import ClientBudget
+package import LprojService
 
 /// When each event goes to each subscriber: the one owner of coalescing
 /// and throttling, without clocks, threads or sockets. It is given the
@@ -28,11 +28,11 @@ public import LprojService
 /// way.) Events everyone sees are not counted so: they come from the
 /// files, whose number the administrator decides, and a checkout that
 /// breaks 300 tables must not drop every subscriber of every uid.
-public struct EventSchedule<Instant: InstantProtocol> where Instant.Duration == Duration {
-    public typealias SubscriberID = UInt64
+package struct EventSchedule<Instant: InstantProtocol> where Instant.Duration == Duration {
+    package typealias SubscriberID = UInt64
 
     /// What the caller must do.
-    public enum Action: Equatable {
+    package enum Action: Equatable {
         /// Write these events to the subscriber, and report ``written(_:now:)``
         /// once the last is written.
         case send(SubscriberID, [ServiceEvent])
@@ -43,13 +43,13 @@ public struct EventSchedule<Instant: InstantProtocol> where Instant.Duration == 
 
     /// The least time between two deliveries of one user's events, and
     /// between two deliveries to one subscriber.
-    public let tick: Duration
+    package let tick: Duration
     /// How long a delivery may wait for its subscriber to take it before
     /// the subscriber is dropped.
-    public let maximumStall: Duration
+    package let maximumStall: Duration
     /// The most subjects of a uid's own events that may wait for one
     /// subscriber before it is dropped as too far behind.
-    public let maximumPendingEvents: Int
+    package let maximumPendingEvents: Int
     private let book: BudgetBook?
 
     private var subscribers: [SubscriberID: Subscriber] = [:]
@@ -98,7 +98,7 @@ public struct EventSchedule<Instant: InstantProtocol> where Instant.Duration == 
         }
     }
 
-    public init(tick: Duration, maximumStall: Duration, maximumPendingEvents: Int, book: BudgetBook?) {
+    package init(tick: Duration, maximumStall: Duration, maximumPendingEvents: Int, book: BudgetBook?) {
         self.tick = tick
         self.maximumStall = maximumStall
         self.maximumPendingEvents = maximumPendingEvents
@@ -106,10 +106,10 @@ public struct EventSchedule<Instant: InstantProtocol> where Instant.Duration == 
     }
 
     /// Subscribers in the schedule.
-    public var subscriberCount: Int { subscribers.count }
+    package var subscriberCount: Int { subscribers.count }
 
     /// The earliest time at which ``advance(to:)`` has something to send.
-    public var nextDeadline: Instant? {
+    package var nextDeadline: Instant? {
         let lanesDue = lanes.values.lazy.map(\.due).min()
         let flushesDue = subscribers.values.lazy.compactMap(\.flushAt).min()
         switch (lanesDue, flushesDue) {
@@ -122,18 +122,18 @@ public struct EventSchedule<Instant: InstantProtocol> where Instant.Duration == 
 
     /// A subscriber joins (its `ready` reply is sent before it does): it
     /// gets the events published from now on.
-    public mutating func add(_ id: SubscriberID, uid: UInt32, client: String?, bundle: String?, now: Instant) {
+    package mutating func add(_ id: SubscriberID, uid: UInt32, client: String?, bundle: String?, now: Instant) {
         subscribers[id] = Subscriber(uid: uid, client: client, bundle: bundle, inFlightSince: now, nextSend: now)
     }
 
     /// A subscriber's stream ended: what waits for it is let go.
-    public mutating func remove(_ id: SubscriberID) {
+    package mutating func remove(_ id: SubscriberID) {
         guard var subscriber = subscribers.removeValue(forKey: id) else { return }
         release(&subscriber)
     }
 
     /// An event was published.
-    public mutating func publish(_ event: ServiceEvent, now: Instant) -> [Action] {
+    package mutating func publish(_ event: ServiceEvent, now: Instant) -> [Action] {
         let lane: Lane
         switch event.audience {
         case .everyone: lane = .everyone
@@ -151,7 +151,7 @@ public struct EventSchedule<Instant: InstantProtocol> where Instant.Duration == 
 
     /// The subscriber's last delivery is written: what waits goes at its
     /// next tick.
-    public mutating func written(_ id: SubscriberID, now: Instant) -> [Action] {
+    package mutating func written(_ id: SubscriberID, now: Instant) -> [Action] {
         guard var subscriber = subscribers[id] else { return [] }
         subscriber.inFlight = false
         guard !subscriber.pending.isEmpty else {
@@ -166,7 +166,7 @@ public struct EventSchedule<Instant: InstantProtocol> where Instant.Duration == 
     }
 
     /// Sends whatever is due at `now`.
-    public mutating func advance(to now: Instant) -> [Action] {
+    package mutating func advance(to now: Instant) -> [Action] {
         var actions: [Action] = []
         for (lane, pending) in lanes where pending.due <= now { actions += deliver(lane, pending, now: now) }
         for (id, subscriber) in subscribers {
@@ -178,7 +178,7 @@ public struct EventSchedule<Instant: InstantProtocol> where Instant.Duration == 
 
     /// Everything that waits, now, whatever the ticks say: the daemon is
     /// stopping.
-    public mutating func flushAll(now: Instant) -> [Action] {
+    package mutating func flushAll(now: Instant) -> [Action] {
         var actions: [Action] = []
         for (lane, pending) in lanes {
             lanes[lane] = nil

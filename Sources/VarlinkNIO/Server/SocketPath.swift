@@ -3,11 +3,11 @@
 #endif
 
 /// Why a socket path cannot be used.
-public struct SocketPathError: Error, CustomStringConvertible {
-    public let description: String
+package struct SocketPathError: Error, CustomStringConvertible {
+    package let description: String
     /// The errno that best names the problem (`EADDRINUSE` for a live
     /// socket), for a service manager's `ERRNO=`.
-    public let code: Int32
+    package let code: Int32
 }
 
 /// Prepares a path for binding a Unix socket.

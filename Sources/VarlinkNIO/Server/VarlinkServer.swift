@@ -1,14 +1,14 @@
 #if canImport(Glibc)
     import Glibc
 #endif
-public import ClientBudget
-public import Logging
-public import NIOCore
+package import ClientBudget
+package import Logging
+package import NIOCore
 import NIOConcurrencyHelpers
 import NIOPosix
-public import ServiceLifecycle
+package import ServiceLifecycle
 import Synchronization
-public import VarlinkProtocol
+package import VarlinkProtocol
 
 /// A Varlink server on a Unix stream socket, built on SwiftNIO.
 ///
@@ -21,9 +21,9 @@ public import VarlinkProtocol
 /// make the server hold more than its uid's budget. As a `Service`, it
 /// serves until a graceful shutdown, then stops accepting, gives open
 /// streams their last reply, lets calls in progress finish, and closes.
-public final class VarlinkServer: Service, Sendable {
+package final class VarlinkServer: Service, Sendable {
     /// Where the server listens.
-    public enum Listener: Sendable {
+    package enum Listener: Sendable {
         /// Bind a socket at this path.
         case path(String)
         /// Serve on a socket already bound and listening (socket activation).
@@ -48,7 +48,7 @@ public final class VarlinkServer: Service, Sendable {
 
     /// Creates a server; nothing happens until ``listen()`` or ``run()``.
     /// Connections are charged to `budget`; by default nothing limits it.
-    public init(
+    package init(
         listener: Listener, dispatcher: VarlinkDispatcher, configuration: VarlinkServerConfiguration, group: any EventLoopGroup,
         budget: BudgetBook = BudgetBook(limits: BudgetLimits()), logger: Logger
     ) {
@@ -67,20 +67,20 @@ public final class VarlinkServer: Service, Sendable {
     }
 
     /// Open connections.
-    public var connectionCount: Int { connections.count }
+    package var connectionCount: Int { connections.count }
 
     /// Open connections of one uid.
-    public func connectionCount(uid: UInt32) -> Int { limiter.count(uid: uid) }
+    package func connectionCount(uid: UInt32) -> Int { limiter.count(uid: uid) }
 
     /// Calls being answered off the event loops, or waiting to be.
-    public var pendingWork: Int { work.pending }
+    package var pendingWork: Int { work.pending }
 
     /// What every uid holds now.
-    public var budget: BudgetBook { book }
+    package var budget: BudgetBook { book }
 
     /// Starts accepting connections: binds the path (replacing a stale
     /// socket, refusing a live one) or adopts the activated socket.
-    public func listen() async throws {
+    package func listen() async throws {
         guard channel.withLock({ $0 }) == nil else { return }
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.backlog, value: 256)
@@ -114,7 +114,7 @@ public final class VarlinkServer: Service, Sendable {
         channel.withLock { $0 = bound }
     }
 
-    public func run() async throws {
+    package func run() async throws {
         try await listen()
         guard let serverChannel = channel.withLock({ $0 }) else { return }
         let work = self.work, workers = configuration.workers

@@ -1,9 +1,9 @@
-public import ClientBudget
-public import NIOCore
-public import VarlinkProtocol
+package import ClientBudget
+package import NIOCore
+package import VarlinkProtocol
 
 /// A limit the server enforces.
-public enum VarlinkLimit: Sendable, Equatable {
+package enum VarlinkLimit: Sendable, Equatable {
     /// A message larger than this many bytes.
     case messageSize(Int)
     /// A message of more JSON values than this.
@@ -25,66 +25,66 @@ public enum VarlinkLimit: Sendable, Equatable {
 }
 
 /// How a ``VarlinkServer`` behaves at its limits and when it stops.
-public struct VarlinkServerConfiguration: Sendable {
+package struct VarlinkServerConfiguration: Sendable {
     /// The largest message, in bytes (systemd allows 16 MiB; lprojd's
     /// largest request is far smaller).
-    public var maximumMessageSize = 1 << 20
+    package var maximumMessageSize = 1 << 20
     /// The most JSON values one message may hold: parsed, a message takes
     /// memory by its values, not its bytes.
-    public var maximumMessageValues = 65_536
+    package var maximumMessageValues = 65_536
     /// The largest reply, in bytes: a larger one is replaced by a
     /// `replySize` limit error.
-    public var maximumReplySize = 16 << 20
+    package var maximumReplySize = 16 << 20
     /// Open connections at most (systemd: 4096).
-    public var maximumConnections = 4096
+    package var maximumConnections = 4096
     /// Open connections per uid at most.
-    public var maximumConnectionsPerUID = 256
+    package var maximumConnectionsPerUID = 256
     /// New connections a uid may open at once, and then per second: setting
     /// a connection up and tearing it down costs the loops, so a uid that
     /// opens connections faster has them closed at accept, unserved.
-    public var connectionBurstPerUID = 512
-    public var connectionsPerSecondPerUID = 200.0
+    package var connectionBurstPerUID = 512
+    package var connectionsPerSecondPerUID = 200.0
     /// Open streams (subscriptions) per uid at most.
-    public var maximumStreamsPerUID = 128
+    package var maximumStreamsPerUID = 128
     /// Bytes of unread replies a stream may have queued before it is dropped.
-    public var maximumStreamQueueBytes = 1 << 20
+    package var maximumStreamQueueBytes = 1 << 20
     /// Calls a connection may have waiting before the server stops reading it.
-    public var maximumPendingCalls = 256
+    package var maximumPendingCalls = 256
     /// Bytes of calls a connection may have waiting before the server stops
     /// reading it.
-    public var maximumPendingCallBytes = 256 << 10
+    package var maximumPendingCallBytes = 256 << 10
     /// How long an unfinished message may go without a byte before its
     /// connection is closed.
-    public var incompleteMessageTimeout: TimeAmount = .seconds(30)
+    package var incompleteMessageTimeout: TimeAmount = .seconds(30)
     /// Messages larger than this are decoded and answered off the event
     /// loop, where their parsing cannot hold it.
-    public var largeMessageSize = 64 << 10
+    package var largeMessageSize = 64 << 10
     /// How the event loops are shared among connections.
-    public var turns = TurnBudgets()
+    package var turns = TurnBudgets()
     /// Workers answering calls off the event loops.
-    public var workers = 4
+    package var workers = 4
     /// Permissions of the socket file when the server binds it.
-    public var socketMode: UInt32 = 0o666
+    package var socketMode: UInt32 = 0o666
     /// The error sent when a limit is exceeded.
-    public var limitError: @Sendable (VarlinkLimit) -> VarlinkError = { limit in
+    package var limitError: @Sendable (VarlinkLimit) -> VarlinkError = { limit in
         VarlinkError("org.varlink.service.InvalidParameter", ["parameter": .string("\(limit)")])
     }
     /// The last reply of every open stream when the server stops.
-    public var shutdownReply = VarlinkReply(parameters: [:])
+    package var shutdownReply = VarlinkReply(parameters: [:])
 
     /// The defaults.
-    public init() {}
+    package init() {}
 }
 
 /// How long a connection's turn on its event loop, and a run of turns, may
 /// last (see `LoopScheduler`).
-public struct TurnBudgets: Sendable, Equatable {
+package struct TurnBudgets: Sendable, Equatable {
     /// One connection's turn.
-    public var turn: TimeAmount = .microseconds(250)
+    package var turn: TimeAmount = .microseconds(250)
     /// A run of turns between two polls of the loop's sockets.
-    public var run: TimeAmount = .milliseconds(2)
+    package var run: TimeAmount = .milliseconds(2)
     /// The pause after a run that used its whole budget.
-    public var pause: TimeAmount = .microseconds(50)
+    package var pause: TimeAmount = .microseconds(50)
 
-    public init() {}
+    package init() {}
 }

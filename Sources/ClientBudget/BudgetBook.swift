@@ -36,19 +36,19 @@ package final class BudgetBook: Sendable {
     }
 
     /// The limit a uid's charge would break, if any.
-    private func refusal(_ bytes: Int, of resource: Resource, uid: UInt32, _ state: State) -> BudgetRefusal? {
+    private func refusal(_ bytes: Int, of resource: Resource, uid: UInt32, _ state: State) -> BudgetError? {
         let mine = state.perUID[uid] ?? BudgetUsage()
         if let limit = limits.perUID[resource], mine[resource] + bytes > limit {
-            return BudgetRefusal(.perUID(resource), maximum: limit)
+            return BudgetError(.perUID(resource), maximum: limit)
         }
         if mine.total + bytes > limits.memoryPerUID {
-            return BudgetRefusal(.memoryPerUID, maximum: limits.memoryPerUID)
+            return BudgetError(.memoryPerUID, maximum: limits.memoryPerUID)
         }
         if let limit = limits.total[resource], state.totals[resource] + bytes > limit {
-            return BudgetRefusal(.total(resource), maximum: limit)
+            return BudgetError(.total(resource), maximum: limit)
         }
         if state.totals.total + bytes > limits.memory {
-            return BudgetRefusal(.memory, maximum: limits.memory)
+            return BudgetError(.memory, maximum: limits.memory)
         }
         return nil
     }
@@ -56,7 +56,7 @@ package final class BudgetBook: Sendable {
     /// Charges `bytes` of `resource` to `uid` if every limit allows it;
     /// otherwise charges nothing and returns the limit it would break.
     @discardableResult
-    package func charge(_ bytes: Int, of resource: Resource, to uid: UInt32) -> BudgetRefusal? {
+    package func charge(_ bytes: Int, of resource: Resource, to uid: UInt32) -> BudgetError? {
         guard bytes > 0 else { return nil }
         return state.withLock { state in
             if let refusal = refusal(bytes, of: resource, uid: uid, state) { return refusal }
@@ -136,7 +136,7 @@ package final class BudgetBook: Sendable {
     /// Charges bytes for as long as the returned token lives: for what
     /// lprojd keeps on a client's behalf beyond one call (added strings,
     /// saved rows, cache entries). Dropping the token releases them.
-    package func hold(_ bytes: Int, of resource: Resource, for uid: UInt32) throws(BudgetRefusal) -> BudgetCharge {
+    package func hold(_ bytes: Int, of resource: Resource, for uid: UInt32) throws(BudgetError) -> BudgetCharge {
         if let refusal = charge(bytes, of: resource, to: uid) { throw refusal }
         return BudgetCharge(book: self, uid: uid, resource: resource, bytes: bytes)
     }

@@ -6,35 +6,31 @@ internal import Yams
 
 /// Reads lprojd's configuration file (YAML; see `etc/lprojd/lprojd.conf`).
 package enum ConfigurationFile {
-    /// A configuration that cannot be used, with what is wrong and where.
-    package struct Problem: Error, Sendable, Equatable, CustomStringConvertible {
-        package let description: String
-    }
 
     /// The file lprojd reads when `--config` is not given.
     package static let defaultPath = "/etc/lprojd/lprojd.conf"
 
     /// Reads a configuration file. Relative bundle directories are taken
     /// relative to the file's own directory.
-    package static func read(path: String) throws(Problem) -> DaemonConfiguration {
+    package static func read(path: String) throws(ConfigurationError) -> DaemonConfiguration {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw Problem(description: "\(path): cannot be read")
+            throw ConfigurationError(description: "\(path): cannot be read")
         }
         return try parse(
             String(decoding: data, as: UTF8.self), name: path, baseDirectory: URL(fileURLWithPath: path).deletingLastPathComponent().path)
     }
 
     /// Parses configuration text.
-    package static func parse(_ text: String, name: String, baseDirectory: String) throws(Problem) -> DaemonConfiguration {
+    package static func parse(_ text: String, name: String, baseDirectory: String) throws(ConfigurationError) -> DaemonConfiguration {
         let file: FileModel
         do {
             // A file of comments only is an empty configuration.
             guard try Yams.compose(yaml: text) != nil else { return DaemonConfiguration() }
             file = try YAMLDecoder().decode(FileModel.self, from: text)
         } catch let error as DecodingError {
-            throw Problem(description: "\(name): \(describe(error))")
+            throw ConfigurationError(description: "\(name): \(describe(error))")
         } catch {
-            throw Problem(description: "\(name): \(error)")
+            throw ConfigurationError(description: "\(name): \(error)")
         }
         var configuration = DaemonConfiguration()
         configuration.socketPath = file.socket
@@ -48,11 +44,11 @@ package enum ConfigurationFile {
         for (index, bundle) in (file.bundles ?? []).enumerated() {
             let place = "bundles[\(index)]"
             guard BundleConfiguration.isValidName(bundle.name) else {
-                throw Problem(
+                throw ConfigurationError(
                     description: "\(name): \(place).name '\(bundle.name)' is not a bundle name (letters, digits, '.', '_' and '-')")
             }
             guard names.insert(bundle.name).inserted else {
-                throw Problem(description: "\(name): \(place): the bundle '\(bundle.name)' is defined twice")
+                throw ConfigurationError(description: "\(name): \(place): the bundle '\(bundle.name)' is defined twice")
             }
             let directory =
                 bundle.directory.hasPrefix("/")
@@ -61,7 +57,7 @@ package enum ConfigurationFile {
             do {
                 development = try LocaleIdentifier(bundle.developmentLocale ?? "en")
             } catch {
-                throw Problem(description: "\(name): \(place).development-locale: \(error)")
+                throw ConfigurationError(description: "\(name): \(place).development-locale: \(error)")
             }
             var custom: [String: LocaleIdentifier] = [:]
             for (given, standard) in bundle.customLocales ?? [:] {
@@ -69,13 +65,14 @@ package enum ConfigurationFile {
                     let key = try LocaleIdentifier(given)
                     let target = try LocaleIdentifier(standard)
                     guard KnownLocales.isKnown(target) else {
-                        throw Problem(description: "\(name): \(place).custom-locales.\(given): '\(standard)' is not a standard locale")
+                        throw ConfigurationError(
+                            description: "\(name): \(place).custom-locales.\(given): '\(standard)' is not a standard locale")
                     }
                     custom[key.tag] = target
-                } catch let problem as Problem {
+                } catch let problem as ConfigurationError {
                     throw problem
                 } catch {
-                    throw Problem(description: "\(name): \(place).custom-locales.\(given): \(error)")
+                    throw ConfigurationError(description: "\(name): \(place).custom-locales.\(given): \(error)")
                 }
             }
             var bundleConfiguration = BundleConfiguration(
@@ -83,7 +80,7 @@ package enum ConfigurationFile {
                 maximumFileSize: configuration.limits.maximumTableFileSize)
             if let conflicts = bundle.catalogConflicts {
                 guard let conflict = CatalogConflict(rawValue: conflicts) else {
-                    throw Problem(
+                    throw ConfigurationError(
                         description:
                             "\(name): \(place).catalog-conflicts: '\(conflicts)' is not one of \(CatalogConflict.allCases.map(\.rawValue).joined(separator: ", "))"
                     )
@@ -97,24 +94,25 @@ package enum ConfigurationFile {
         return configuration
     }
 
-    private static func positive(_ value: Int, _ key: String, _ name: String) throws(Problem) -> Int {
-        guard value > 0 else { throw Problem(description: "\(name): \(key) must be a positive number") }
+    private static func positive(_ value: Int, _ key: String, _ name: String) throws(ConfigurationError) -> Int {
+        guard value > 0 else { throw ConfigurationError(description: "\(name): \(key) must be a positive number") }
         return value
     }
 
     /// The `limits:` section: every limit lprojd enforces, by name.
-    private static func limits(_ model: [String: ByteCount], name: String) throws(Problem) -> DaemonConfiguration.Limits {
+    private static func limits(_ model: [String: ByteCount], name: String) throws(ConfigurationError) -> DaemonConfiguration.Limits {
         var limits = DaemonConfiguration.Limits()
         for (key, value) in model {
             let path = "limits.\(key)"
             guard let setting = LimitSetting(rawValue: key) else {
-                throw Problem(
+                throw ConfigurationError(
                     description:
                         "\(name): \(path): unknown setting '\(key)' (the limits are: \(LimitSetting.allCases.map(\.rawValue).joined(separator: ", ")))"
                 )
             }
             guard let bytes = value.bytes else {
-                throw Problem(description: "\(name): \(path): '\(value.text)' is not a number (a count, or bytes such as 16 MiB)")
+                throw ConfigurationError(
+                    description: "\(name): \(path): '\(value.text)' is not a number (a count, or bytes such as 16 MiB)")
             }
             let amount = try positive(bytes, path, name)
             setting.apply(amount, to: &limits)
@@ -218,4 +216,9 @@ package enum ConfigurationFile {
             self.intValue = intValue
         }
     }
+}
+
+/// A configuration that cannot be used, with what is wrong and where.
+package struct ConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
+    package let description: String
 }

@@ -246,7 +246,7 @@ final class MirroredTable: Sendable {
 
 extension PluralFormat {
     /// The interface's plural entry as the engine's.
-    init(_ entry: Localization.PluralEntry) throws(Problem) {
+    init(_ entry: Localization.PluralEntry) throws(PluralFormatError) {
         var variables: [String: PluralVariable] = [:]
         for (name, variable) in entry.variables {
             var forms: [PluralCategory: String] = [.other: variable.other]

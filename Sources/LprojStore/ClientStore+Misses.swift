@@ -50,7 +50,7 @@ package struct UnknownKeysRow: Sendable, Hashable {
 }
 
 extension ClientStore {
-    /// Every saved miss. Throws ``Unavailable`` when the database is not
+    /// Every saved miss. Throws ``ClientStoreError/unavailable(reason:)`` when the database is not
     /// open (the misses are then read once it is).
     package func savedMisses() throws -> (misses: [MissRow], unknownKeys: [UnknownKeysRow]) {
         let database = try database()

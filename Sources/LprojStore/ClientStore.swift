@@ -21,21 +21,10 @@ internal import Synchronization
 /// The database may fail: a state directory that is full or read-only, a
 /// file that is damaged or cannot be opened. The store then answers reads
 /// from its copy (empty if it never opened) and writes with
-/// ``Unavailable``, whose reason says what is wrong; ``open()`` tries again
+/// ``ClientStoreError/unavailable(reason:)``, whose reason says what is wrong; ``open()`` tries again
 /// (lprojd does so every few seconds), and a write works again as soon as
 /// the fault is gone.
 package final class ClientStore: Sendable {
-    /// A write the uid's budget does not allow.
-    package struct OverBudget: Error, Sendable, Equatable {
-        package let refusal: BudgetRefusal
-    }
-
-    /// The state cannot be written now, and why.
-    package struct Unavailable: Error, Sendable, Equatable, CustomStringConvertible {
-        package let reason: String
-        package var description: String { reason }
-    }
-
     private let path: String?
     private let makeWriter: @Sendable () throws -> any DatabaseWriter
     private let book: BudgetBook
@@ -65,13 +54,14 @@ package final class ClientStore: Sendable {
             }
             return try DatabasePool(path: path, configuration: configuration)
         }
-        open()
+        // One that cannot be opened is said by `unavailableReason`.
+        try? open()
     }
 
     /// A store in memory, for tests.
     package static func inMemory(budget: BudgetBook = BudgetBook(limits: BudgetLimits())) throws -> ClientStore {
         let store = ClientStore(writer: try DatabaseQueue(), budget: budget)
-        if let reason = store.unavailableReason { throw Unavailable(reason: reason) }
+        try store.open()
         return store
     }
 
@@ -79,7 +69,6 @@ package final class ClientStore: Sendable {
         self.path = nil
         self.book = budget
         self.makeWriter = { writer }
-        open()
     }
 
     /// What a uid's rows are charged, in all.
@@ -95,22 +84,20 @@ package final class ClientStore: Sendable {
     /// Rows deleted at the last opening because their uid was over its budget.
     package var prunedAtStart: Int { pruned.withLock { $0 } }
 
-    /// Opens the database if it is not open (reading its rows afresh);
-    /// returns why it cannot, or nil once it is open.
-    @discardableResult
-    package func open() -> String? {
-        if writer.withLock({ $0 }) != nil { return nil }
+    /// Opens the database if it is not open (reading its rows afresh), or
+    /// says why it cannot.
+    package func open() throws(ClientStoreError) {
+        if writer.withLock({ $0 }) != nil { return }
         do {
             let database = try makeWriter()
             try Self.migrator.migrate(database)
             try load(from: database)
             writer.withLock { $0 = database }
             problem.withLock { $0 = nil }
-            return nil
         } catch {
             let reason = Self.reason(for: error, path: path)
             problem.withLock { $0 = reason }
-            return reason
+            throw .unavailable(reason: reason)
         }
     }
 
@@ -176,15 +163,15 @@ package final class ClientStore: Sendable {
         savedPreferences.withLock { $0 = keptPreferences }
     }
 
-    /// The database to write, or ``Unavailable``.
-    func database() throws(Unavailable) -> any DatabaseWriter {
+    /// The database to write, or why there is none.
+    func database() throws(ClientStoreError) -> any DatabaseWriter {
         guard let writer = writer.withLock({ $0 }) else {
-            throw Unavailable(reason: unavailableReason ?? "the state database is not open")
+            throw .unavailable(reason: unavailableReason ?? "the state database is not open")
         }
         return writer
     }
 
-    /// Runs a write; a failure of the database becomes ``Unavailable``
+    /// Runs a write; a failure of the database becomes ``ClientStoreError/unavailable(reason:)``
     /// with its reason, and the database is closed, to be opened afresh
     /// (``open()``): a connection SQLite opened read-only, or on a file
     /// since replaced, would stay so.
@@ -196,7 +183,7 @@ package final class ClientStore: Sendable {
             let reason = Self.reason(for: error, path: path)
             writer.withLock { if $0 === database { $0 = nil } }
             problem.withLock { $0 = reason }
-            throw Unavailable(reason: reason)
+            throw ClientStoreError.unavailable(reason: reason)
         }
     }
 
@@ -308,16 +295,16 @@ package final class ClientStore: Sendable {
 
     /// Charges the growth of a row from `old` to `new` bytes before it is
     /// written (or releases its shrinking).
-    private func charge(from old: Int, to new: Int, uid: UInt32) throws(OverBudget) {
+    private func charge(from old: Int, to new: Int, uid: UInt32) throws(ClientStoreError) {
         if new > old {
-            if let refusal = book.charge(new - old, of: .savedState, to: uid) { throw OverBudget(refusal: refusal) }
+            if let refusal = book.charge(new - old, of: .savedState, to: uid) { throw .overBudget(refusal) }
         } else if old > new {
             book.release(old - new, of: .savedState, from: uid)
         }
     }
 
     /// Saves a client's locale for a bundle; returns once committed.
-    /// Throws ``OverBudget`` (writing nothing) past the uid's budget.
+    /// Throws ``ClientStoreError/overBudget(_:)`` (writing nothing) past the uid's budget.
     package func saveSelection(_ locale: String, for key: ClientKey, bundle: String) async throws {
         let selection = SavedSelection(uid: key.uid, client: key.client, bundle: bundle, locale: locale, updatedAt: Date())
         let cacheKey = SelectionKey(uid: key.uid, client: key.client, bundle: bundle)
@@ -462,4 +449,19 @@ struct PreferenceRecord: Codable, FetchableRecord, PersistableRecord {
     let field: String
     let value: String
     let updatedAt: Date
+}
+
+/// Why the store did not do what was asked.
+package enum ClientStoreError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The uid's budget does not allow the write; nothing was written.
+    case overBudget(BudgetError)
+    /// The state cannot be written now, and why.
+    case unavailable(reason: String)
+
+    package var description: String {
+        switch self {
+        case .overBudget(let refusal): "over the budget: \(refusal)"
+        case .unavailable(let reason): reason
+        }
+    }
 }

@@ -57,10 +57,6 @@ package struct InotifyMask: OptionSet, Sendable, Hashable {
 /// `IN_Q_OVERFLOW`, as when the kernel's own queue overflows, and reads
 /// everything again.
 package final class InotifyWatcher: Sendable {
-    /// A failed inotify call.
-    package struct Failure: Error, CustomStringConvertible {
-        package let description: String
-    }
 
     private struct Descriptors {
         /// The inotify descriptor, or nil once closed.
@@ -92,11 +88,11 @@ package final class InotifyWatcher: Sendable {
         throws
     {
         let descriptor = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
-        guard descriptor >= 0 else { throw Failure(description: "inotify_init1: \(String(cString: strerror(errno)))") }
+        guard descriptor >= 0 else { throw InotifyError(description: "inotify_init1: \(String(cString: strerror(errno)))") }
         var pipeDescriptors: [Int32] = [0, 0]
         guard pipe(&pipeDescriptors) == 0 else {
             Glibc.close(descriptor)
-            throw Failure(description: "pipe: \(String(cString: strerror(errno)))")
+            throw InotifyError(description: "pipe: \(String(cString: strerror(errno)))")
         }
         for end in pipeDescriptors {
             _ = fcntl(end, F_SETFD, FD_CLOEXEC)
@@ -141,12 +137,12 @@ package final class InotifyWatcher: Sendable {
     /// path's inode is already watched). Fails once the watcher is closed.
     @discardableResult
     package func add(path: String, mask: InotifyMask) throws -> Int32 {
-        try shared.state.withLock { state throws(Failure) -> Int32 in
+        try shared.state.withLock { state throws(InotifyError) -> Int32 in
             guard let descriptor = state.inotify, state.wakeWrite != nil else {
-                throw Failure(description: "watching \(path): the watcher is closed")
+                throw InotifyError(description: "watching \(path): the watcher is closed")
             }
             let watch = inotify_add_watch(descriptor, path, mask.rawValue)
-            guard watch >= 0 else { throw Failure(description: "watching \(path): \(String(cString: strerror(errno)))") }
+            guard watch >= 0 else { throw InotifyError(description: "watching \(path): \(String(cString: strerror(errno)))") }
             return watch
         }
     }
@@ -307,4 +303,9 @@ package struct InotifyEvents: AsyncSequence, Sendable {
     }
 
     package func makeAsyncIterator() -> AsyncIterator { AsyncIterator(pending: pending) }
+}
+
+/// A failed inotify call.
+package struct InotifyError: Error, CustomStringConvertible {
+    package let description: String
 }

@@ -9,20 +9,6 @@ import Synchronization
 /// sent, as Varlink answers them. A `more` call gets the connection's
 /// replies as a stream until the last one.
 package final class VarlinkConnection: Sendable {
-    /// Why a call failed without an error reply.
-    package enum Failure: Error, Equatable, CustomStringConvertible {
-        /// The connection closed before the reply came.
-        case disconnected
-        /// The service sent something that is not a Varlink reply.
-        case malformedReply
-
-        package var description: String {
-            switch self {
-            case .disconnected: "the connection to lprojd closed"
-            case .malformedReply: "lprojd sent a reply that is not Varlink"
-            }
-        }
-    }
 
     private let channel: any Channel
 
@@ -58,7 +44,7 @@ package final class VarlinkConnection: Sendable {
             try await withCheckedThrowingContinuation { continuation in
                 channel.eventLoop.execute {
                     guard let router = try? channel.pipeline.syncOperations.handler(type: ReplyRouter.self), channel.isActive else {
-                        continuation.resume(throwing: Failure.disconnected)
+                        continuation.resume(throwing: VarlinkConnectionError.disconnected)
                         return
                     }
                     guard !cancellation.isCancelled else {
@@ -85,7 +71,7 @@ package final class VarlinkConnection: Sendable {
         return AsyncThrowingStream { continuation in
             channel.eventLoop.execute {
                 guard let router = try? channel.pipeline.syncOperations.handler(type: ReplyRouter.self), channel.isActive else {
-                    continuation.finish(throwing: Failure.disconnected)
+                    continuation.finish(throwing: VarlinkConnectionError.disconnected)
                     return
                 }
                 router.expect(.stream(continuation))
@@ -143,7 +129,7 @@ private final class ReplyRouter: ChannelInboundHandler {
         let frame = unwrapInboundIn(data)
         let decoded = frame.withUnsafeReadableBytes { bytes in Result { () throws(VarlinkError) in try VarlinkReply.decode(bytes) } }
         guard case .success(let reply) = decoded else {
-            fail(VarlinkConnection.Failure.malformedReply)
+            fail(VarlinkConnectionError.malformedReply)
             context.close(promise: nil)
             return
         }
@@ -169,7 +155,7 @@ private final class ReplyRouter: ChannelInboundHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        fail(VarlinkConnection.Failure.disconnected)
+        fail(VarlinkConnectionError.disconnected)
         context.fireChannelInactive()
     }
 
@@ -185,6 +171,21 @@ private final class ReplyRouter: ChannelInboundHandler {
             case .stream(let continuation): continuation.finish(throwing: error)
             case .abandoned: break
             }
+        }
+    }
+}
+
+/// Why a call failed without an error reply.
+package enum VarlinkConnectionError: Error, Equatable, CustomStringConvertible {
+    /// The connection closed before the reply came.
+    case disconnected
+    /// The service sent something that is not a Varlink reply.
+    case malformedReply
+
+    package var description: String {
+        switch self {
+        case .disconnected: "the connection to lprojd closed"
+        case .malformedReply: "lprojd sent a reply that is not Varlink"
         }
     }
 }

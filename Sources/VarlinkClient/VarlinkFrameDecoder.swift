@@ -16,7 +16,7 @@ package struct VarlinkFrameDecoder: ByteToMessageDecoder {
     package typealias InboundOut = ByteBuffer
 
     /// A message longer than the limit.
-    package struct MessageTooLarge: Error {
+    package struct MessageSizeError: Error {
         package let maximumSize: Int
     }
 
@@ -38,7 +38,7 @@ package struct VarlinkFrameDecoder: ByteToMessageDecoder {
             return base.distance(to: UnsafeRawPointer(hit))
         }
         if let length = found {
-            guard length <= maximumSize else { throw MessageTooLarge(maximumSize: maximumSize) }
+            guard length <= maximumSize else { throw MessageSizeError(maximumSize: maximumSize) }
             let message = buffer.readSlice(length: length)!
             buffer.moveReaderIndex(forwardBy: 1)
             searched = 0
@@ -46,7 +46,7 @@ package struct VarlinkFrameDecoder: ByteToMessageDecoder {
             return .continue
         }
         searched = readable
-        if readable > maximumSize { throw MessageTooLarge(maximumSize: maximumSize) }
+        if readable > maximumSize { throw MessageSizeError(maximumSize: maximumSize) }
         return .needMoreData
     }
 

@@ -14,7 +14,7 @@ enum Output {
 }
 
 /// A failure reported as one line on stderr and exit status 1.
-struct Failure: Error, CustomStringConvertible {
+struct CommandError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
 }

@@ -185,7 +185,7 @@ struct Daemon {
     func listener(logger: Logger) throws -> VarlinkServer.Listener {
         if let activatedSocket {
             guard SocketActivation.isListeningStreamSocket(activatedSocket.descriptor) else {
-                throw SocketActivation.Problem(
+                throw SocketActivationError(
                     description:
                         "the socket passed by the service manager (fd \(activatedSocket.descriptor), \(activatedSocket.name)) is not a listening stream socket",
                     code: ENOTSOCK)
@@ -196,7 +196,7 @@ struct Daemon {
             return .descriptor(activatedSocket.descriptor)
         }
         guard let path = settings.socketPath else {
-            throw DaemonSettings.Problem(description: "no socket path and no socket passed by the service manager")
+            throw SettingsError(description: "no socket path and no socket passed by the service manager")
         }
         return .path(path)
     }

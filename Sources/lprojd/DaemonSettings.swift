@@ -7,9 +7,6 @@ import LprojLocales
 
 /// What lprojd runs with: the configuration file, then the options.
 struct DaemonSettings: Sendable {
-    struct Problem: Error, CustomStringConvertible {
-        let description: String
-    }
 
     var configuration: DaemonConfiguration
     /// Where to bind; nil only when the service manager passed the socket.
@@ -43,20 +40,20 @@ struct DaemonSettings: Sendable {
 
         let socketPath = configuration.socketPath ?? DefaultPaths.socket(environment: environment, isRoot: isRoot)
         if socketPath == nil && !socketActivated {
-            throw Problem(description: "no socket path: pass --socket, set socket in the configuration, or set XDG_RUNTIME_DIR")
+            throw SettingsError(description: "no socket path: pass --socket, set socket in the configuration, or set XDG_RUNTIME_DIR")
         }
         guard let state = configuration.stateDirectory ?? DefaultPaths.stateDirectory(environment: environment) else {
-            throw Problem(description: "no state directory: pass --state-directory, or set STATE_DIRECTORY or HOME")
+            throw SettingsError(description: "no state directory: pass --state-directory, or set STATE_DIRECTORY or HOME")
         }
         self.socketPath = socketPath
         self.stateDirectory = state
         let level = configuration.logLevel ?? "info"
         guard let parsed = Logger.Level(rawValue: level) else {
-            throw Problem(description: "'\(level)' is not a log level (trace, debug, info, notice, warning, error, critical)")
+            throw SettingsError(description: "'\(level)' is not a log level (trace, debug, info, notice, warning, error, critical)")
         }
         self.logLevel = parsed
         if configuration.bundles.isEmpty {
-            throw Problem(description: "no bundles to serve: add some to \(path) or pass --bundle NAME=DIR")
+            throw SettingsError(description: "no bundles to serve: add some to \(path) or pass --bundle NAME=DIR")
         }
     }
 
@@ -80,20 +77,20 @@ struct DaemonSettings: Sendable {
     /// its first locale folder, else `en`.
     static func bundle(_ argument: String, limits: DaemonConfiguration.Limits) throws -> BundleConfiguration {
         guard let equals = argument.firstIndex(of: "=") else {
-            throw Problem(description: "--bundle \(argument): expected NAME=DIR")
+            throw SettingsError(description: "--bundle \(argument): expected NAME=DIR")
         }
         let name = String(argument[..<equals])
         var directory = String(argument[argument.index(after: equals)...])
         var development: LocaleIdentifier?
         if let at = directory.lastIndex(of: "@") {
             let text = String(directory[directory.index(after: at)...])
-            do { development = try LocaleIdentifier(text) } catch { throw Problem(description: "--bundle \(argument): \(error)") }
+            do { development = try LocaleIdentifier(text) } catch { throw SettingsError(description: "--bundle \(argument): \(error)") }
             directory = String(directory[..<at])
         }
         guard BundleConfiguration.isValidName(name) else {
-            throw Problem(description: "--bundle \(argument): '\(name)' is not a bundle name (letters, digits, '.', '_' and '-')")
+            throw SettingsError(description: "--bundle \(argument): '\(name)' is not a bundle name (letters, digits, '.', '_' and '-')")
         }
-        guard !directory.isEmpty else { throw Problem(description: "--bundle \(argument): the directory is missing") }
+        guard !directory.isEmpty else { throw SettingsError(description: "--bundle \(argument): the directory is missing") }
         let absolute = URL(fileURLWithPath: directory).standardizedFileURL.path
         return BundleConfiguration(
             name: name, directory: absolute, developmentLocale: try development ?? Self.guessDevelopmentLocale(absolute),
@@ -108,4 +105,8 @@ struct DaemonSettings: Sendable {
         }
         return try LocaleIdentifier("en")
     }
+}
+
+struct SettingsError: Error, CustomStringConvertible {
+    let description: String
 }

@@ -46,7 +46,7 @@ struct Lprojd: AsyncParsableCommand {
         let activated: ActivatedSocket?
         do {
             activated = try SocketActivation.socket(named: "varlink", in: SocketActivation.takeListeningSockets())
-        } catch let problem as SocketActivation.Problem {
+        } catch let problem as SocketActivationError {
             fail(problem.description, errno: problem.code, notifier: notifier)
             throw ExitCode(1)
         }
@@ -70,7 +70,7 @@ struct Lprojd: AsyncParsableCommand {
         do {
             try await Daemon(settings: settings, activatedSocket: activated, notifier: notifier, rereadSettings: readSettings).run()
         } catch {
-            fail("\(error)", errno: StartupFailure.errno(for: error), notifier: notifier)
+            fail("\(error)", errno: StartupErrno.errno(for: error), notifier: notifier)
             throw ExitCode(1)
         }
     }

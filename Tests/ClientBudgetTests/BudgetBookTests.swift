@@ -8,12 +8,12 @@ import Testing
         let book = BudgetBook(limits: Self.limits)
         #expect(book.charge(80, of: .input, to: 1) == nil)
         // Past the uid's limit for the resource: refused, named, nothing charged.
-        #expect(book.charge(30, of: .input, to: 1) == BudgetRefusal(.perUID(.input), maximum: 100))
+        #expect(book.charge(30, of: .input, to: 1) == BudgetError(.perUID(.input), maximum: 100))
         #expect(book.usage(of: 1)[.input] == 80)
         // Past the uid's memory, though within each resource's limit.
-        #expect(book.charge(90, of: .output, to: 1) == BudgetRefusal(.memoryPerUID, maximum: 160))
+        #expect(book.charge(90, of: .output, to: 1) == BudgetError(.memoryPerUID, maximum: 160))
         // Another uid has its own budget, but all uids share the total.
-        #expect(book.charge(80, of: .input, to: 2) == BudgetRefusal(.total(.input), maximum: 150))
+        #expect(book.charge(80, of: .input, to: 2) == BudgetError(.total(.input), maximum: 150))
         #expect(book.charge(70, of: .input, to: 2) == nil)
         #expect(book.totals[.input] == 150)
     }
@@ -35,7 +35,7 @@ import Testing
         do {
             let charge = try book.hold(60, of: .input, for: 3)
             #expect(book.usage(of: 3)[.input] == 60)
-            #expect(throws: BudgetRefusal.self) { try book.hold(60, of: .input, for: 3) }
+            #expect(throws: BudgetError.self) { try book.hold(60, of: .input, for: 3) }
             withExtendedLifetime(charge) {}
         }
         #expect(book.usage(of: 3).isEmpty)

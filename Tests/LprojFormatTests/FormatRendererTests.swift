@@ -210,17 +210,17 @@ import Testing
     @Test func referencesMustExistAndHaveOther() {
         let ok = PluralVariable(valueTypeText: "d", forms: [.other: "%d"])
         #expect(
-            throws: PluralFormat.Problem(
+            throws: PluralFormatError(
                 path: "NSStringLocalizedFormatKey", message: "refers to the variable 'b', which the entry does not define")
         ) {
             try PluralFormat(formatKey: "%#@a@ %#@b@", variables: ["a": ok])
         }
-        #expect(throws: PluralFormat.Problem(path: "a", message: "the variable has no 'other' form, which every plural variable needs")) {
+        #expect(throws: PluralFormatError(path: "a", message: "the variable has no 'other' form, which every plural variable needs")) {
             try PluralFormat(formatKey: "%#@a@", variables: ["a": PluralVariable(valueTypeText: "d", forms: [.one: "x"])])
         }
-        #expect(throws: PluralFormat.Problem.self) { try PluralFormat(formatKey: "%# @sites @", variables: ["sites": ok]) }
+        #expect(throws: PluralFormatError.self) { try PluralFormat(formatKey: "%# @sites @", variables: ["sites": ok]) }
         let loop = PluralVariable(valueTypeText: "d", forms: [.other: "%#@a@"])
-        #expect(throws: PluralFormat.Problem(path: "a/other", message: "the variable 'a' refers to itself")) {
+        #expect(throws: PluralFormatError(path: "a/other", message: "the variable 'a' refers to itself")) {
             try PluralFormat(formatKey: "%#@a@", variables: ["a": loop])
         }
         #expect(throws: Never.self) { try PluralFormat(formatKey: "%#@a@", variables: ["a": ok]) }

@@ -16,11 +16,11 @@ import LprojInterface
         let registry = AddedStringsRegistry(maximumStrings: 3, maximumLength: 5)
         let key = try LocaleIdentifier("de")
         #expect(try registry.add(["a": "1", "b": "2"], uid: 1, client: "c", bundle: "b", table: "T", locale: key) == 2)
-        #expect(throws: AddedStringsRegistry.Refusal.tooMany(maximum: 3)) {
+        #expect(throws: AddedStringsError.tooMany(maximum: 3)) {
             try registry.add(["c": "3", "d": "4"], uid: 1, client: "c", bundle: "b", table: "T", locale: key)
         }
         #expect(registry.overlay(uid: 1, client: "c", bundle: "b")?.count == 2)
-        #expect(throws: AddedStringsRegistry.Refusal.tooLong(maximum: 5)) {
+        #expect(throws: AddedStringsError.tooLong(maximum: 5)) {
             try registry.add(["x": "too long"], uid: 1, client: "c", bundle: "b", table: "T", locale: key)
         }
         // Replacing a value does not count twice.
@@ -33,7 +33,7 @@ import LprojInterface
         let registry = AddedStringsRegistry(maximumStrings: 10, maximumLength: 10)
         let key = try LocaleIdentifier("de")
         for index in 0..<64 { _ = try registry.add(["k": "v"], uid: 7, client: "c\(index)", bundle: "b", table: "T", locale: key) }
-        #expect(throws: AddedStringsRegistry.Refusal.tooManyClients(maximum: 64)) {
+        #expect(throws: AddedStringsError.tooManyClients(maximum: 64)) {
             try registry.add(["k": "v"], uid: 7, client: "c64", bundle: "b", table: "T", locale: key)
         }
         // Another user is not affected.

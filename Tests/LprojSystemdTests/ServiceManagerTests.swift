@@ -52,7 +52,7 @@ import Testing
     }
 
     @Test func severalSocketsWithoutTheNameAreAClearError() {
-        let error = #expect(throws: SocketActivation.Problem.self) {
+        let error = #expect(throws: SocketActivationError.self) {
             try SocketActivation.socket(named: "varlink", in: [other, ActivatedSocket(descriptor: 4, name: "admin")])
         }
         #expect(error?.description.contains("FileDescriptorName=varlink") == true)

@@ -54,7 +54,7 @@ import Testing
         let watcher = try InotifyWatcher()
         watcher.close()
         // The descriptor's number may already be someone else's.
-        #expect(throws: InotifyWatcher.Failure.self) { try watcher.add(path: FileManager.default.temporaryDirectory.path, mask: [.create]) }
+        #expect(throws: InotifyError.self) { try watcher.add(path: FileManager.default.temporaryDirectory.path, mask: [.create]) }
     }
 
     /// A failing poll() ends the reader, which closes its descriptors: the
@@ -68,7 +68,7 @@ import Testing
             }, startsReading: true)
         var iterator = watcher.events.makeAsyncIterator()
         #expect(await iterator.next() == nil)
-        #expect(throws: InotifyWatcher.Failure.self) { try watcher.add(path: FileManager.default.temporaryDirectory.path, mask: [.create]) }
+        #expect(throws: InotifyError.self) { try watcher.add(path: FileManager.default.temporaryDirectory.path, mask: [.create]) }
     }
 
     /// Events pile up only so far: past the limit they become one overflow,
@@ -111,6 +111,6 @@ import Testing
     @Test func watchingAMissingPathIsAnError() throws {
         let watcher = try InotifyWatcher()
         defer { watcher.close() }
-        #expect(throws: InotifyWatcher.Failure.self) { try watcher.add(path: "/nonexistent/lprojd", mask: [.create]) }
+        #expect(throws: InotifyError.self) { try watcher.add(path: "/nonexistent/lprojd", mask: [.create]) }
     }
 }

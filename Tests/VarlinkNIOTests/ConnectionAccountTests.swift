@@ -21,7 +21,7 @@ import Testing
         account.settle(unsent: 0)
         #expect(book.usage(of: 5).isEmpty && !account.hasPendingOutput)
         // Past the budget: refused, and nothing charged.
-        #expect(account.chargeWrite(payload: 20_000) == BudgetRefusal(.perUID(.output), maximum: 10_000))
+        #expect(account.chargeWrite(payload: 20_000) == BudgetError(.perUID(.output), maximum: 10_000))
         #expect(book.usage(of: 5).isEmpty)
     }
 
@@ -30,7 +30,7 @@ import Testing
         let first = ConnectionAccount(uid: 9, book: book), second = ConnectionAccount(uid: 9, book: book)
         #expect(first.holdInput(700) == nil)
         // The same uid's other connection shares the budget.
-        #expect(second.holdInput(400) == BudgetRefusal(.perUID(.input), maximum: 1000))
+        #expect(second.holdInput(400) == BudgetError(.perUID(.input), maximum: 1000))
         #expect(second.holdInput(300) == nil)
         // What is held already is charged anyway; the uid is then over.
         second.forceHoldInput(350)
@@ -121,7 +121,7 @@ import Testing
         let small = account.admit(reply: Array(repeating: 1, count: 100)) { _ in [9] }
         #expect(small.bytes.count == 100 && small.refusal == nil)
         let large = account.admit(reply: Array(repeating: 1, count: 5000)) { _ in [9, 9] }
-        #expect(large.bytes == [9, 9] && large.refusal == BudgetRefusal(.perUID(.output), maximum: 1000))
+        #expect(large.bytes == [9, 9] && large.refusal == BudgetError(.perUID(.output), maximum: 1000))
         #expect(book.usage(of: 6)[.output] == ConnectionAccount.cost(ofWrite: 100) + ConnectionAccount.cost(ofWrite: 2))
     }
 }

@@ -1,21 +1,5 @@
 /// A stringsdict entry: `NSStringLocalizedFormatKey` and the variables it uses.
 public struct PluralFormat: Sendable, Hashable {
-    /// What is wrong with an entry, with the path to the offending part
-    /// (`"files/other"`), relative to the entry.
-    public struct Problem: Error, Sendable, Hashable, CustomStringConvertible {
-        /// The path inside the entry ("NSStringLocalizedFormatKey", "files", "files/other").
-        public let path: String
-        /// What is wrong.
-        public let message: String
-
-        /// Creates a problem report.
-        public init(path: String, message: String) {
-            self.path = path
-            self.message = message
-        }
-
-        public var description: String { "\(path): \(message)" }
-    }
 
     /// `NSStringLocalizedFormatKey` as written.
     public let formatKey: String
@@ -28,27 +12,31 @@ public struct PluralFormat: Sendable, Hashable {
     /// `other` form, no reference is malformed, and no variable refers to
     /// itself through its forms. Throws the first problem found, so a broken
     /// entry is left out rather than rendered wrongly.
-    public init(formatKey: String, variables: [String: PluralVariable]) throws(Problem) {
+    public init(formatKey: String, variables: [String: PluralVariable]) throws(PluralFormatError) {
         self.formatKey = formatKey
         self.format = FormatString(formatKey)
         self.variables = variables
         try Self.check(format, path: "NSStringLocalizedFormatKey", variables: variables, trail: [])
     }
 
-    private static func check(_ format: FormatString, path: String, variables: [String: PluralVariable], trail: [String]) throws(Problem) {
+    private static func check(_ format: FormatString, path: String, variables: [String: PluralVariable], trail: [String])
+        throws(PluralFormatError)
+    {
         for segment in format.segments {
             switch segment {
             case .malformedVariable(let text):
-                throw Problem(path: path, message: "'\(text)' is not a valid variable reference; write %#@name@")
+                throw PluralFormatError(path: path, message: "'\(text)' is not a valid variable reference; write %#@name@")
             case .variable(let reference):
                 guard let variable = variables[reference.name] else {
-                    throw Problem(path: path, message: "refers to the variable '\(reference.name)', which the entry does not define")
+                    throw PluralFormatError(
+                        path: path, message: "refers to the variable '\(reference.name)', which the entry does not define")
                 }
                 guard !trail.contains(reference.name) else {
-                    throw Problem(path: path, message: "the variable '\(reference.name)' refers to itself")
+                    throw PluralFormatError(path: path, message: "the variable '\(reference.name)' refers to itself")
                 }
                 guard variable.forms[.other] != nil else {
-                    throw Problem(path: reference.name, message: "the variable has no 'other' form, which every plural variable needs")
+                    throw PluralFormatError(
+                        path: reference.name, message: "the variable has no 'other' form, which every plural variable needs")
                 }
                 for category in PluralCategory.allCases {
                     guard let form = variable.parsedForms[category] else { continue }
@@ -59,4 +47,21 @@ public struct PluralFormat: Sendable, Hashable {
             }
         }
     }
+}
+
+/// What is wrong with an entry, with the path to the offending part
+/// (`"files/other"`), relative to the entry.
+public struct PluralFormatError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The path inside the entry ("NSStringLocalizedFormatKey", "files", "files/other").
+    public let path: String
+    /// What is wrong.
+    public let message: String
+
+    /// Creates a problem report.
+    public init(path: String, message: String) {
+        self.path = path
+        self.message = message
+    }
+
+    public var description: String { "\(path): \(message)" }
 }

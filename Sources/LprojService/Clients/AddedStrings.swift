@@ -40,13 +40,6 @@ package final class AddedStrings: StringOverlay {
 /// whatever the number of its client ids: each client and bundle has its
 /// own count and length limits, and the uid's budget bounds them all.
 package final class AddedStringsRegistry: Sendable {
-    /// Why strings were not added.
-    package enum Refusal: Error, Equatable {
-        case tooMany(maximum: Int)
-        case tooLong(maximum: Int)
-        case tooManyClients(maximum: Int)
-        case overBudget(BudgetRefusal)
-    }
 
     private struct Key: Hashable {
         let uid: UInt32
@@ -101,14 +94,14 @@ package final class AddedStringsRegistry: Sendable {
 
     /// Adds (or replaces) strings; returns how many the client now has in the bundle.
     package func add(_ strings: [String: String], uid: UInt32, client: String, bundle: String, table: String, locale: LocaleIdentifier)
-        throws(Refusal) -> Int
+        throws(AddedStringsError) -> Int
     {
         if let longest = strings.lazy.map({ max($0.key.utf8.count, $0.value.utf8.count) }).max(), longest > maximumLength {
             throw .tooLong(maximum: maximumLength)
         }
         guard strings.count <= maximumStrings else { throw .tooMany(maximum: maximumStrings) }
         let key = Key(uid: uid, client: client, bundle: bundle)
-        return try entries.withLock { entries throws(Refusal) -> Int in
+        return try entries.withLock { entries throws(AddedStringsError) -> Int in
             let existing = entries[key]
             if existing == nil {
                 let clients = Set(entries.keys.filter { $0.uid == uid }.map(\.client))
@@ -151,4 +144,12 @@ package final class AddedStringsRegistry: Sendable {
             return existing.strings.count - updated.count
         }
     }
+}
+
+/// Why strings were not added.
+package enum AddedStringsError: Error, Equatable {
+    case tooMany(maximum: Int)
+    case tooLong(maximum: Int)
+    case tooManyClients(maximum: Int)
+    case overBudget(BudgetError)
 }

@@ -31,12 +31,14 @@ package struct StateRecovery: Service {
                 reported = nil
                 continue
             }
-            if let still = store.open() {
-                if still != reported { logger.error("selections and preferences cannot be saved: \(still)") }
-                reported = still
-            } else {
+            do {
+                try store.open()
                 logger.notice("the state database is open again; selections and preferences are saved (was: \(problem))")
                 reported = nil
+            } catch {
+                let still = error.description
+                if still != reported { logger.error("selections and preferences cannot be saved: \(still)") }
+                reported = still
             }
         }
     }

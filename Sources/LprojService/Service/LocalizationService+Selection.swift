@@ -70,7 +70,7 @@ extension LocalizationService {
             if choice.save {
                 do {
                     try await store.saveSelection(choice.locale.tag, for: key, bundle: bundle)
-                } catch  where saveIfRoom && (error is ClientStore.OverBudget || error is ClientStore.Unavailable) {
+                } catch  where saveIfRoom && error is ClientStoreError {
                     return reply
                 }
             } else {

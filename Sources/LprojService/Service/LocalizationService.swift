@@ -164,11 +164,11 @@ package final class LocalizationService: Sendable {
                 return try await work()
             } catch let error as ServiceError {
                 throw error
-            } catch let error as ClientStore.OverBudget {
-                throw .limitExceeded(error.refusal)
-            } catch let error as ClientStore.Unavailable {
-                logger.error("cannot save a client's state: \(error.reason)")
-                throw .stateUnavailable(error.reason)
+            } catch .overBudget(let refusal) as ClientStoreError {
+                throw .limitExceeded(refusal)
+            } catch .unavailable(let reason) as ClientStoreError {
+                logger.error("cannot save a client's state: \(reason)")
+                throw .stateUnavailable(reason)
             } catch {
                 logger.error("writing the client store failed: \(error)")
                 throw .internalError

@@ -65,7 +65,7 @@ extension ServiceError {
     }
 
     /// A budget's refusal.
-    package static func limitExceeded(_ refusal: BudgetRefusal) -> ServiceError {
+    package static func limitExceeded(_ refusal: BudgetError) -> ServiceError {
         limitExceeded(Localization.Limit(refusal.limit), maximum: refusal.maximum)
     }
 
@@ -82,7 +82,7 @@ extension ServiceError {
 
 extension Localization.Limit {
     /// The interface's name for one of the budget's limits.
-    package init(_ limit: BudgetRefusal.Limit) {
+    package init(_ limit: BudgetError.Limit) {
         switch limit {
         case .memoryPerUID: self = .memoryPerUID
         case .memory: self = .memoryTotal

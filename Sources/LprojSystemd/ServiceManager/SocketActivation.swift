@@ -21,16 +21,6 @@ package struct ActivatedSocket: Sendable, Equatable {
 /// opened for the daemon, read once from `LISTEN_PID`, `LISTEN_FDS` and
 /// `LISTEN_FDNAMES`.
 package enum SocketActivation {
-    package struct Problem: Error, CustomStringConvertible {
-        package let description: String
-        /// The errno to report to the service manager.
-        package let code: Int32
-
-        package init(description: String, code: Int32) {
-            self.description = description
-            self.code = code
-        }
-    }
 
     /// Takes the passed sockets and unsets the `LISTEN_*` variables, so that
     /// a child process does not believe they are its own. Empty when the
@@ -40,7 +30,7 @@ package enum SocketActivation {
         var names: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
         let count = lprojd_listen_fds_with_names(&names)
         guard count >= 0 else {
-            throw Problem(
+            throw SocketActivationError(
                 description: "cannot read the sockets passed by the service manager: \(String(cString: strerror(-count)))", code: -count)
         }
         defer { lprojd_free_names(names, count) }
@@ -58,7 +48,7 @@ package enum SocketActivation {
         if sockets.count == 1 { return sockets[0] }
         guard sockets.isEmpty else {
             let names = sockets.map(\.name).joined(separator: ", ")
-            throw Problem(
+            throw SocketActivationError(
                 description:
                     "the service manager passed \(sockets.count) sockets (\(names)) and none is named '\(name)'; set FileDescriptorName=\(name) in the socket unit",
                 code: EINVAL)
@@ -71,5 +61,16 @@ package enum SocketActivation {
     /// better reported than served.
     package static func isListeningStreamSocket(_ descriptor: CInt) -> Bool {
         sd_is_socket(descriptor, AF_UNSPEC, CInt(SOCK_STREAM.rawValue), 1) > 0
+    }
+}
+
+package struct SocketActivationError: Error, CustomStringConvertible {
+    package let description: String
+    /// The errno to report to the service manager.
+    package let code: Int32
+
+    package init(description: String, code: Int32) {
+        self.description = description
+        self.code = code
     }
 }

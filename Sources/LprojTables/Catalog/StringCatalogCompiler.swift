@@ -200,7 +200,7 @@ public struct StringCatalogCompiler: Sendable {
     private func addSubstitutions(
         referencedIn format: FormatString, _ substitutions: [String: StringCatalog.Substitution], isSource: Bool,
         into variables: inout [String: PluralVariable]
-    ) throws(PluralFormat.Problem) -> String {
+    ) throws(PluralFormatError) -> String {
         var text = ""
         var sequential = 0
         for segment in format.segments {
@@ -213,7 +213,7 @@ public struct StringCatalogCompiler: Sendable {
             case .variable(let reference):
                 if reference.position == nil { sequential += 1 }
                 guard let substitution = substitutions[reference.name] else {
-                    throw PluralFormat.Problem(
+                    throw PluralFormatError(
                         path: "stringUnit", message: "refers to the substitution '\(reference.name)', which is not defined")
                 }
                 let argument = substitution.argNum ?? reference.position ?? sequential
@@ -241,7 +241,7 @@ public struct StringCatalogCompiler: Sendable {
     private func addSubstitutions(
         referencedIn formats: [FormatString], _ substitutions: [String: StringCatalog.Substitution], isSource: Bool,
         into variables: inout [String: PluralVariable]
-    ) throws(PluralFormat.Problem) {
+    ) throws(PluralFormatError) {
         for format in formats where !format.variableReferences.isEmpty {
             for reference in format.variableReferences where variables[reference.name] == nil {
                 // Bound where the reference stands; a form's own references

@@ -56,7 +56,7 @@ public struct StringsdictParser: Sendable {
         return StringsdictFile(entries: entries, propertyList: propertyList, diagnostics: diagnostics, keyLocations: keyLocations)
     }
 
-    private static func entry(key: String, value: Any) -> Result<(PluralFormat, [PluralFormat.Problem]), PluralFormat.Problem> {
+    private static func entry(key: String, value: Any) -> Result<(PluralFormat, [PluralFormatError]), PluralFormatError> {
         guard let dictionary = value as? [String: Any] else {
             return .failure(
                 .init(
@@ -71,7 +71,7 @@ public struct StringsdictParser: Sendable {
             return .failure(.init(path: formatKey, message: "expected a string"))
         }
         var variables: [String: PluralVariable] = [:]
-        var warnings: [PluralFormat.Problem] = []
+        var warnings: [PluralFormatError] = []
         for name in dictionary.keys.sorted() where name != formatKey {
             switch variable(name: name, value: dictionary[name]!) {
             case .success(let (variable, notes)):
@@ -93,7 +93,7 @@ public struct StringsdictParser: Sendable {
         }
     }
 
-    private static func variable(name: String, value: Any) -> Result<(PluralVariable, [PluralFormat.Problem]), PluralFormat.Problem> {
+    private static func variable(name: String, value: Any) -> Result<(PluralVariable, [PluralFormatError]), PluralFormatError> {
         guard let dictionary = value as? [String: Any] else {
             return .failure(
                 .init(
@@ -107,7 +107,7 @@ public struct StringsdictParser: Sendable {
             return .failure(
                 .init(path: "\(name)/\(specTypeKey)", message: "'\(specType)' is not supported; lprojd reads \(pluralRuleType)"))
         }
-        var notes: [PluralFormat.Problem] = []
+        var notes: [PluralFormatError] = []
         var valueType: String?
         if let given = dictionary[valueTypeKey] {
             guard let text = given as? String, PluralVariable.parseValueType(text) != nil else {

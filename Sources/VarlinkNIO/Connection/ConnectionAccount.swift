@@ -39,7 +39,7 @@ final class ConnectionAccount {
     /// charges its growth, if the uid's budget allows, or releases its
     /// shrinking. Returns the limit growing would break (then nothing is
     /// charged).
-    func holdInput(_ bytes: Int) -> BudgetRefusal? {
+    func holdInput(_ bytes: Int) -> BudgetError? {
         lastInput = .now()
         if bytes > input {
             if let refusal = book.charge(bytes - input, of: .input, to: uid) { return refusal }
@@ -58,7 +58,7 @@ final class ConnectionAccount {
         /// anyway, until some are answered.
         case overBudget
         /// An unfinished message the budget cannot hold: the connection closes.
-        case refused(BudgetRefusal)
+        case refused(BudgetError)
     }
 
     /// Holds what `frames` keeps, as the memory that holds it (its buffer's
@@ -89,7 +89,7 @@ final class ConnectionAccount {
 
     /// Charges a reply about to be written; nil when the uid's output
     /// budget takes it, else the limit it would break.
-    func chargeWrite(payload: Int) -> BudgetRefusal? {
+    func chargeWrite(payload: Int) -> BudgetError? {
         let cost = Self.cost(ofWrite: payload)
         if let refusal = book.charge(cost, of: .output, to: uid) { return refusal }
         note(payload: payload, cost: cost)
@@ -131,7 +131,7 @@ final class ConnectionAccount {
     /// A reply as it may be written: charged to the uid's output, or, when
     /// the budget cannot take it, the short error `refused` makes in its
     /// place (charged whatever the budget says).
-    func admit(reply: [UInt8], refused: (BudgetRefusal) -> [UInt8]) -> (bytes: [UInt8], refusal: BudgetRefusal?) {
+    func admit(reply: [UInt8], refused: (BudgetError) -> [UInt8]) -> (bytes: [UInt8], refusal: BudgetError?) {
         guard let refusal = chargeWrite(payload: reply.count) else { return (reply, nil) }
         let error = refused(refusal)
         forceChargeWrite(payload: error.count)

@@ -8,13 +8,13 @@ final class ConnectionOutput {
     private let account: ConnectionAccount
     /// The error that stands in for a reply the uid's budget cannot take
     /// (and says so in the log).
-    private let refusal: (BudgetRefusal) -> [UInt8]
+    private let refusal: (BudgetError) -> [UInt8]
     private var needsFlush = false
     private var markerPending = false
     /// The socket closed: nothing more waits to be settled.
     var isClosed = false
 
-    init(account: ConnectionAccount, refusal: @escaping (BudgetRefusal) -> [UInt8]) {
+    init(account: ConnectionAccount, refusal: @escaping (BudgetError) -> [UInt8]) {
         self.account = account
         self.refusal = refusal
     }

@@ -27,7 +27,7 @@ final class NIOVarlinkStream: VarlinkStream {
     private let maximumQueuedBytes: Int
     private let tooSlowError: VarlinkError
     private let book: BudgetBook
-    private let budgetError: @Sendable (BudgetRefusal) -> VarlinkError
+    private let budgetError: @Sendable (BudgetError) -> VarlinkError
     private let onEnd: @Sendable (VarlinkStreamEnd) -> Void
     private let state = Mutex(State())
     /// Replies waiting for the connection's turn, and whether it was told.
@@ -44,7 +44,7 @@ final class NIOVarlinkStream: VarlinkStream {
 
     init(
         channel: any Channel, caller: VarlinkCaller, maximumQueuedBytes: Int, tooSlowError: VarlinkError,
-        book: BudgetBook, budgetError: @escaping @Sendable (BudgetRefusal) -> VarlinkError,
+        book: BudgetBook, budgetError: @escaping @Sendable (BudgetError) -> VarlinkError,
         announce: @escaping @Sendable () -> Void,
         onEnd: @escaping @Sendable (VarlinkStreamEnd) -> Void
     ) {

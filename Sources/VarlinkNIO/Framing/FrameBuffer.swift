@@ -14,7 +14,7 @@ import NIOCore
 /// longer than `maximumMessageSize`, complete or not, is an error.
 struct FrameBuffer {
     /// A message longer than the limit.
-    struct MessageTooLarge: Error, Equatable {
+    struct MessageSizeError: Error, Equatable {
         let maximumSize: Int
     }
 
@@ -40,20 +40,20 @@ struct FrameBuffer {
 
     /// Appends what was read; returns how many messages and bytes it
     /// completed.
-    mutating func append(_ data: inout ByteBuffer) throws(MessageTooLarge) -> (messages: Int, bytes: Int) {
+    mutating func append(_ data: inout ByteBuffer) throws(MessageSizeError) -> (messages: Int, bytes: Int) {
         let scanFrom = buffer.writerIndex
         buffer.writeBuffer(&data)
         var completed = (messages: 0, bytes: 0)
         var from = scanFrom
         while let terminator = Self.firstNUL(in: buffer, from: from) {
             let length = terminator - tailStart
-            guard length <= maximumMessageSize else { throw MessageTooLarge(maximumSize: maximumMessageSize) }
+            guard length <= maximumMessageSize else { throw MessageSizeError(maximumSize: maximumMessageSize) }
             completed.messages += 1
             completed.bytes += length + 1
             tailStart = terminator + 1
             from = tailStart
         }
-        guard partialBytes <= maximumMessageSize else { throw MessageTooLarge(maximumSize: maximumMessageSize) }
+        guard partialBytes <= maximumMessageSize else { throw MessageSizeError(maximumSize: maximumMessageSize) }
         completeMessages += completed.messages
         completeBytes += completed.bytes
         return completed

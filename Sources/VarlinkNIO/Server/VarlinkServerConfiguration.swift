@@ -21,7 +21,7 @@ package enum VarlinkLimit: Sendable, Equatable {
     /// An unfinished message that received nothing for this many seconds.
     case incompleteMessageTimeout(Int)
     /// One of the per-uid or overall budgets (``BudgetLimits``).
-    case budget(BudgetRefusal)
+    case budget(BudgetError)
 }
 
 /// How a ``VarlinkServer`` behaves at its limits and when it stops.

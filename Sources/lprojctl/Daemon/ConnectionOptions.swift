@@ -19,20 +19,20 @@ struct ConnectionOptions: ParsableArguments {
         do {
             client = try await LprojClient.connect(path: path)
         } catch {
-            throw Failure("cannot connect to lprojd at \(path): \(Self.reason(error)) (is it running? see --socket)")
+            throw CommandError("cannot connect to lprojd at \(path): \(Self.reason(error)) (is it running? see --socket)")
         }
         do {
             try await body(client)
             await client.close()
         } catch let error as LprojError {
             await client.close()
-            throw Failure(error.description)
-        } catch let error as Failure {
+            throw CommandError(error.description)
+        } catch let error as CommandError {
             await client.close()
             throw error
         } catch {
             await client.close()
-            throw Failure("\(error)")
+            throw CommandError("\(error)")
         }
     }
 

@@ -45,7 +45,7 @@ struct FormatCommand: AsyncParsableCommand {
                 "'\(style)' is not a style: \(Localization.Format.Parameters.Style.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         func number() throws -> Double {
-            guard let number = Double(value) else { throw Failure("\(style) takes a number, not '\(value)'") }
+            guard let number = Double(value) else { throw CommandError("\(style) takes a number, not '\(value)'") }
             return number
         }
         switch kind {
@@ -70,7 +70,7 @@ struct FormatCommand: AsyncParsableCommand {
             iso.formatOptions = options
             if let date = iso.date(from: text) { return date.timeIntervalSince1970 }
         }
-        throw Failure("'\(text)' is not a date: give seconds since 1970, now, or ISO 8601 (2026-11-22T10:00:00Z)")
+        throw CommandError("'\(text)' is not a date: give seconds since 1970, now, or ISO 8601 (2026-11-22T10:00:00Z)")
     }
 
     func run() async throws {
@@ -131,14 +131,14 @@ struct PreferencesCommand: AsyncParsableCommand {
     func run() async throws {
         var fields: [(name: String, value: String)] = []
         for assignment in assignments {
-            guard let equals = assignment.firstIndex(of: "=") else { throw Failure("--set \(assignment): expected field=value") }
+            guard let equals = assignment.firstIndex(of: "=") else { throw CommandError("--set \(assignment): expected field=value") }
             fields.append((String(assignment[..<equals]), String(assignment[assignment.index(after: equals)...])))
         }
         let preferences: Localization.Preferences
         do {
             preferences = try Localization.Preferences(fields: fields)
         } catch {
-            throw Failure("--set \(error.field): not one of \(Localization.Preferences.fieldNames.joined(separator: ", "))")
+            throw CommandError("--set \(error.field): not one of \(Localization.Preferences.fieldNames.joined(separator: ", "))")
         }
         try await connection.withClient { lprojd in
             let current: Localization.Preferences

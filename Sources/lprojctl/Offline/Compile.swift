@@ -34,16 +34,16 @@ struct Compile: ParsableCommand {
     func run() throws {
         let name = (catalog as NSString).lastPathComponent
         guard let table = StringCatalogFiles.tableName(of: name) else { throw ValidationError("\(catalog): not a .xcstrings file") }
-        guard let data = FileManager.default.contents(atPath: catalog) else { throw Failure("\(catalog): cannot be read") }
+        guard let data = FileManager.default.contents(atPath: catalog) else { throw CommandError("\(catalog): cannot be read") }
         let parsed: StringCatalogFile
         do throws(TableParseError) {
             parsed = try StringCatalogParser().parse([UInt8](data))
         } catch {
-            throw Failure(error.diagnostic.formatted(file: catalog))
+            throw CommandError(error.diagnostic.formatted(file: catalog))
         }
         let unknown = locales.filter { !parsed.catalog.languages.contains($0) }
         guard unknown.isEmpty else {
-            throw Failure(
+            throw CommandError(
                 "\(catalog): the catalog has no language \(unknown.joined(separator: ", ")) (it has \(parsed.catalog.languages.joined(separator: ", ")))"
             )
         }

@@ -54,7 +54,7 @@ struct CoverageCommand: AsyncParsableCommand {
             do {
                 try Data(CoverageHTML.render(report).utf8).write(to: URL(fileURLWithPath: html))
             } catch {
-                throw Failure("cannot write \(html): \(error.localizedDescription)")
+                throw CommandError("cannot write \(html): \(error.localizedDescription)")
             }
         }
         if connection.json {

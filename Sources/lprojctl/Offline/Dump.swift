@@ -31,7 +31,7 @@ struct Dump: ParsableCommand {
 
     func run() throws {
         guard let data = FileManager.default.contents(atPath: file) else {
-            throw Failure("\(file): cannot be read")
+            throw CommandError("\(file): cannot be read")
         }
         let propertyList: [String: PropertyListValue]
         do throws(TableParseError) {
@@ -49,7 +49,7 @@ struct Dump: ParsableCommand {
                 }
             }
         } catch {
-            throw Failure(error.diagnostic.formatted(file: file))
+            throw CommandError(error.diagnostic.formatted(file: file))
         }
         Output.write(Data(JSONWriter.encodePretty(PropertyListValue.dictionary(propertyList).json)))
     }

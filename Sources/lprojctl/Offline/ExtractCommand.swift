@@ -14,11 +14,11 @@ struct ExtractCommand: ParsableCommand {
 
     func run() throws {
         guard let program = Self.extractor() else {
-            throw Failure("lproj-extract is not installed beside lprojctl nor on PATH (make extract builds it)")
+            throw CommandError("lproj-extract is not installed beside lprojctl nor on PATH (make extract builds it)")
         }
         let argv = ([program] + arguments).map { strdup($0) } + [nil]
         execv(program, argv)
-        throw Failure("cannot run \(program): \(String(cString: strerror(errno)))")
+        throw CommandError("cannot run \(program): \(String(cString: strerror(errno)))")
     }
 
     /// `$LPROJ_EXTRACT`, else lproj-extract beside this lprojctl, else on PATH.

@@ -1,6 +1,6 @@
 /// A charge that would take a uid (or everyone) past a limit: which limit,
 /// and its maximum. lprojd answers it as `LimitExceeded(limit, maximum)`.
-package struct BudgetRefusal: Error, Sendable, Hashable, CustomStringConvertible {
+package struct BudgetError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Which of the budget's limits.
     package enum Limit: Sendable, Hashable, CustomStringConvertible {
         /// A uid's limit on one resource.

@@ -80,8 +80,6 @@ package struct Counts: Sendable, Hashable {
     /// The share of keys the locale has a value for (translated, identical
     /// or inherited), from 0 to 1; 1 for a table without keys.
     package var covered: Double { keys == 0 ? 1 : Double(keys - missing) / Double(keys) }
-    /// The share of keys translated, from 0 to 1.
-    package var translatedShare: Double { keys == 0 ? 1 : Double(translated + inherited) / Double(keys) }
 
     package static func + (lhs: Counts, rhs: Counts) -> Counts {
         var sum = Counts()

@@ -82,11 +82,6 @@ final class Mirror: Sendable {
             supportedLocales: supportedLocales, answers: .engine(bundle, locale))
     }
 
-    /// The tables mirrored from lprojd, by name (none for other origins).
-    var tables: [String: MirroredTable] {
-        if case .tables(let tables, _, _) = answers { tables } else { [:] }
-    }
-
     /// A key's value as written (a plural entry's format key), the default
     /// or the key when no table has it: `Lookup` without arguments.
     func value(_ key: String, table: String, defaultValue: String?) -> String {

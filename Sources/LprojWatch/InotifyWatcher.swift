@@ -37,7 +37,6 @@ package struct InotifyMask: OptionSet, Sendable, Hashable {
     package static let delete = InotifyMask(rawValue: UInt32(IN_DELETE))
     package static let deleteSelf = InotifyMask(rawValue: UInt32(IN_DELETE_SELF))
     package static let moveSelf = InotifyMask(rawValue: UInt32(IN_MOVE_SELF))
-    package static let attributes = InotifyMask(rawValue: UInt32(IN_ATTRIB))
     package static let onlyDirectory = InotifyMask(rawValue: UInt32(IN_ONLYDIR))
     package static let isDirectory = InotifyMask(rawValue: UInt32(IN_ISDIR))
     package static let queueOverflow = InotifyMask(rawValue: UInt32(IN_Q_OVERFLOW))

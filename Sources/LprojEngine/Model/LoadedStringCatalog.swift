@@ -35,8 +35,6 @@ package final class LoadedStringCatalog: Sendable {
         self.languages = languages.sorted { $0.folderName < $1.folderName }
     }
 
-    /// The number of entries across its languages.
-    package var entryCount: Int { languages.reduce(0) { $0 + $1.table.entryCount } }
 }
 
 /// What to serve when a table exists both in a catalog and as `.lproj`

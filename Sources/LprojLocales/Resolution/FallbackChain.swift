@@ -43,11 +43,6 @@ package struct FallbackChain: Sendable, Hashable, CustomStringConvertible {
         return keys
     }
 
-    /// A chain of explicit keys (tests, configured mappings).
-    package init(keys: [LocaleKey]) {
-        self.keys = keys
-    }
-
     package var description: String { keys.map(\.tag).joined(separator: " → ") }
 
     /// CLDR's parent of a locale key, or `nil` at the root.

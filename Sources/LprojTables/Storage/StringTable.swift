@@ -121,10 +121,6 @@ public struct StringTable: Sendable {
         storage === other.storage
     }
 
-    /// Bytes held by this table: the arena, the entry records and the index.
-    public var storageBytes: Int {
-        storage.bytes.capacity + storage.records.capacity * 4 + storage.slots.capacity * 4
-    }
 }
 
 extension StringTable {

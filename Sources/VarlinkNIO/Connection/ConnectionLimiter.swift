@@ -43,9 +43,6 @@ final class ConnectionLimiter: Sendable {
         }
     }
 
-    /// Open connections.
-    var total: Int { counts.withLock { $0.total } }
-
     /// Open connections of one uid.
     func count(uid: UInt32) -> Int { counts.withLock { $0.perUID[uid] ?? 0 } }
 }

@@ -19,7 +19,6 @@ final class BackgroundExecutor: TaskExecutor, Sendable {
     private struct State {
         var jobs: [UnownedJob] = []
         var stopped = false
-        var running = 0
     }
 
     private let state = Mutex(State())

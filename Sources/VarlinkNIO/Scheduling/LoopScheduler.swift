@@ -52,9 +52,6 @@ final class LoopScheduler {
         }
     }
 
-    /// Connections waiting for a turn.
-    var waiting: Int { lanes.values.reduce(0) { $0 + $1.count } }
-
     private func run() {
         let end = NIODeadline.now() + budgets.run
         while let uid = rotation.popFirst() {

@@ -57,9 +57,6 @@ final class ConnectionRegistry: Sendable {
     /// How many connections are open.
     var count: Int { state.withLock { $0.entries.count } }
 
-    /// Whether ``shutdownAll()`` has been called.
-    var isStopping: Bool { state.withLock { $0.stopping } }
-
     /// Asks every connection, and every one registered from now on, to
     /// finish and close.
     func shutdownAll() {

@@ -75,9 +75,6 @@ package final class VarlinkServer: Service, Sendable {
     /// Calls being answered off the event loops, or waiting to be.
     package var pendingWork: Int { work.pending }
 
-    /// What every uid holds now.
-    package var budget: BudgetBook { book }
-
     /// Starts accepting connections: binds the path (replacing a stale
     /// socket, refusing a live one) or adopts the activated socket.
     package func listen() async throws {

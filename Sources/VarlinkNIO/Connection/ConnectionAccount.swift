@@ -18,8 +18,6 @@ final class ConnectionAccount {
     let book: BudgetBook
     /// Input as charged.
     private(set) var input = 0
-    /// When bytes last arrived.
-    private(set) var lastInput = NIODeadline.now()
     /// Writes not known to be complete, oldest first: payload and cost.
     private var pendingWrites = CircularBuffer<(payload: Int, cost: Int)>()
     private var pendingPayload = 0
@@ -40,7 +38,6 @@ final class ConnectionAccount {
     /// shrinking. Returns the limit growing would break (then nothing is
     /// charged).
     func holdInput(_ bytes: Int) -> BudgetError? {
-        lastInput = .now()
         if bytes > input {
             if let refusal = book.charge(bytes - input, of: .input, to: uid) { return refusal }
         } else if bytes < input {
@@ -72,6 +69,7 @@ final class ConnectionAccount {
     /// Like ``holdInput(_:)`` whatever the budget says: the bytes are held
     /// already (complete calls waiting); the uid is over until they go.
     func forceHoldInput(_ bytes: Int) {
+        guard bytes != input else { return }
         if bytes > input {
             book.forceCharge(bytes - input, of: .input, to: uid)
         } else {

@@ -118,7 +118,6 @@ final class VarlinkConnectionHandler: ChannelInboundHandler, TurnTaker {
             }
             guard let frame = frames.next() else { break }
             machine.dequeued(bytes: frame.readableBytes + 1)
-            account.forceHoldInput(frames.capacity)
             switch shared.answerer.answer(frame, caller: caller, book: account.book) {
             case .reply(let bytes): if let bytes { write(bytes) }
             case .later(let work, let message):
@@ -130,6 +129,8 @@ final class VarlinkConnectionHandler: ChannelInboundHandler, TurnTaker {
             }
             if NIODeadline.now() >= deadline { break }
         }
+        // The input answered gives back its memory once a turn, not per call.
+        account.forceHoldInput(frames.capacity)
         flushIfNeeded()
         perform(machine.turnEnded())
     }

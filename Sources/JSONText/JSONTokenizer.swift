@@ -135,6 +135,7 @@ package struct JSONTokenizer: ~Copyable {
         }
     }
 
+    @inline(__always)
     private mutating func settleAfterValue() throws(JSONSyntaxError) -> Step {
         skipWhitespace()
         guard depth > 0 else {
@@ -169,6 +170,7 @@ package struct JSONTokenizer: ~Copyable {
     }
 
     /// Reading is at a byte inside an object where a member name must start.
+    @inline(__always)
     private mutating func memberNameFollows() throws(JSONSyntaxError) -> Step {
         guard bytes[offset] == UInt8(ascii: "\"") else { throw error(.expectedMemberName) }
         state = .key
@@ -214,6 +216,7 @@ package struct JSONTokenizer: ~Copyable {
     }
 
     /// Reads a member name and its colon (``settle()`` said one comes).
+    @inline(__always)
     mutating func readKey() throws(JSONSyntaxError) -> String {
         tokenStart = offset
         let key = try lexString()
@@ -250,6 +253,7 @@ package struct JSONTokenizer: ~Copyable {
     }
 
     /// Reads the closing brace or bracket ``settle()`` found.
+    @inline(__always)
     mutating func close() {
         tokenStart = offset
         offset &+= 1

@@ -30,7 +30,7 @@ public struct JSONParser {
     /// at most `maximumValues` values in all.
     public static func parse(_ bytes: UnsafeRawBufferPointer, maximumValues: Int = .max) throws(Error) -> JSONValue {
         var tokens = JSONTokenizer(bytes, maximumValues: maximumValues)
-        let value = try value(from: next(&tokens), &tokens)
+        let value = try readValue(&tokens)
         do {
             try tokens.finish()
         } catch {
@@ -44,17 +44,16 @@ public struct JSONParser {
         try bytes.withUnsafeBytes { buffer in Result { () throws(Error) in try parse(buffer) } }.get()
     }
 
-    private static func next(_ tokens: inout JSONTokenizer) throws(Error) -> JSONToken {
+    /// The next value. Members and elements are asked for as such, so that
+    /// only values come as ``JSONToken``s.
+    private static func readValue(_ tokens: inout JSONTokenizer) throws(Error) -> JSONValue {
+        let token: JSONToken
         do {
-            return try tokens.next()
+            token = try tokens.next()
         } catch {
             throw Error(error)
         }
-    }
-
-    /// The value that starts with `token`.
-    private static func value(from token: JSONToken, _ tokens: inout JSONTokenizer) throws(Error) -> JSONValue {
-        switch token {
+        switch consume token {
         case .string(let string):
             return .string(string)
         case .number(let literal):
@@ -65,23 +64,36 @@ public struct JSONParser {
             return .null
         case .objectStart:
             var object = JSONObject()
-            while case .key(let key) = try next(&tokens) {
+            while let key = try nextKey(&tokens) {
                 let keyOffset = tokens.tokenStart
-                guard object.appendIfNew(key, try value(from: next(&tokens), &tokens)) else {
+                guard object.appendIfNew(key, try readValue(&tokens)) else {
                     throw Error(offset: keyOffset, message: "the member \"\(key.prefix(64))\" appears twice")
                 }
             }
             return .object(object)
         case .arrayStart:
             var array: [JSONValue] = []
-            while true {
-                let token = try next(&tokens)
-                if token == .arrayEnd { return .array(array) }
-                array.append(try value(from: token, &tokens))
-            }
+            while try nextElement(&tokens) { array.append(try readValue(&tokens)) }
+            return .array(array)
         case .objectEnd, .arrayEnd, .key, .end:
             // The tokenizer gives a value where one must start.
-            preconditionFailure("\(token) where a value starts")
+            preconditionFailure("no value where one starts")
+        }
+    }
+
+    private static func nextKey(_ tokens: inout JSONTokenizer) throws(Error) -> String? {
+        do {
+            return try tokens.nextKey()
+        } catch {
+            throw Error(error)
+        }
+    }
+
+    private static func nextElement(_ tokens: inout JSONTokenizer) throws(Error) -> Bool {
+        do {
+            return try tokens.nextElement()
+        } catch {
+            throw Error(error)
         }
     }
 

@@ -34,6 +34,8 @@ package struct JSONSyntaxError: Error, Equatable, Sendable, CustomStringConverti
         case expectedDigit
         case expectedFractionDigit
         case expectedExponentDigit
+        /// Too large for a `Double` (Foundation's reader refuses it too).
+        case numberOutOfRange
         case unclosedString
         case invalidUTF8
         case unescapedControlCharacter(UInt8)
@@ -63,6 +65,7 @@ package struct JSONSyntaxError: Error, Equatable, Sendable, CustomStringConverti
             case .expectedDigit: "expected a digit"
             case .expectedFractionDigit: "expected a digit after '.'"
             case .expectedExponentDigit: "expected a digit in the exponent"
+            case .numberOutOfRange: "a number out of range"
             case .unclosedString: "the string is not closed"
             case .invalidUTF8: "the string is not valid UTF-8"
             case .unescapedControlCharacter(let byte):

@@ -130,7 +130,9 @@ extension JSONTokenizer {
         } else {
             skipDigits()
         }
+        let integerDigits = offset &- start
         var isInteger = true
+        var hasExponent = false
         var fractionDigits = 0
         if offset < bytes.count, bytes[offset] == UInt8(ascii: ".") {
             isInteger = false
@@ -142,6 +144,7 @@ extension JSONTokenizer {
         }
         if offset < bytes.count, bytes[offset] == UInt8(ascii: "e") || bytes[offset] == UInt8(ascii: "E") {
             isInteger = false
+            hasExponent = true
             offset &+= 1
             var negative = false
             if offset < bytes.count, bytes[offset] == UInt8(ascii: "+") || bytes[offset] == UInt8(ascii: "-") {
@@ -156,7 +159,15 @@ extension JSONTokenizer {
             }
             fractionDigits = max(0, fractionDigits + (negative ? exponent : -exponent))
         }
-        return JSONNumberLiteral(range: start..<offset, isInteger: isInteger, fractionDigits: fractionDigits)
+        let number = JSONNumberLiteral(range: start..<offset, isInteger: isInteger, fractionDigits: fractionDigits)
+        // Past a Double's range (1e400) is not a number to Foundation's
+        // reader either; only an exponent or some 300 digits get there.
+        if hasExponent || integerDigits > 300 {
+            guard let value = Double(text(of: number)), value.isFinite else {
+                throw JSONSyntaxError(offset: start, reason: .numberOutOfRange)
+            }
+        }
+        return number
     }
 
     @inline(__always)

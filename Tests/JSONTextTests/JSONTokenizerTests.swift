@@ -93,8 +93,12 @@ func failure(_ text: String, maximumValues: Int = .max) -> JSONSyntaxError? {
         #expect(try literal("1e-3") == JSONNumberLiteral(range: 0..<4, isInteger: false, fractionDigits: 3))
         #expect(try literal("15E-1") == JSONNumberLiteral(range: 0..<5, isInteger: false, fractionDigits: 1))
         #expect(try literal("1.5e+3") == JSONNumberLiteral(range: 0..<6, isInteger: false, fractionDigits: 0))
-        #expect(try literal("1e99999999999999999999").fractionDigits == 0)
+        #expect(try literal("0e99999999999999999999").fractionDigits == 0)
         #expect(try literal("1e-99999999999999999999").fractionDigits == 10_000)
+        // Down to zero is a number; past a Double's largest is not (below).
+        #expect(try literal("1e-400").fractionDigits == 400)
+        #expect(try literal("1" + String(repeating: "0", count: 300)).isInteger)
+        #expect(try literal("1" + String(repeating: "0", count: 400) + "e-100").fractionDigits == 100)
     }
 
     /// Every way a text fails, where it fails, and why.
@@ -124,6 +128,10 @@ func failure(_ text: String, maximumValues: Int = .max) -> JSONSyntaxError? {
         ("1.e5", 2, .expectedFractionDigit),
         ("1e", 2, .expectedExponentDigit),
         ("1e+", 3, .expectedExponentDigit),
+        ("1e400", 0, .numberOutOfRange),
+        ("[0, -2.5E999]", 4, .numberOutOfRange),
+        ("1" + String(repeating: "0", count: 309), 0, .numberOutOfRange),
+        ("1" + String(repeating: "0", count: 400) + "e-50", 0, .numberOutOfRange),
         ("tru", 0, .expectedLiteral("true")),
         ("[nul]", 1, .expectedLiteral("null")),
         ("fals", 0, .expectedLiteral("false")),

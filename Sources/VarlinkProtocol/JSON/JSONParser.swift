@@ -6,9 +6,9 @@ internal import JSONText
 /// Written by hand because it sits on every call's path: Foundation's
 /// decoders cost several microseconds a message, which would cap pipelined
 /// lookups well below lprojd's target. The tokenizer rejects invalid UTF-8,
-/// control characters in strings, trailing garbage, nesting deeper than
-/// ``maximumDepth`` and more values than allowed; the parser adds duplicate
-/// keys and numbers a `Double` cannot hold. Numbers keep how many fraction
+/// control characters in strings, trailing garbage, numbers a `Double`
+/// cannot hold, nesting deeper than ``maximumDepth`` and more values than
+/// allowed; the parser adds duplicate keys. Numbers keep how many fraction
 /// digits they were written with.
 public struct JSONParser {
     /// Why a text is not JSON, and where.
@@ -102,6 +102,7 @@ public struct JSONParser {
         if literal.isInteger, let integer = Int64(text) {
             return JSONNumber(double: Double(integer), integer: integer, fractionDigits: 0)
         }
+        // The tokenizer refuses what a Double cannot hold; no path builds an infinity.
         guard let double = Double(text), double.isFinite else {
             throw Error(offset: literal.range.lowerBound, message: "a number out of range")
         }

@@ -50,7 +50,9 @@ let package = Package(
         .target(name: "CLprojICU", linkerSettings: [.linkedLibrary("dl")]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .target(name: "LprojFormat", swiftSettings: strictSwift),
-        .target(name: "LprojTables", dependencies: ["LprojFormat"], swiftSettings: strictSwift),
+        // JSON text as tokens, for the Varlink wire and String Catalogs alike.
+        .target(name: "JSONText", swiftSettings: strictSwift),
+        .target(name: "LprojTables", dependencies: ["LprojFormat", "JSONText"], swiftSettings: strictSwift),
         .target(name: "LprojLocales", dependencies: ["CLprojICU", "LprojFormat"], swiftSettings: strictSwift),
         .target(name: "LprojEngine", dependencies: ["LprojTables", "LprojLocales", "LprojFormat"], swiftSettings: strictSwift),
         .target(name: "LprojFormatting", dependencies: ["CLprojICU", "LprojLocales", "LprojFormat"], swiftSettings: strictSwift),
@@ -62,7 +64,7 @@ let package = Package(
         .target(
             name: "LprojCoverage", dependencies: ["LprojEngine", "LprojLint", "LprojTables", "LprojFormat", "LprojLocales"],
             swiftSettings: strictSwift),
-        .target(name: "VarlinkProtocol", swiftSettings: strictSwift),
+        .target(name: "VarlinkProtocol", dependencies: ["JSONText"], swiftSettings: strictSwift),
         .target(name: "VarlinkCodegen", dependencies: ["VarlinkProtocol"], swiftSettings: strictSwift),
         .executableTarget(name: "varlink-codegen", dependencies: ["VarlinkCodegen", "VarlinkProtocol"], swiftSettings: strictSwift),
         .target(
@@ -195,6 +197,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LprojFormattingTests", dependencies: ["LprojFormatting", "LprojLocales", "CICUOracle"], swiftSettings: strictSwift),
+        .testTarget(name: "JSONTextTests", dependencies: ["JSONText"], swiftSettings: strictSwift),
         .testTarget(name: "VarlinkProtocolTests", dependencies: ["VarlinkProtocol"], swiftSettings: strictSwift),
         .testTarget(
             name: "VarlinkClientTests",

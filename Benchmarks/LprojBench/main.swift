@@ -4,8 +4,14 @@
 //   swift build -c release --product lprojd && swift run -c release lproj-bench
 //   ... lproj-bench --smoke                 a quick check that everything runs
 //   ... lproj-bench --only parse,catalog,lookup,memory,daemon,localizer,cli
+//                                           (socket: the daemon's rows of one
+//                                           connection's calls; window: the
+//                                           sliding window alone)
 //   ... lproj-bench --lprojctl PATH         the lprojctl the cli rows run
 //                                           (default: the one beside lproj-bench)
+//   ... lproj-bench --only window --baseline-daemon PATH [--rounds N] [--calls N]
+//                                           the sliding window against this
+//                                           lprojd and another, alternating
 import Foundation
 #if canImport(Glibc)
     import Glibc
@@ -14,6 +20,23 @@ import Foundation
 let arguments = CommandLine.arguments
 if let index = arguments.firstIndex(of: "--echo-server"), index + 1 < arguments.count {
     EchoServer.run(path: arguments[index + 1])
+}
+if arguments.contains("--help") || arguments.contains("-h") {
+    print(
+        """
+        usage: lproj-bench [--smoke] [--only SECTION,...] [--lprojctl PATH]
+                           [--baseline-daemon PATH] [--rounds N] [--calls N]
+          sections: parse, catalog, lookup, memory, daemon, localizer, cli (all by default);
+                    socket (the daemon's rows of one connection's calls), window (the sliding window alone)
+          --baseline-daemon PATH  the sliding window also against this lprojd, alternating round by round
+          --rounds N, --calls N   the sliding window's rounds (5) and calls per round (200000)
+        """)
+    exit(0)
+}
+
+func option(_ name: String) -> String? {
+    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
+    return arguments[index + 1]
 }
 
 let smoke = arguments.contains("--smoke")
@@ -40,7 +63,16 @@ do {
     if sections.contains("catalog") { rows += try CatalogBenchmark.run(smoke: smoke) }
     if sections.contains("lookup") { rows += try LookupBenchmark.run(smoke: smoke) }
     if sections.contains("memory") { rows += try MemoryBenchmark.run(smoke: smoke) }
-    if sections.contains("daemon") { rows += try DaemonBenchmarks.run(smoke: smoke) }
+    let window = WindowBenchmark.Options(
+        baselineDaemon: option("--baseline-daemon").map { URL(fileURLWithPath: $0) }, rounds: option("--rounds").flatMap { Int($0) },
+        calls: option("--calls").flatMap { Int($0) })
+    if sections.contains("daemon") {
+        rows += try DaemonBenchmarks.run(smoke: smoke, window: window)
+    } else if sections.contains("socket") {
+        rows += try DaemonBenchmarks.run(smoke: smoke, rows: .socket, window: window)
+    } else if sections.contains("window") {
+        rows += try DaemonBenchmarks.run(smoke: smoke, rows: .window, window: window)
+    }
     if sections.contains("localizer") { rows += try await LocalizerBenchmark.run(smoke: smoke) }
     if sections.contains("cli") { rows += try CommandLineBenchmark.run(smoke: smoke, lprojctl: lprojctl) }
 } catch {

@@ -258,6 +258,11 @@ import Testing
                 "{ \"sourceLanguage\" : \"en\", \"strings\" : { \"\u{1}\" : {} } }", LprojTables.SourceLocation(line: 1, column: 43),
                 "control character"
             ),
+            // Foundation refuses a number past a Double's range, wherever it is.
+            (
+                "{ \"sourceLanguage\" : \"en\", \"strings\" : { \"a\" : { \"x\" : 1e999 } } }",
+                LprojTables.SourceLocation(line: 1, column: 56), "a number out of range"
+            ),
             ("[]", LprojTables.SourceLocation(line: 1, column: 1), "the top level is an array"),
             ("{ \"strings\" : {} }", LprojTables.SourceLocation(line: 1, column: 1), "sourceLanguage is missing"),
         ]

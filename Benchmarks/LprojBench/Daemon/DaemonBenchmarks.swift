@@ -8,7 +8,12 @@ import LprojLocales
 /// process, driven by a plain blocking client, against baselines measured
 /// in the same run.
 enum DaemonBenchmarks {
-    static func run(smoke: Bool) throws -> [BenchmarkRow] {
+    /// The rows: all of them (`daemon`), or those of one connection's calls (`socket`), or the sliding window alone (`window`).
+    enum Rows {
+        case all, socket, window
+    }
+
+    static func run(smoke: Bool, rows selected: Rows = .all, window: WindowBenchmark.Options = .init()) throws -> [BenchmarkRow] {
         try Binaries.requireLprojd()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lproj-bench-daemon-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -17,11 +22,16 @@ enum DaemonBenchmarks {
         let keys = try writeLookupBundle(at: bundle, keys: 10_000)
 
         var rows: [BenchmarkRow] = []
-        rows += try latency(directory: directory, bundle: bundle, keys: keys, smoke: smoke)
-        rows += try pipelined(directory: directory, bundle: bundle, keys: keys, smoke: smoke)
-        rows += try reload(directory: directory, bundle: bundle, smoke: smoke)
-        rows += try fanOut(directory: directory, bundle: bundle, smoke: smoke)
-        rows += try startup(directory: directory, smoke: smoke)
+        if selected != .window {
+            rows += try latency(directory: directory, bundle: bundle, keys: keys, smoke: smoke)
+            rows += try pipelined(directory: directory, bundle: bundle, keys: keys, smoke: smoke)
+        }
+        rows += try WindowBenchmark.run(directory: directory, bundle: bundle, keys: keys, smoke: smoke, options: window)
+        if selected == .all {
+            rows += try reload(directory: directory, bundle: bundle, smoke: smoke)
+            rows += try fanOut(directory: directory, bundle: bundle, smoke: smoke)
+            rows += try startup(directory: directory, smoke: smoke)
+        }
         return rows
     }
 
@@ -42,9 +52,9 @@ enum DaemonBenchmarks {
         return keys
     }
 
-    static func startDaemon(directory: URL, bundles: [String], cpu: Int? = nil, configuration: String? = nil) throws -> (
-        ChildProcess, String
-    ) {
+    static func startDaemon(
+        directory: URL, bundles: [String], cpu: Int? = nil, configuration: String? = nil, binary: URL = Binaries.lprojd
+    ) throws -> (ChildProcess, String) {
         let socket = directory.appendingPathComponent("lprojd-\(UUID().uuidString.prefix(6)).sock").path
         var arguments = ["--socket", socket, "--state-directory", directory.appendingPathComponent("state").path]
         for bundle in bundles { arguments += ["--bundle", bundle] }
@@ -53,7 +63,7 @@ enum DaemonBenchmarks {
             try Data(configuration.utf8).write(to: path)
             arguments += ["--config", path.path]
         }
-        let daemon = try ChildProcess(Binaries.lprojd, arguments, readyWhen: "listening on", cpu: cpu)
+        let daemon = try ChildProcess(binary, arguments, readyWhen: "listening on", cpu: cpu)
         return (daemon, socket)
     }
 

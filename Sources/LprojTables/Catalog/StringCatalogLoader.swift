@@ -1,3 +1,4 @@
+internal import JSONText
 internal import LprojFormat
 
 /// Reads and compiles a String Catalog in one pass, without building the
@@ -36,7 +37,7 @@ public struct StringCatalogLoader: Sendable {
 
     /// The one-pass load, or nil when the slow way must say something.
     func fastLoad(_ buffer: UnsafeBufferPointer<UInt8>) -> Loaded? {
-        var reader = JSONReader(buffer)
+        var reader = JSONTokenizer(catalog: buffer)
         var tables = Tables()
         var sourceLanguage: String?
         var sawStrings = false
@@ -109,7 +110,7 @@ public struct StringCatalogLoader: Sendable {
     }
 
     /// The entries of `strings`; false when the slow way must take over.
-    func readEntries(_ reader: inout JSONReader, into tables: inout Tables) throws(JSONSyntaxError) -> Bool {
+    func readEntries(_ reader: inout JSONTokenizer, into tables: inout Tables) throws(JSONSyntaxError) -> Bool {
         var keys: Set<String> = []
         var plain: [PlainUnit] = []
         var complex: [(language: Int, localization: StringCatalog.Localization)] = []
@@ -184,7 +185,7 @@ public struct StringCatalogLoader: Sendable {
     /// A localization that is exactly `{"stringUnit": {"state": "…", "value": "…"}}`
     /// (members in any order) whose value cannot refer to a substitution;
     /// nil, with the reader somewhere inside it, for anything else.
-    func readPlainUnit(_ reader: inout JSONReader) throws(JSONSyntaxError) -> (isNew: Bool, value: String)? {
+    func readPlainUnit(_ reader: inout JSONTokenizer) throws(JSONSyntaxError) -> (isNew: Bool, value: String)? {
         guard try reader.peekKind() == .object else { return nil }
         try reader.beginObject()
         guard try reader.nextKey() == "stringUnit", try reader.peekKind() == .object else { return nil }

@@ -1,3 +1,4 @@
+internal import JSONText
 internal import LprojFormat
 
 /// A parsed String Catalog and what the parser noticed.
@@ -27,7 +28,7 @@ public struct StringCatalogParser: Sendable {
     /// Parses the bytes of a catalog.
     public func parse(_ bytes: [UInt8]) throws(TableParseError) -> StringCatalogFile {
         let result: Result<StringCatalogFile, TableParseError> = bytes.withUnsafeBufferPointer { buffer in
-            var reader = JSONReader(buffer)
+            var reader = JSONTokenizer(catalog: buffer)
             var state = CatalogReading()
             do throws(JSONSyntaxError) {
                 guard let catalog = try state.readCatalog(&reader) else {
@@ -53,7 +54,7 @@ struct CatalogReading {
 
     /// Reads one localization for ``StringCatalogLoader``, which goes the
     /// slow way if there is anything to say about it.
-    mutating func readCleanLocalization(_ reader: inout JSONReader, path: JSONPath) throws(JSONSyntaxError)
+    mutating func readCleanLocalization(_ reader: inout JSONTokenizer, path: JSONPath) throws(JSONSyntaxError)
         -> StringCatalog.Localization?
     {
         pending = []
@@ -61,7 +62,7 @@ struct CatalogReading {
         return pending.isEmpty ? localization : nil
     }
 
-    mutating func readCatalog(_ reader: inout JSONReader) throws(JSONSyntaxError) -> StringCatalog? {
+    mutating func readCatalog(_ reader: inout JSONTokenizer) throws(JSONSyntaxError) -> StringCatalog? {
         let start = reader.location()
         guard try reader.peekKind() == .object else {
             fatal = TableParseError(
@@ -113,7 +114,7 @@ struct CatalogReading {
         return StringCatalog(sourceLanguage: sourceLanguage, version: version, entries: entries)
     }
 
-    private mutating func topLevelString(_ reader: inout JSONReader, _ field: String) throws(JSONSyntaxError) -> String? {
+    private mutating func topLevelString(_ reader: inout JSONTokenizer, _ field: String) throws(JSONSyntaxError) -> String? {
         let location = reader.location()
         guard try reader.peekKind() == .string else {
             fatal = TableParseError(
@@ -124,7 +125,7 @@ struct CatalogReading {
         return try reader.readString()
     }
 
-    private mutating func readEntries(_ reader: inout JSONReader) throws(JSONSyntaxError) -> [StringCatalog.Entry] {
+    private mutating func readEntries(_ reader: inout JSONTokenizer) throws(JSONSyntaxError) -> [StringCatalog.Entry] {
         var entries: [StringCatalog.Entry] = []
         var indexes: [String: Int] = [:]
         try reader.beginObject()
@@ -148,7 +149,8 @@ struct CatalogReading {
         return entries
     }
 
-    private mutating func readEntry(_ reader: inout JSONReader, key: String, path: JSONPath) throws(JSONSyntaxError) -> StringCatalog.Entry?
+    private mutating func readEntry(_ reader: inout JSONTokenizer, key: String, path: JSONPath) throws(JSONSyntaxError) -> StringCatalog
+        .Entry?
     {
         guard try expectObject(&reader, path: path, else: .reported(consequence: "the key is left out", severity: .error)) else {
             return nil
@@ -200,7 +202,7 @@ struct CatalogReading {
         return entry
     }
 
-    mutating func readLocalization(_ reader: inout JSONReader, path: JSONPath) throws(JSONSyntaxError) -> StringCatalog
+    mutating func readLocalization(_ reader: inout JSONTokenizer, path: JSONPath) throws(JSONSyntaxError) -> StringCatalog
         .Localization?
     {
         guard try expectObject(&reader, path: path) else { return nil }
@@ -229,7 +231,8 @@ struct CatalogReading {
         return localization
     }
 
-    private mutating func readStringUnit(_ reader: inout JSONReader, path: JSONPath) throws(JSONSyntaxError) -> StringCatalog.StringUnit? {
+    private mutating func readStringUnit(_ reader: inout JSONTokenizer, path: JSONPath) throws(JSONSyntaxError) -> StringCatalog.StringUnit?
+    {
         let location = reader.location()
         guard try expectObject(&reader, path: path) else { return nil }
         var state: String??
@@ -254,7 +257,8 @@ struct CatalogReading {
         return StringCatalog.StringUnit(state: StringCatalog.State(rawValue: state), value: value, location: location)
     }
 
-    private mutating func readVariations(_ reader: inout JSONReader, path: JSONPath) throws(JSONSyntaxError) -> StringCatalog.Variations? {
+    private mutating func readVariations(_ reader: inout JSONTokenizer, path: JSONPath) throws(JSONSyntaxError) -> StringCatalog.Variations?
+    {
         guard try expectObject(&reader, path: path) else { return nil }
         var variations = StringCatalog.Variations()
         while let axis = try reader.nextKey() {
@@ -299,7 +303,7 @@ struct CatalogReading {
         return variations
     }
 
-    private mutating func readVariant(_ reader: inout JSONReader, path: JSONPath) throws(JSONSyntaxError) -> StringCatalog.Variant? {
+    private mutating func readVariant(_ reader: inout JSONTokenizer, path: JSONPath) throws(JSONSyntaxError) -> StringCatalog.Variant? {
         guard try expectObject(&reader, path: path) else { return nil }
         var variant = StringCatalog.Variant()
         while let field = try reader.nextKey() {
@@ -312,7 +316,7 @@ struct CatalogReading {
         return variant
     }
 
-    private mutating func readSubstitution(_ reader: inout JSONReader, path: JSONPath) throws(JSONSyntaxError) -> StringCatalog
+    private mutating func readSubstitution(_ reader: inout JSONTokenizer, path: JSONPath) throws(JSONSyntaxError) -> StringCatalog
         .Substitution?
     {
         let location = reader.location()
@@ -386,7 +390,7 @@ struct CatalogReading {
     /// Whether the next value is of the kind expected; if not, it is
     /// reported as `mismatch` says and skipped.
     private mutating func expect(
-        _ expected: JSONReader.Kind, _ reader: inout JSONReader, path: JSONPath, else mismatch: Mismatch = .spoilsLocalization
+        _ expected: JSONValueKind, _ reader: inout JSONTokenizer, path: JSONPath, else mismatch: Mismatch = .spoilsLocalization
     ) throws(JSONSyntaxError) -> Bool {
         let start = reader.valueStart()
         let kind = try reader.peekKind()
@@ -405,7 +409,7 @@ struct CatalogReading {
 
     /// Reads the `{` of an object, if the next value is one.
     private mutating func expectObject(
-        _ reader: inout JSONReader, path: JSONPath, else mismatch: Mismatch = .spoilsLocalization
+        _ reader: inout JSONTokenizer, path: JSONPath, else mismatch: Mismatch = .spoilsLocalization
     ) throws(JSONSyntaxError) -> Bool {
         guard try expect(.object, &reader, path: path, else: mismatch) else { return false }
         try reader.beginObject()
@@ -414,13 +418,13 @@ struct CatalogReading {
 
     /// Reads a string, if the next value is one.
     private mutating func string(
-        _ reader: inout JSONReader, path: JSONPath, else mismatch: Mismatch = .spoilsLocalization
+        _ reader: inout JSONTokenizer, path: JSONPath, else mismatch: Mismatch = .spoilsLocalization
     ) throws(JSONSyntaxError) -> String? {
         try expect(.string, &reader, path: path, else: mismatch) ? try reader.readString() : nil
     }
 
     private func wrongType(
-        _ location: SourceLocation, _ path: JSONPath, expected: String, found: JSONReader.Kind, leavingOut consequence: String? = nil,
+        _ location: SourceLocation, _ path: JSONPath, expected: String, found: JSONValueKind, leavingOut consequence: String? = nil,
         severity: Diagnostic.Severity = .error
     ) -> Diagnostic {
         Diagnostic(
@@ -433,7 +437,7 @@ struct CatalogReading {
         Diagnostic(severity: .error, location: location, code: "catalog-entry", message: "\(path): \(message)", keyPath: path.description)
     }
 
-    static func article(_ kind: JSONReader.Kind) -> String {
+    static func article(_ kind: JSONValueKind) -> String {
         switch kind {
         case .object, .array: "an \(kind.rawValue)"
         case .null: "null"

@@ -1,3 +1,5 @@
+internal import JSONText
+
 /// The old-style property-list grammar over UTF-8 bytes, as `CFOldStylePList.c` reads it.
 ///
 /// Top-level entries are written straight into a ``StringTableBuilder``;
@@ -387,7 +389,7 @@ struct StringsScanner {
             guard let scalar = scalarValue(at: offset), scalar <= 0xFFFF else { return nil }
             lowByte = UInt8(truncatingIfNeeded: scalar)
         }
-        return Byte.hexValue(lowByte)
+        return Hexadecimal.value(of: lowByte)
     }
 
     // MARK: - Strings
@@ -444,7 +446,7 @@ struct StringsScanner {
     /// as it does when Foundation's string bridges to Swift.
     private mutating func resolvePendingSurrogate(_ pending: inout UInt16?) {
         if pending != nil {
-            TextDecoding.appendUTF8(scalar: 0xFFFD, to: &builder.bytes)
+            UnicodeBytes.appendUTF8(0xFFFD, to: &builder.bytes)
             pending = nil
         }
     }
@@ -466,7 +468,7 @@ struct StringsScanner {
         case UInt8(ascii: "U"):
             var value: UInt16 = 0
             for _ in 0..<4 {
-                guard position < count, let digit = Byte.hexValue(text[position]) else { break }
+                guard position < count, let digit = Hexadecimal.value(of: text[position]) else { break }
                 value = value << 4 | UInt16(digit)
                 position += 1
             }
@@ -498,13 +500,13 @@ struct StringsScanner {
         case 0xDC00...0xDFFF:
             if let high = pending {
                 pending = nil
-                TextDecoding.appendUTF8(scalar: 0x10000 + (UInt32(high - 0xD800) << 10) + UInt32(unit - 0xDC00), to: &builder.bytes)
+                UnicodeBytes.appendUTF8(UnicodeBytes.scalar(high: UInt32(high), low: UInt32(unit)), to: &builder.bytes)
             } else {
-                TextDecoding.appendUTF8(scalar: 0xFFFD, to: &builder.bytes)
+                UnicodeBytes.appendUTF8(0xFFFD, to: &builder.bytes)
             }
         default:
             resolvePendingSurrogate(&pending)
-            TextDecoding.appendUTF8(scalar: UInt32(unit), to: &builder.bytes)
+            UnicodeBytes.appendUTF8(UInt32(unit), to: &builder.bytes)
         }
     }
 
@@ -614,7 +616,7 @@ struct StringsScanner {
         guard let scalar = scalarValue(at: offset).flatMap(Unicode.Scalar.init) else { return "an invalid byte" }
         switch scalar.value {
         case 0x20...0x7E: return "'\(Character(scalar))'"
-        default: return "U+" + hexDigits(scalar.value, minimumWidth: 4)
+        default: return "U+" + Hexadecimal.uppercase(scalar.value, minimumWidth: 4)
         }
     }
 
@@ -710,16 +712,6 @@ enum Byte {
             return true
         default:
             return false
-        }
-    }
-
-    @inline(__always)
-    static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
-        default: return nil
         }
     }
 }

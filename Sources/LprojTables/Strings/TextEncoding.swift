@@ -1,3 +1,5 @@
+internal import JSONText
+
 /// The text encodings a `.strings` file can arrive in.
 public enum TextEncoding: String, Sendable, Hashable {
     case utf8 = "UTF-8"
@@ -62,7 +64,7 @@ enum TextDecoding {
                 throw TableParseError(
                     location: UTF8Lines.location(of: offset, in: body),
                     message:
-                        "invalid UTF-8 (byte 0x\(hexDigits(UInt32(body[offset]), minimumWidth: 2))); save the file as UTF-8, or as UTF-16 with a byte order mark"
+                        "invalid UTF-8 (byte 0x\(Hexadecimal.uppercase(UInt32(body[offset]), minimumWidth: 2))); save the file as UTF-8, or as UTF-16 with a byte order mark"
                 )
             }
         case .utf16LittleEndian, .utf16WithoutBOM:
@@ -158,7 +160,7 @@ enum TextDecoding {
                     output.append(contentsOf: bytes[index..<index + length])
                     index += length
                 } else {
-                    appendUTF8(scalar: 0xFFFD, to: &output)
+                    UnicodeBytes.appendUTF8(0xFFFD, to: &output)
                     index += 1
                 }
             } else {
@@ -184,13 +186,13 @@ enum TextDecoding {
             if value < 0x80 {
                 output.append(UInt8(value))
             } else if value < 0xD800 || value > 0xDFFF {
-                appendUTF8(scalar: UInt32(value), to: &output)
+                UnicodeBytes.appendUTF8(UInt32(value), to: &output)
             } else if value <= 0xDBFF, index < units, (0xDC00...0xDFFF).contains(unit(index)) {
                 let low = unit(index)
                 index += 1
-                appendUTF8(scalar: 0x10000 + (UInt32(value - 0xD800) << 10) + UInt32(low - 0xDC00), to: &output)
+                UnicodeBytes.appendUTF8(UnicodeBytes.scalar(high: UInt32(value), low: UInt32(low)), to: &output)
             } else {
-                appendUTF8(scalar: 0xFFFD, to: &output)
+                UnicodeBytes.appendUTF8(0xFFFD, to: &output)
             }
         }
         return output
@@ -206,37 +208,11 @@ enum TextDecoding {
             guard scalar <= 0x10FFFF, !(0xD800...0xDFFF).contains(scalar) else {
                 throw TableParseError(
                     location: UTF8Lines.location(of: output.count, in: output),
-                    message: "invalid UTF-32 code point 0x\(hexDigits(scalar, minimumWidth: 1))")
+                    message: "invalid UTF-32 code point 0x\(Hexadecimal.uppercase(scalar, minimumWidth: 1))")
             }
-            appendUTF8(scalar: scalar, to: &output)
+            UnicodeBytes.appendUTF8(scalar, to: &output)
             index += 4
         }
         return output
     }
-
-    @inline(__always)
-    static func appendUTF8(scalar: UInt32, to output: inout [UInt8]) {
-        switch scalar {
-        case 0..<0x80:
-            output.append(UInt8(scalar))
-        case 0x80..<0x800:
-            output.append(UInt8(0xC0 | scalar >> 6))
-            output.append(UInt8(0x80 | scalar & 0x3F))
-        case 0x800..<0x10000:
-            output.append(UInt8(0xE0 | scalar >> 12))
-            output.append(UInt8(0x80 | scalar >> 6 & 0x3F))
-            output.append(UInt8(0x80 | scalar & 0x3F))
-        default:
-            output.append(UInt8(0xF0 | scalar >> 18))
-            output.append(UInt8(0x80 | scalar >> 12 & 0x3F))
-            output.append(UInt8(0x80 | scalar >> 6 & 0x3F))
-            output.append(UInt8(0x80 | scalar & 0x3F))
-        }
-    }
-}
-
-/// Upper-case hexadecimal digits of `value`, zero-padded to `minimumWidth`.
-func hexDigits(_ value: UInt32, minimumWidth: Int) -> String {
-    let digits = String(value, radix: 16, uppercase: true)
-    return String(repeating: "0", count: max(0, minimumWidth - digits.count)) + digits
 }

@@ -3,9 +3,10 @@ import Foundation
 
 /// Where lprojctl writes: results to stdout, notes and errors to stderr.
 enum Output {
+    /// Writes a line in one write(2), so that lines of processes sharing a
+    /// terminal (a `watch &` and the next command) never interleave.
     static func write(_ data: Data) {
-        FileHandle.standardOutput.write(data)
-        FileHandle.standardOutput.write(Data("\n".utf8))
+        FileHandle.standardOutput.write(data + Data("\n".utf8))
     }
 
     static func note(_ text: String) {

@@ -11,6 +11,9 @@ final class ConnectionOutput {
     private let refusal: (BudgetError) -> [UInt8]
     private var needsFlush = false
     private var markerPending = false
+    /// The channel's, while the handler is in its pipeline (held no longer:
+    /// the context holds the handler, which holds this).
+    var context: ChannelHandlerContext?
     /// The socket closed: nothing more waits to be settled.
     var isClosed = false
 
@@ -20,37 +23,44 @@ final class ConnectionOutput {
     }
 
     /// Writes a reply, unflushed, or the budget's error in its place.
-    func write(_ reply: [UInt8], to context: ChannelHandlerContext) {
+    func write(_ reply: [UInt8]) {
+        guard let context else { return }
         let (bytes, _) = account.admit(reply: reply, refused: refusal)
         context.write(NIOAny(context.channel.allocator.buffer(bytes: bytes)), promise: nil)
         needsFlush = true
     }
 
-    func flushIfNeeded(_ context: ChannelHandlerContext) {
-        guard needsFlush else { return }
+    func flushIfNeeded() {
+        guard needsFlush, let context else { return }
         needsFlush = false
         context.flush()
-        settle(context)
+        settle()
     }
 
     /// Releases the output the kernel has taken; while some waits, an empty
     /// write marks the end of what was written, to settle again once it is
     /// sent (NIO completes writes in order).
-    func settle(_ context: ChannelHandlerContext) {
+    func settle() {
+        guard let context else { return }
         account.settle(unsent: (try? context.channel.syncOptions?.getOption(ChannelOptions.bufferedWritableBytes)) ?? 0)
         guard account.hasPendingOutput, !markerPending, !isClosed else { return }
         markerPending = true
-        let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
         context.writeAndFlush(NIOAny(context.channel.allocator.buffer(capacity: 0))).whenComplete { _ in
-            let (output, context) = bound.value
-            output.markerPending = false
-            output.settle(context)
+            bound.value.markerPending = false
+            bound.value.settle()
         }
+    }
+
+    /// Writes a limit's error, uncharged (the connection closes after it).
+    func writeLast(_ error: [UInt8]) {
+        context?.write(NIOAny(ByteBuffer(bytes: error)), promise: nil)
     }
 
     /// Closes the connection once what is written is flushed, or after a
     /// second: a client that does not read would never let the write end.
-    func close(_ context: ChannelHandlerContext) {
+    func close() {
+        guard let context else { return }
         let channel = context.channel
         context.writeAndFlush(NIOAny(channel.allocator.buffer(capacity: 0))).whenComplete { _ in channel.close(promise: nil) }
         context.eventLoop.scheduleTask(in: .seconds(1)) { channel.close(promise: nil) }

@@ -21,5 +21,14 @@ extension VarlinkConnectionHandler {
             if suppressed > 0 { metadata["suppressed"] = "\(suppressed)" }
             logger.log(level: level, "\(message())", metadata: metadata)
         }
+
+        /// A connection's output, whose replies past the budget are its
+        /// limit's error, said in the log.
+        func output(for account: ConnectionAccount, caller: VarlinkCaller) -> ConnectionOutput {
+            ConnectionOutput(account: account) { refusal in
+                log(.notice, "a reply is over the output budget: \(refusal)", for: caller)
+                return answerer.refusal(.budget(refusal))
+            }
+        }
     }
 }

@@ -40,14 +40,12 @@ final class VarlinkConnectionHandler: ChannelInboundHandler, TurnTaker {
         self.machine = ConnectionStateMachine(limits: .init(configuration))
         self.frames = FrameBuffer(maximumMessageSize: configuration.maximumMessageSize)
         self.stream = StreamSlot(streams: shared.streams, configuration: configuration)
-        self.output = ConnectionOutput(account: account) { [shared] refusal in
-            shared.log(.notice, "a reply is over the output budget: \(refusal)", for: caller)
-            return shared.answerer.refusal(.budget(refusal))
-        }
+        self.output = shared.output(for: account, caller: caller)
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
+        output.context = context
         let stop = onLoop { (handler, _: Void) in handler.perform(handler.machine.shutdownRequested()) }
         shared.connections.add(id: caller.connectionID, uid: caller.uid) { stop(()) }
     }
@@ -57,6 +55,7 @@ final class VarlinkConnectionHandler: ChannelInboundHandler, TurnTaker {
     /// channel (the service fuzzer found it).
     func handlerRemoved(context: ChannelHandlerContext) {
         self.context = nil
+        output.context = nil
     }
 
     func channelInactive(context: ChannelHandlerContext) {
@@ -75,11 +74,8 @@ final class VarlinkConnectionHandler: ChannelInboundHandler, TurnTaker {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         var bytes = unwrapInboundIn(data)
         guard machine.isOpen else { return }
-        let completed: (messages: Int, bytes: Int)
-        do {
-            completed = try frames.append(&bytes)
-        } catch {
-            return perform(machine.refuse(.messageSize(error.maximumSize)))
+        guard let completed = try? frames.append(&bytes) else {
+            return perform(machine.refuse(.messageSize(frames.maximumMessageSize)))
         }
         switch account.hold(frames) {
         case .held: break
@@ -92,7 +88,7 @@ final class VarlinkConnectionHandler: ChannelInboundHandler, TurnTaker {
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
-        output.settle(context)
+        output.settle()
         perform(machine.writabilityChanged(context.channel.isWritable))
         context.fireChannelWritabilityChanged()
     }
@@ -107,7 +103,7 @@ final class VarlinkConnectionHandler: ChannelInboundHandler, TurnTaker {
         machine.turnStarted()
         if machine.streamOutputPending {
             let more = stream.writeOutbox(until: deadline)
-            output.settle(context)
+            output.settle()
             perform(machine.streamOutput(pending: more))
             if more { return }
         }
@@ -119,7 +115,7 @@ final class VarlinkConnectionHandler: ChannelInboundHandler, TurnTaker {
             guard let frame = frames.next() else { break }
             machine.dequeued(bytes: frame.readableBytes + 1)
             switch shared.answerer.answer(frame, caller: caller, book: account.book) {
-            case .reply(let bytes): if let bytes { write(bytes) }
+            case .reply(let bytes): if let bytes { output.write(bytes) }
             case .later(let work, let message):
                 machine.began(.answering)
                 offloaded = message
@@ -131,17 +127,17 @@ final class VarlinkConnectionHandler: ChannelInboundHandler, TurnTaker {
         }
         // The input answered gives back its memory once a turn, not per call.
         account.forceHoldInput(frames.capacity)
-        flushIfNeeded()
+        output.flushIfNeeded()
         perform(machine.turnEnded())
     }
 
     private func finish(_ answer: CallAnswerer.Answer) {
         offloaded = nil
         guard machine.isOpen || machine.state == .closing(answerPending: true) else { return }
-        if case .reply(let bytes?) = answer { write(bytes) }
+        if case .reply(let bytes?) = answer { output.write(bytes) }
         perform(machine.answered())
         if case .stream(let start) = answer { openStream(start) }
-        flushIfNeeded()
+        output.flushIfNeeded()
     }
 
     /// Holds the connection until its uid's budget of `resource` has room.
@@ -161,7 +157,7 @@ final class VarlinkConnectionHandler: ChannelInboundHandler, TurnTaker {
             handler.perform(ended ? handler.machine.streamEnded() : handler.machine.streamOutput(pending: true))
         }
         guard stream.open(start, channel: context.channel, caller: caller, book: account.book, changed: changed) else {
-            return write(shared.answerer.refusal(.streamsPerUID(shared.configuration.maximumStreamsPerUID)))
+            return output.write(shared.answerer.refusal(.streamsPerUID(shared.configuration.maximumStreamsPerUID)))
         }
         machine.began(.streaming)
     }
@@ -171,14 +167,6 @@ final class VarlinkConnectionHandler: ChannelInboundHandler, TurnTaker {
         guard let context else { return { _ in } }
         let bound = NIOLoopBound((self, body), eventLoop: context.eventLoop)
         return { value in bound.eventLoop.execute { bound.value.1(bound.value.0, value) } }
-    }
-
-    private func flushIfNeeded() {
-        if let context { output.flushIfNeeded(context) }
-    }
-
-    private func write(_ reply: [UInt8]) {
-        if let context { output.write(reply, to: context) }
     }
 
     private func perform(_ action: ConnectionStateMachine.Action) {
@@ -202,8 +190,8 @@ final class VarlinkConnectionHandler: ChannelInboundHandler, TurnTaker {
         }
         if let limit = action.refuse {
             shared.log(.notice, "closing a connection over a limit: \(limit)", for: caller)
-            context.write(wrapOutboundOut(context.channel.allocator.buffer(bytes: shared.answerer.refusal(limit))), promise: nil)
+            output.writeLast(shared.answerer.refusal(limit))
         }
-        if action.close || action.refuse != nil { output.close(context) }
+        if action.close || action.refuse != nil { output.close() }
     }
 }

@@ -19,7 +19,7 @@ struct FrameBuffer {
     }
 
     private var buffer = ByteBuffer()
-    private let maximumMessageSize: Int
+    let maximumMessageSize: Int
     /// Where the message after the last complete one starts (an index into
     /// `buffer`).
     private var tailStart = 0

@@ -5,6 +5,7 @@ package struct JSONSyntaxError: Error, Equatable, Sendable, CustomStringConverti
     /// What was wrong there.
     package let reason: Reason
 
+    /// An error at a byte offset.
     package init(offset: Int, reason: Reason) {
         self.offset = offset
         self.reason = reason
@@ -13,9 +14,10 @@ package struct JSONSyntaxError: Error, Equatable, Sendable, CustomStringConverti
     /// What was wrong, in words (the String Catalog parser shows them).
     package var message: String { reason.description }
 
+    /// Where and why: `at byte 12: expected ':' after a member name`.
     package var description: String { "at byte \(offset): \(message)" }
 
-    /// Why a text is not JSON.
+    /// Why a text is not JSON; each case's words are its ``description``.
     package enum Reason: Equatable, Sendable, CustomStringConvertible {
         case endWhereValueExpected
         case cannotStartValue(UInt8)
@@ -48,6 +50,7 @@ package struct JSONSyntaxError: Error, Equatable, Sendable, CustomStringConverti
         /// A caller asked for one kind of value and the text has another.
         case unexpectedKind(expected: JSONValueKind, found: JSONValueKind)
 
+        /// The reason in words, as the String Catalog parser shows it.
         package var description: String {
             switch self {
             case .endWhereValueExpected: "the document ends where a value was expected"

@@ -3,15 +3,23 @@
 /// Commas and colons are not tokens: the tokenizer checks them. Within an
 /// object, tokens come as `key` then the member's value, until `objectEnd`.
 package enum JSONToken: Equatable, Sendable {
+    /// `{`
     case objectStart
+    /// `}`
     case objectEnd
+    /// `[`
     case arrayStart
+    /// `]`
     case arrayEnd
     /// A member's name; the member's value follows.
     case key(String)
+    /// A string value, its escapes decoded.
     case string(String)
+    /// A number value, as written.
     case number(JSONNumberLiteral)
+    /// `true` or `false`.
     case bool(Bool)
+    /// `null`.
     case null
     /// Nothing but white space follows the top-level value.
     case end
@@ -27,6 +35,7 @@ package struct JSONNumberLiteral: Equatable, Sendable {
     /// "1.50" has 2, "1e-3" has 3, "15e-1" has 1, "1.5e3" has 0.
     package let fractionDigits: Int
 
+    /// A literal's description (the tokenizer makes them; tests compare them).
     package init(range: Range<Int>, isInteger: Bool, fractionDigits: Int) {
         self.range = range
         self.isInteger = isInteger

@@ -315,6 +315,7 @@ package struct JSONTokenizer: ~Copyable {
         fileprivate let columnMark: (offset: Int, column: Int)
     }
 
+    /// Where the tokenizer is now.
     package func mark() -> Mark {
         Mark(
             offset: offset, tokenStart: tokenStart, state: state, depth: depth, objects: objects, valuesLeft: valuesLeft,

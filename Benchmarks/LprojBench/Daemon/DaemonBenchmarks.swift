@@ -55,8 +55,10 @@ enum DaemonBenchmarks {
     static func startDaemon(
         directory: URL, bundles: [String], cpu: Int? = nil, configuration: String? = nil, binary: URL = Binaries.lprojd
     ) throws -> (ChildProcess, String) {
-        let socket = directory.appendingPathComponent("lprojd-\(UUID().uuidString.prefix(6)).sock").path
-        var arguments = ["--socket", socket, "--state-directory", directory.appendingPathComponent("state").path]
+        let name = "lprojd-\(UUID().uuidString.prefix(6))"
+        let socket = directory.appendingPathComponent("\(name).sock").path
+        // A state directory of its own: two daemons may run side by side.
+        var arguments = ["--socket", socket, "--state-directory", directory.appendingPathComponent("\(name).state").path]
         for bundle in bundles { arguments += ["--bundle", bundle] }
         if let configuration {
             let path = directory.appendingPathComponent("bench.conf")

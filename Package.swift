@@ -269,7 +269,7 @@ let package = Package(
         .testTarget(
             name: "LprojSystemdTests",
             dependencies: [
-                "LprojSystemd",
+                "LprojSystemd", "LprojTestSupport",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),

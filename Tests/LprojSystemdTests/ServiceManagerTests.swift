@@ -1,4 +1,5 @@
 import LprojSystemd
+import LprojTestSupport
 import NIOCore
 import NIOPosix
 import Synchronization
@@ -64,73 +65,6 @@ import Testing
         if getenv("LISTEN_FDS") == nil {
             #expect(try SocketActivation.takeListeningSockets().isEmpty)
         }
-    }
-}
-
-/// A clock that moves only when a test advances it, and says when someone
-/// starts sleeping on it: the watchdog's timing, tested without waiting.
-final class ManualClock: Clock, Sendable {
-    struct Instant: InstantProtocol {
-        var offset: Duration
-        func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
-        func duration(to other: Instant) -> Duration { other.offset - offset }
-        static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
-    }
-
-    private struct Sleeper {
-        let deadline: Instant
-        let continuation: CheckedContinuation<Void, any Error>
-    }
-
-    private struct State {
-        var now = Instant(offset: .zero)
-        var sleepers: [UInt64: Sleeper] = [:]
-        var nextSleeper: UInt64 = 0
-    }
-
-    private let state = Mutex(State())
-    /// Each sleep, as it starts, with its deadline.
-    let sleeps: AsyncStream<Instant>
-    private let sleepStarted: AsyncStream<Instant>.Continuation
-
-    init() {
-        (sleeps, sleepStarted) = AsyncStream.makeStream()
-    }
-
-    var now: Instant { state.withLock { $0.now } }
-    var minimumResolution: Duration { .zero }
-
-    func sleep(until deadline: Instant, tolerance: Duration?) async throws {
-        let id = state.withLock { state in
-            defer { state.nextSleeper += 1 }
-            return state.nextSleeper
-        }
-        try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let due = state.withLock { state -> Bool in
-                    if deadline <= state.now || Task.isCancelled { return true }
-                    state.sleepers[id] = Sleeper(deadline: deadline, continuation: continuation)
-                    return false
-                }
-                sleepStarted.yield(deadline)
-                if due { continuation.resume() }
-            }
-            try Task.checkCancellation()
-        } onCancel: {
-            state.withLock { $0.sleepers.removeValue(forKey: id) }?.continuation.resume(throwing: CancellationError())
-        }
-    }
-
-    /// Moves the time on and wakes the sleepers it reaches.
-    func advance(by duration: Duration) {
-        let due = state.withLock { state in
-            state.now = state.now.advanced(by: duration)
-            let now = state.now
-            let due = state.sleepers.filter { $0.value.deadline <= now }
-            for id in due.keys { state.sleepers[id] = nil }
-            return due.values.map(\.continuation)
-        }
-        for continuation in due { continuation.resume() }
     }
 }
 

@@ -1,7 +1,9 @@
 internal import Synchronization
 
 /// A clock whose time moves only when a test moves it: whatever sleeps on
-/// it wakes when ``advance(by:)`` passes its deadline, and not before.
+/// it wakes when ``advance(by:)`` passes its deadline, and not before. It
+/// says when someone starts sleeping on it (``sleeps``), so that a test
+/// waits for that instead of for time.
 package final class ManualClock: Clock {
     package struct Instant: InstantProtocol {
         package let offset: Duration
@@ -26,8 +28,13 @@ package final class ManualClock: Clock {
     }
 
     private let state = Mutex(State())
+    /// Each sleep, as it starts, with its deadline.
+    package let sleeps: AsyncStream<Instant>
+    private let sleepStarted: AsyncStream<Instant>.Continuation
 
-    package init() {}
+    package init() {
+        (sleeps, sleepStarted) = AsyncStream.makeStream()
+    }
 
     package var now: Instant { state.withLock { $0.now } }
     package var minimumResolution: Duration { .zero }
@@ -47,6 +54,7 @@ package final class ManualClock: Clock {
                     state.sleepers[id] = Sleeper(deadline: deadline, continuation: continuation)
                     return false
                 }
+                sleepStarted.yield(deadline)
                 if resumeNow { continuation.resume() }
                 wakeWaiters()
             }

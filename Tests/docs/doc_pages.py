@@ -86,22 +86,7 @@ def blocks(page: Path) -> list[Block]:
 def prose(page: Path) -> str:
     """A page without its fenced blocks and code spans: where links and
     headings are."""
-    text = page.read_text(encoding="utf-8")
-    kept: list[str] = []
-    fence: str | None = None
-    for line in text.splitlines():
-        match = FENCE.match(line)
-        if fence is None and match:
-            fence = match.group(2)
-            kept.append("")
-            continue
-        if fence is not None:
-            if line.strip().startswith(fence) and set(line.strip()) == {fence[0]}:
-                fence = None
-            kept.append("")
-            continue
-        kept.append(re.sub(r"(`+)(?:(?!\1).)+?\1", "", line))
-    return "\n".join(kept)
+    return "\n".join(re.sub(r"(`+)(?:(?!\1).)+?\1", "", line) for line in prose_with_code_spans(page).splitlines())
 
 
 @dataclass

@@ -33,8 +33,9 @@ let package = Package(
         .library(
             name: "LprojFuzzing",
             targets: [
-                "LprojTables", "LprojTablesOracle", "LprojFormat", "LprojLocales", "VarlinkProtocol", "LprojConfiguration",
-                "LprojEngine", "LprojFiles", "LprojService", "LprojVarlink", "LprojStore", "VarlinkNIO", "ClientBudget",
+                "LprojTables", "LprojTablesOracle", "LprojFormat", "LprojLocales", "VarlinkProtocol", "LprojInterface",
+                "LprojConfiguration", "LprojEngine", "LprojFiles", "LprojService", "LprojVarlink", "LprojStore", "VarlinkNIO",
+                "ClientBudget",
             ]),
     ],
     dependencies: [

@@ -68,6 +68,29 @@ extension JSONTokenizer {
         return string
     }
 
+    /// Reads a string that needs no decoding (no escape, ASCII only) and
+    /// gives its bytes in the text, with no `String` made; nil, having read
+    /// nothing, when the string is not such a string. A caller that matches
+    /// names (a call's method) takes this path and the full one otherwise.
+    package mutating func readPlainASCIIString() throws(JSONSyntaxError) -> UnsafeBufferPointer<UInt8>? {
+        try expect(.string)
+        let start = offset &+ 1
+        var end = start
+        var bits: UInt8 = 0
+        while end < bytes.count {
+            let byte = bytes[end]
+            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+            bits |= byte
+            end &+= 1
+        }
+        guard end < bytes.count, bytes[end] == UInt8(ascii: "\""), bits < 0x80 else { return nil }
+        try countValue()
+        tokenStart = offset
+        offset = end &+ 1
+        state = .afterValue
+        return UnsafeBufferPointer(rebasing: bytes[start..<end])
+    }
+
     /// Reads a number.
     package mutating func readNumber() throws(JSONSyntaxError) -> JSONNumberLiteral {
         try expect(.number)

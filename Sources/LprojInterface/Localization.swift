@@ -21,7 +21,7 @@ public enum Localization {
 extension Localization {
     /// A typed argument for a format string: set exactly one of string, int and
     /// float.
-    public struct Argument: VarlinkStruct, Equatable {
+    public struct Argument: VarlinkStruct, VarlinkWireValue, Equatable {
         public var string: String?
         public var int: Int?
         public var float: JSONNumber?
@@ -57,6 +57,25 @@ extension Localization {
             self.init(string: _string, int: _int, float: _float, fractionDigits: _fractionDigits)
         }
 
+        package init(wire reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) {
+            try reader.beginObject()
+            var _string: String?
+            var _int: Int?
+            var _float: JSONNumber?
+            var _fractionDigits: Int?
+            var seen: UInt64 = 0
+            while let name = try reader.nextKey() {
+                switch name {
+                case "string": _string = try reader.field(1, &seen)
+                case "int": _int = try reader.field(2, &seen)
+                case "float": _float = try reader.field(4, &seen)
+                case "fractionDigits": _fractionDigits = try reader.field(8, &seen)
+                default: throw VarlinkWireReader.Unreadable()
+                }
+            }
+            self.init(string: _string, int: _int, float: _float, fractionDigits: _fractionDigits)
+        }
+
         public var varlinkObject: JSONObject {
             var object = JSONObject(minimumCapacity: 4)
             if let value = self.string { object.appendUnchecked("string", value.varlinkValue) }
@@ -65,13 +84,23 @@ extension Localization {
             if let value = self.fractionDigits { object.appendUnchecked("fractionDigits", value.varlinkValue) }
             return object
         }
+
+        public func write(to writer: inout JSONWriter) {
+            var separated = false
+            writer.append("{")
+            if let value = self.string { writer.append(separated ? ",\"string\":" : "\"string\":"); separated = true; value.write(to: &writer) }
+            if let value = self.int { writer.append(separated ? ",\"int\":" : "\"int\":"); separated = true; value.write(to: &writer) }
+            if let value = self.float { writer.append(separated ? ",\"float\":" : "\"float\":"); separated = true; value.write(to: &writer) }
+            if let value = self.fractionDigits { writer.append(separated ? ",\"fractionDigits\":" : "\"fractionDigits\":"); value.write(to: &writer) }
+            writer.append("}")
+        }
     }
 }
 
 extension Localization {
     /// The locale a client uses for a bundle, and why: its saved choice, one of
     /// its preferred languages (then saved), or the bundle's development locale.
-    public struct Selection: VarlinkStruct, Equatable {
+    public struct Selection: VarlinkStruct, VarlinkWireValue, Equatable {
         public var client: String
         public var bundle: String
         public var locale: String
@@ -79,7 +108,7 @@ extension Localization {
         /// The locale that was asked for, when SelectLocale had to choose another.
         public var requested: String?
 
-        public enum Reason: String, VarlinkEnum, CaseIterable {
+        public enum Reason: String, VarlinkEnum, VarlinkWireValue, CaseIterable {
             case saved
             case preferred
             case `default`
@@ -121,6 +150,33 @@ extension Localization {
             )
         }
 
+        package init(wire reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) {
+            try reader.beginObject()
+            var _client: String?
+            var _bundle: String?
+            var _locale: String?
+            var _reason: Reason?
+            var _requested: String?
+            var seen: UInt64 = 0
+            while let name = try reader.nextKey() {
+                switch name {
+                case "client": _client = try reader.field(1, &seen)
+                case "bundle": _bundle = try reader.field(2, &seen)
+                case "locale": _locale = try reader.field(4, &seen)
+                case "reason": _reason = try reader.field(8, &seen)
+                case "requested": _requested = try reader.field(16, &seen)
+                default: throw VarlinkWireReader.Unreadable()
+                }
+            }
+            self.init(
+                client: try reader.required(_client),
+                bundle: try reader.required(_bundle),
+                locale: try reader.required(_locale),
+                reason: try reader.required(_reason),
+                requested: _requested
+            )
+        }
+
         public var varlinkObject: JSONObject {
             var object = JSONObject(minimumCapacity: 5)
             object.appendUnchecked("client", self.client.varlinkValue)
@@ -130,13 +186,27 @@ extension Localization {
             if let value = self.requested { object.appendUnchecked("requested", value.varlinkValue) }
             return object
         }
+
+        public func write(to writer: inout JSONWriter) {
+            writer.append("{")
+            writer.append("\"client\":")
+            self.client.write(to: &writer)
+            writer.append(",\"bundle\":")
+            self.bundle.write(to: &writer)
+            writer.append(",\"locale\":")
+            self.locale.write(to: &writer)
+            writer.append(",\"reason\":")
+            self.reason.write(to: &writer)
+            if let value = self.requested { writer.append(",\"requested\":"); value.write(to: &writer) }
+            writer.append("}")
+        }
     }
 }
 
 extension Localization {
     /// One variable of a plural entry: its number's format and the text for each
     /// plural category (other is always present).
-    public struct PluralVariable: VarlinkStruct, Equatable {
+    public struct PluralVariable: VarlinkStruct, VarlinkWireValue, Equatable {
         public var valueType: String?
         public var zero: String?
         public var one: String?
@@ -197,6 +267,31 @@ extension Localization {
             )
         }
 
+        package init(wire reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) {
+            try reader.beginObject()
+            var _valueType: String?
+            var _zero: String?
+            var _one: String?
+            var _two: String?
+            var _few: String?
+            var _many: String?
+            var _other: String?
+            var seen: UInt64 = 0
+            while let name = try reader.nextKey() {
+                switch name {
+                case "valueType": _valueType = try reader.field(1, &seen)
+                case "zero": _zero = try reader.field(2, &seen)
+                case "one": _one = try reader.field(4, &seen)
+                case "two": _two = try reader.field(8, &seen)
+                case "few": _few = try reader.field(16, &seen)
+                case "many": _many = try reader.field(32, &seen)
+                case "other": _other = try reader.field(64, &seen)
+                default: throw VarlinkWireReader.Unreadable()
+                }
+            }
+            self.init(valueType: _valueType, zero: _zero, one: _one, two: _two, few: _few, many: _many, other: try reader.required(_other))
+        }
+
         public var varlinkObject: JSONObject {
             var object = JSONObject(minimumCapacity: 7)
             if let value = self.valueType { object.appendUnchecked("valueType", value.varlinkValue) }
@@ -208,13 +303,27 @@ extension Localization {
             object.appendUnchecked("other", self.other.varlinkValue)
             return object
         }
+
+        public func write(to writer: inout JSONWriter) {
+            var separated = false
+            writer.append("{")
+            if let value = self.valueType { writer.append(separated ? ",\"valueType\":" : "\"valueType\":"); separated = true; value.write(to: &writer) }
+            if let value = self.zero { writer.append(separated ? ",\"zero\":" : "\"zero\":"); separated = true; value.write(to: &writer) }
+            if let value = self.one { writer.append(separated ? ",\"one\":" : "\"one\":"); separated = true; value.write(to: &writer) }
+            if let value = self.two { writer.append(separated ? ",\"two\":" : "\"two\":"); separated = true; value.write(to: &writer) }
+            if let value = self.few { writer.append(separated ? ",\"few\":" : "\"few\":"); separated = true; value.write(to: &writer) }
+            if let value = self.many { writer.append(separated ? ",\"many\":" : "\"many\":"); separated = true; value.write(to: &writer) }
+            writer.append(separated ? ",\"other\":" : "\"other\":")
+            self.other.write(to: &writer)
+            writer.append("}")
+        }
     }
 }
 
 extension Localization {
     /// A .stringsdict entry: its NSStringLocalizedFormatKey, its variables, and
     /// the locale whose plural rules choose among the forms.
-    public struct PluralEntry: VarlinkStruct, Equatable {
+    public struct PluralEntry: VarlinkStruct, VarlinkWireValue, Equatable {
         public var format: String
         public var variables: [String: PluralVariable]
         public var locale: String
@@ -247,6 +356,27 @@ extension Localization {
             )
         }
 
+        package init(wire reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) {
+            try reader.beginObject()
+            var _format: String?
+            var _variables: [String: PluralVariable]?
+            var _locale: String?
+            var seen: UInt64 = 0
+            while let name = try reader.nextKey() {
+                switch name {
+                case "format": _format = try reader.field(1, &seen)
+                case "variables": _variables = try reader.field(2, &seen)
+                case "locale": _locale = try reader.field(4, &seen)
+                default: throw VarlinkWireReader.Unreadable()
+                }
+            }
+            self.init(
+                format: try reader.required(_format),
+                variables: try reader.required(_variables),
+                locale: try reader.required(_locale)
+            )
+        }
+
         public var varlinkObject: JSONObject {
             var object = JSONObject(minimumCapacity: 3)
             object.appendUnchecked("format", self.format.varlinkValue)
@@ -254,12 +384,23 @@ extension Localization {
             object.appendUnchecked("locale", self.locale.varlinkValue)
             return object
         }
+
+        public func write(to writer: inout JSONWriter) {
+            writer.append("{")
+            writer.append("\"format\":")
+            self.format.write(to: &writer)
+            writer.append(",\"variables\":")
+            self.variables.write(to: &writer)
+            writer.append(",\"locale\":")
+            self.locale.write(to: &writer)
+            writer.append("}")
+        }
     }
 }
 
 extension Localization {
     /// A bundle as loaded.
-    public struct Bundle: VarlinkStruct, Equatable {
+    public struct Bundle: VarlinkStruct, VarlinkWireValue, Equatable {
         public var name: String
         public var directory: String
         public var developmentLocale: String
@@ -335,6 +476,42 @@ extension Localization {
             )
         }
 
+        package init(wire reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) {
+            try reader.beginObject()
+            var _name: String?
+            var _directory: String?
+            var _developmentLocale: String?
+            var _supportedLocales: [String]?
+            var _tables: [String]?
+            var _hasBase: Bool?
+            var _generation: Int?
+            var _entries: Int?
+            var seen: UInt64 = 0
+            while let name = try reader.nextKey() {
+                switch name {
+                case "name": _name = try reader.field(1, &seen)
+                case "directory": _directory = try reader.field(2, &seen)
+                case "developmentLocale": _developmentLocale = try reader.field(4, &seen)
+                case "supportedLocales": _supportedLocales = try reader.field(8, &seen)
+                case "tables": _tables = try reader.field(16, &seen)
+                case "hasBase": _hasBase = try reader.field(32, &seen)
+                case "generation": _generation = try reader.field(64, &seen)
+                case "entries": _entries = try reader.field(128, &seen)
+                default: throw VarlinkWireReader.Unreadable()
+                }
+            }
+            self.init(
+                name: try reader.required(_name),
+                directory: try reader.required(_directory),
+                developmentLocale: try reader.required(_developmentLocale),
+                supportedLocales: try reader.required(_supportedLocales),
+                tables: try reader.required(_tables),
+                hasBase: try reader.required(_hasBase),
+                generation: try reader.required(_generation),
+                entries: try reader.required(_entries)
+            )
+        }
+
         public var varlinkObject: JSONObject {
             var object = JSONObject(minimumCapacity: 8)
             object.appendUnchecked("name", self.name.varlinkValue)
@@ -347,12 +524,33 @@ extension Localization {
             object.appendUnchecked("entries", self.entries.varlinkValue)
             return object
         }
+
+        public func write(to writer: inout JSONWriter) {
+            writer.append("{")
+            writer.append("\"name\":")
+            self.name.write(to: &writer)
+            writer.append(",\"directory\":")
+            self.directory.write(to: &writer)
+            writer.append(",\"developmentLocale\":")
+            self.developmentLocale.write(to: &writer)
+            writer.append(",\"supportedLocales\":")
+            self.supportedLocales.write(to: &writer)
+            writer.append(",\"tables\":")
+            self.tables.write(to: &writer)
+            writer.append(",\"hasBase\":")
+            self.hasBase.write(to: &writer)
+            writer.append(",\"generation\":")
+            self.generation.write(to: &writer)
+            writer.append(",\"entries\":")
+            self.entries.write(to: &writer)
+            writer.append("}")
+        }
     }
 }
 
 extension Localization {
     /// A problem with a table file, or with a bundle itself (then file is empty).
-    public struct FileError: VarlinkStruct, Equatable {
+    public struct FileError: VarlinkStruct, VarlinkWireValue, Equatable {
         public var bundle: String
         public var file: String
         public var line: Int?
@@ -395,6 +593,33 @@ extension Localization {
             )
         }
 
+        package init(wire reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) {
+            try reader.beginObject()
+            var _bundle: String?
+            var _file: String?
+            var _line: Int?
+            var _column: Int?
+            var _message: String?
+            var seen: UInt64 = 0
+            while let name = try reader.nextKey() {
+                switch name {
+                case "bundle": _bundle = try reader.field(1, &seen)
+                case "file": _file = try reader.field(2, &seen)
+                case "line": _line = try reader.field(4, &seen)
+                case "column": _column = try reader.field(8, &seen)
+                case "message": _message = try reader.field(16, &seen)
+                default: throw VarlinkWireReader.Unreadable()
+                }
+            }
+            self.init(
+                bundle: try reader.required(_bundle),
+                file: try reader.required(_file),
+                line: _line,
+                column: _column,
+                message: try reader.required(_message)
+            )
+        }
+
         public var varlinkObject: JSONObject {
             var object = JSONObject(minimumCapacity: 5)
             object.appendUnchecked("bundle", self.bundle.varlinkValue)
@@ -404,13 +629,26 @@ extension Localization {
             object.appendUnchecked("message", self.message.varlinkValue)
             return object
         }
+
+        public func write(to writer: inout JSONWriter) {
+            writer.append("{")
+            writer.append("\"bundle\":")
+            self.bundle.write(to: &writer)
+            writer.append(",\"file\":")
+            self.file.write(to: &writer)
+            if let value = self.line { writer.append(",\"line\":"); value.write(to: &writer) }
+            if let value = self.column { writer.append(",\"column\":"); value.write(to: &writer) }
+            writer.append(",\"message\":")
+            self.message.write(to: &writer)
+            writer.append("}")
+        }
     }
 }
 
 extension Localization {
     /// How a client wants values written (SDLocalizationManager's saved
     /// settings). Unset fields take the locale's defaults.
-    public struct Preferences: VarlinkStruct, Equatable {
+    public struct Preferences: VarlinkStruct, VarlinkWireValue, Equatable {
         /// A date pattern, used as written by savedDate (default dd/MM/yyyy).
         public var dateFormat: String?
         /// A time pattern, used as written by savedTime (default HH:mm).
@@ -489,6 +727,39 @@ extension Localization {
             )
         }
 
+        package init(wire reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) {
+            try reader.beginObject()
+            var _dateFormat: String?
+            var _timeFormat: String?
+            var _distanceUnit: String?
+            var _speedUnit: String?
+            var _currencySymbol: String?
+            var _timeZone: String?
+            var _calendar: String?
+            var seen: UInt64 = 0
+            while let name = try reader.nextKey() {
+                switch name {
+                case "dateFormat": _dateFormat = try reader.field(1, &seen)
+                case "timeFormat": _timeFormat = try reader.field(2, &seen)
+                case "distanceUnit": _distanceUnit = try reader.field(4, &seen)
+                case "speedUnit": _speedUnit = try reader.field(8, &seen)
+                case "currencySymbol": _currencySymbol = try reader.field(16, &seen)
+                case "timeZone": _timeZone = try reader.field(32, &seen)
+                case "calendar": _calendar = try reader.field(64, &seen)
+                default: throw VarlinkWireReader.Unreadable()
+                }
+            }
+            self.init(
+                dateFormat: _dateFormat,
+                timeFormat: _timeFormat,
+                distanceUnit: _distanceUnit,
+                speedUnit: _speedUnit,
+                currencySymbol: _currencySymbol,
+                timeZone: _timeZone,
+                calendar: _calendar
+            )
+        }
+
         public var varlinkObject: JSONObject {
             var object = JSONObject(minimumCapacity: 7)
             if let value = self.dateFormat { object.appendUnchecked("dateFormat", value.varlinkValue) }
@@ -500,13 +771,26 @@ extension Localization {
             if let value = self.calendar { object.appendUnchecked("calendar", value.varlinkValue) }
             return object
         }
+
+        public func write(to writer: inout JSONWriter) {
+            var separated = false
+            writer.append("{")
+            if let value = self.dateFormat { writer.append(separated ? ",\"dateFormat\":" : "\"dateFormat\":"); separated = true; value.write(to: &writer) }
+            if let value = self.timeFormat { writer.append(separated ? ",\"timeFormat\":" : "\"timeFormat\":"); separated = true; value.write(to: &writer) }
+            if let value = self.distanceUnit { writer.append(separated ? ",\"distanceUnit\":" : "\"distanceUnit\":"); separated = true; value.write(to: &writer) }
+            if let value = self.speedUnit { writer.append(separated ? ",\"speedUnit\":" : "\"speedUnit\":"); separated = true; value.write(to: &writer) }
+            if let value = self.currencySymbol { writer.append(separated ? ",\"currencySymbol\":" : "\"currencySymbol\":"); separated = true; value.write(to: &writer) }
+            if let value = self.timeZone { writer.append(separated ? ",\"timeZone\":" : "\"timeZone\":"); separated = true; value.write(to: &writer) }
+            if let value = self.calendar { writer.append(separated ? ",\"calendar\":" : "\"calendar\":"); value.write(to: &writer) }
+            writer.append("}")
+        }
     }
 }
 
 extension Localization {
     /// A supported locale's names: in the display locale, in itself, and the
     /// bundle's own name for it (LM_locale_name_<locale> in Localizable).
-    public struct LocaleName: VarlinkStruct, Equatable {
+    public struct LocaleName: VarlinkStruct, VarlinkWireValue, Equatable {
         public var locale: String
         public var name: String
         public var nativeName: String
@@ -544,6 +828,30 @@ extension Localization {
             )
         }
 
+        package init(wire reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) {
+            try reader.beginObject()
+            var _locale: String?
+            var _name: String?
+            var _nativeName: String?
+            var _bundleName: String?
+            var seen: UInt64 = 0
+            while let name = try reader.nextKey() {
+                switch name {
+                case "locale": _locale = try reader.field(1, &seen)
+                case "name": _name = try reader.field(2, &seen)
+                case "nativeName": _nativeName = try reader.field(4, &seen)
+                case "bundleName": _bundleName = try reader.field(8, &seen)
+                default: throw VarlinkWireReader.Unreadable()
+                }
+            }
+            self.init(
+                locale: try reader.required(_locale),
+                name: try reader.required(_name),
+                nativeName: try reader.required(_nativeName),
+                bundleName: _bundleName
+            )
+        }
+
         public var varlinkObject: JSONObject {
             var object = JSONObject(minimumCapacity: 4)
             object.appendUnchecked("locale", self.locale.varlinkValue)
@@ -551,6 +859,18 @@ extension Localization {
             object.appendUnchecked("nativeName", self.nativeName.varlinkValue)
             if let value = self.bundleName { object.appendUnchecked("bundleName", value.varlinkValue) }
             return object
+        }
+
+        public func write(to writer: inout JSONWriter) {
+            writer.append("{")
+            writer.append("\"locale\":")
+            self.locale.write(to: &writer)
+            writer.append(",\"name\":")
+            self.name.write(to: &writer)
+            writer.append(",\"nativeName\":")
+            self.nativeName.write(to: &writer)
+            if let value = self.bundleName { writer.append(",\"bundleName\":"); value.write(to: &writer) }
+            writer.append("}")
         }
     }
 }
@@ -564,7 +884,7 @@ extension Localization {
     /// failed to load and keeps its last good version. bundleChanged: a bundle
     /// was added, removed, or its directory vanished or came back. shutdown: the
     /// daemon is stopping; this is the last reply.
-    public struct Event: VarlinkStruct, Equatable {
+    public struct Event: VarlinkStruct, VarlinkWireValue, Equatable {
         public var type: Kind
         public var client: String?
         public var bundle: String?
@@ -582,7 +902,7 @@ extension Localization {
         public var preferences: Preferences?
         public var changed: [String]?
 
-        public enum Kind: String, VarlinkEnum, CaseIterable {
+        public enum Kind: String, VarlinkEnum, VarlinkWireValue, CaseIterable {
             case ready
             case localeChanged
             case preferencesChanged
@@ -707,6 +1027,66 @@ extension Localization {
             )
         }
 
+        package init(wire reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) {
+            try reader.beginObject()
+            var _type: Kind?
+            var _client: String?
+            var _bundle: String?
+            var _locale: String?
+            var _previousLocale: String?
+            var _tables: [String]?
+            var _locales: [String]?
+            var _added: [String]?
+            var _removed: [String]?
+            var _generation: Int?
+            var _file: String?
+            var _line: Int?
+            var _column: Int?
+            var _message: String?
+            var _preferences: Preferences?
+            var _changed: [String]?
+            var seen: UInt64 = 0
+            while let name = try reader.nextKey() {
+                switch name {
+                case "type": _type = try reader.field(1, &seen)
+                case "client": _client = try reader.field(2, &seen)
+                case "bundle": _bundle = try reader.field(4, &seen)
+                case "locale": _locale = try reader.field(8, &seen)
+                case "previousLocale": _previousLocale = try reader.field(16, &seen)
+                case "tables": _tables = try reader.field(32, &seen)
+                case "locales": _locales = try reader.field(64, &seen)
+                case "added": _added = try reader.field(128, &seen)
+                case "removed": _removed = try reader.field(256, &seen)
+                case "generation": _generation = try reader.field(512, &seen)
+                case "file": _file = try reader.field(1024, &seen)
+                case "line": _line = try reader.field(2048, &seen)
+                case "column": _column = try reader.field(4096, &seen)
+                case "message": _message = try reader.field(8192, &seen)
+                case "preferences": _preferences = try reader.field(16384, &seen)
+                case "changed": _changed = try reader.field(32768, &seen)
+                default: throw VarlinkWireReader.Unreadable()
+                }
+            }
+            self.init(
+                type: try reader.required(_type),
+                client: _client,
+                bundle: _bundle,
+                locale: _locale,
+                previousLocale: _previousLocale,
+                tables: _tables,
+                locales: _locales,
+                added: _added,
+                removed: _removed,
+                generation: _generation,
+                file: _file,
+                line: _line,
+                column: _column,
+                message: _message,
+                preferences: _preferences,
+                changed: _changed
+            )
+        }
+
         public var varlinkObject: JSONObject {
             var object = JSONObject(minimumCapacity: 16)
             object.appendUnchecked("type", self.type.varlinkValue)
@@ -727,6 +1107,28 @@ extension Localization {
             if let value = self.changed { object.appendUnchecked("changed", value.varlinkValue) }
             return object
         }
+
+        public func write(to writer: inout JSONWriter) {
+            writer.append("{")
+            writer.append("\"type\":")
+            self.type.write(to: &writer)
+            if let value = self.client { writer.append(",\"client\":"); value.write(to: &writer) }
+            if let value = self.bundle { writer.append(",\"bundle\":"); value.write(to: &writer) }
+            if let value = self.locale { writer.append(",\"locale\":"); value.write(to: &writer) }
+            if let value = self.previousLocale { writer.append(",\"previousLocale\":"); value.write(to: &writer) }
+            if let value = self.tables { writer.append(",\"tables\":"); value.write(to: &writer) }
+            if let value = self.locales { writer.append(",\"locales\":"); value.write(to: &writer) }
+            if let value = self.added { writer.append(",\"added\":"); value.write(to: &writer) }
+            if let value = self.removed { writer.append(",\"removed\":"); value.write(to: &writer) }
+            if let value = self.generation { writer.append(",\"generation\":"); value.write(to: &writer) }
+            if let value = self.file { writer.append(",\"file\":"); value.write(to: &writer) }
+            if let value = self.line { writer.append(",\"line\":"); value.write(to: &writer) }
+            if let value = self.column { writer.append(",\"column\":"); value.write(to: &writer) }
+            if let value = self.message { writer.append(",\"message\":"); value.write(to: &writer) }
+            if let value = self.preferences { writer.append(",\"preferences\":"); value.write(to: &writer) }
+            if let value = self.changed { writer.append(",\"changed\":"); value.write(to: &writer) }
+            writer.append("}")
+        }
     }
 }
 
@@ -734,7 +1136,7 @@ extension Localization {
     /// What a user's clients make lprojd hold now, in bytes: open connections,
     /// input read and not yet answered, replies not yet sent, added strings, saved
     /// selections and preferences, cache entries.
-    public struct Usage: VarlinkStruct, Equatable {
+    public struct Usage: VarlinkStruct, VarlinkWireValue, Equatable {
         public var uid: Int
         public var connections: Int
         public var input: Int
@@ -787,6 +1189,39 @@ extension Localization {
             )
         }
 
+        package init(wire reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) {
+            try reader.beginObject()
+            var _uid: Int?
+            var _connections: Int?
+            var _input: Int?
+            var _output: Int?
+            var _addedStrings: Int?
+            var _savedState: Int?
+            var _caches: Int?
+            var seen: UInt64 = 0
+            while let name = try reader.nextKey() {
+                switch name {
+                case "uid": _uid = try reader.field(1, &seen)
+                case "connections": _connections = try reader.field(2, &seen)
+                case "input": _input = try reader.field(4, &seen)
+                case "output": _output = try reader.field(8, &seen)
+                case "addedStrings": _addedStrings = try reader.field(16, &seen)
+                case "savedState": _savedState = try reader.field(32, &seen)
+                case "caches": _caches = try reader.field(64, &seen)
+                default: throw VarlinkWireReader.Unreadable()
+                }
+            }
+            self.init(
+                uid: try reader.required(_uid),
+                connections: try reader.required(_connections),
+                input: try reader.required(_input),
+                output: try reader.required(_output),
+                addedStrings: try reader.required(_addedStrings),
+                savedState: try reader.required(_savedState),
+                caches: try reader.required(_caches)
+            )
+        }
+
         public var varlinkObject: JSONObject {
             var object = JSONObject(minimumCapacity: 7)
             object.appendUnchecked("uid", self.uid.varlinkValue)
@@ -798,6 +1233,25 @@ extension Localization {
             object.appendUnchecked("caches", self.caches.varlinkValue)
             return object
         }
+
+        public func write(to writer: inout JSONWriter) {
+            writer.append("{")
+            writer.append("\"uid\":")
+            self.uid.write(to: &writer)
+            writer.append(",\"connections\":")
+            self.connections.write(to: &writer)
+            writer.append(",\"input\":")
+            self.input.write(to: &writer)
+            writer.append(",\"output\":")
+            self.output.write(to: &writer)
+            writer.append(",\"addedStrings\":")
+            self.addedStrings.write(to: &writer)
+            writer.append(",\"savedState\":")
+            self.savedState.write(to: &writer)
+            writer.append(",\"caches\":")
+            self.caches.write(to: &writer)
+            writer.append("}")
+        }
     }
 }
 
@@ -805,7 +1259,7 @@ extension Localization {
     /// A key of a bundle that lookups in a locale did not find in the locale's
     /// own chain: they were answered by the development locale, Base, the
     /// caller's default or the key itself. What a translator would add next.
-    public struct Miss: VarlinkStruct, Equatable {
+    public struct Miss: VarlinkStruct, VarlinkWireValue, Equatable {
         public var bundle: String
         public var locale: String
         public var table: String
@@ -875,6 +1329,42 @@ extension Localization {
             )
         }
 
+        package init(wire reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) {
+            try reader.beginObject()
+            var _bundle: String?
+            var _locale: String?
+            var _table: String?
+            var _key: String?
+            var _count: Int?
+            var _clients: Int?
+            var _firstSeen: JSONNumber?
+            var _lastSeen: JSONNumber?
+            var seen: UInt64 = 0
+            while let name = try reader.nextKey() {
+                switch name {
+                case "bundle": _bundle = try reader.field(1, &seen)
+                case "locale": _locale = try reader.field(2, &seen)
+                case "table": _table = try reader.field(4, &seen)
+                case "key": _key = try reader.field(8, &seen)
+                case "count": _count = try reader.field(16, &seen)
+                case "clients": _clients = try reader.field(32, &seen)
+                case "firstSeen": _firstSeen = try reader.field(64, &seen)
+                case "lastSeen": _lastSeen = try reader.field(128, &seen)
+                default: throw VarlinkWireReader.Unreadable()
+                }
+            }
+            self.init(
+                bundle: try reader.required(_bundle),
+                locale: try reader.required(_locale),
+                table: try reader.required(_table),
+                key: try reader.required(_key),
+                count: try reader.required(_count),
+                clients: try reader.required(_clients),
+                firstSeen: try reader.required(_firstSeen),
+                lastSeen: try reader.required(_lastSeen)
+            )
+        }
+
         public var varlinkObject: JSONObject {
             var object = JSONObject(minimumCapacity: 8)
             object.appendUnchecked("bundle", self.bundle.varlinkValue)
@@ -887,13 +1377,34 @@ extension Localization {
             object.appendUnchecked("lastSeen", self.lastSeen.varlinkValue)
             return object
         }
+
+        public func write(to writer: inout JSONWriter) {
+            writer.append("{")
+            writer.append("\"bundle\":")
+            self.bundle.write(to: &writer)
+            writer.append(",\"locale\":")
+            self.locale.write(to: &writer)
+            writer.append(",\"table\":")
+            self.table.write(to: &writer)
+            writer.append(",\"key\":")
+            self.key.write(to: &writer)
+            writer.append(",\"count\":")
+            self.count.write(to: &writer)
+            writer.append(",\"clients\":")
+            self.clients.write(to: &writer)
+            writer.append(",\"firstSeen\":")
+            self.firstSeen.write(to: &writer)
+            writer.append(",\"lastSeen\":")
+            self.lastSeen.write(to: &writer)
+            writer.append("}")
+        }
     }
 }
 
 extension Localization {
     /// Lookups of keys that no table of a bundle has (typos, strings never
     /// added to a table). Only a few are kept by name, as sent.
-    public struct UnknownKeys: VarlinkStruct, Equatable {
+    public struct UnknownKeys: VarlinkStruct, VarlinkWireValue, Equatable {
         public var bundle: String
         public var count: Int
         /// At most 16 distinct keys a bundle, each cut to 128 bytes.
@@ -927,12 +1438,40 @@ extension Localization {
             )
         }
 
+        package init(wire reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) {
+            try reader.beginObject()
+            var _bundle: String?
+            var _count: Int?
+            var _sample: [String]?
+            var seen: UInt64 = 0
+            while let name = try reader.nextKey() {
+                switch name {
+                case "bundle": _bundle = try reader.field(1, &seen)
+                case "count": _count = try reader.field(2, &seen)
+                case "sample": _sample = try reader.field(4, &seen)
+                default: throw VarlinkWireReader.Unreadable()
+                }
+            }
+            self.init(bundle: try reader.required(_bundle), count: try reader.required(_count), sample: try reader.required(_sample))
+        }
+
         public var varlinkObject: JSONObject {
             var object = JSONObject(minimumCapacity: 3)
             object.appendUnchecked("bundle", self.bundle.varlinkValue)
             object.appendUnchecked("count", self.count.varlinkValue)
             object.appendUnchecked("sample", self.sample.varlinkValue)
             return object
+        }
+
+        public func write(to writer: inout JSONWriter) {
+            writer.append("{")
+            writer.append("\"bundle\":")
+            self.bundle.write(to: &writer)
+            writer.append(",\"count\":")
+            self.count.write(to: &writer)
+            writer.append(",\"sample\":")
+            self.sample.write(to: &writer)
+            writer.append("}")
         }
     }
 }
@@ -946,7 +1485,7 @@ extension Localization {
     /// addedStringLength, clientsWithAddedStrings. A uid's budget, and everyone's
     /// (*Total): memory, connections, input, output, addedStrings, savedState,
     /// caches.
-    public enum Limit: String, VarlinkEnum, CaseIterable {
+    public enum Limit: String, VarlinkEnum, VarlinkWireValue, CaseIterable {
         case messageSize
         case messageValues
         case replySize
@@ -1000,7 +1539,7 @@ extension Localization {
         public static let qualifiedName = "org.lprojd.Localization.Lookup"
 
         /// Lookup's parameters.
-        public struct Parameters: VarlinkStruct, Equatable {
+        public struct Parameters: VarlinkStruct, VarlinkWireValue, Equatable {
             public var bundle: String
             public var key: String
             public var table: String?
@@ -1076,6 +1615,42 @@ extension Localization {
                 )
             }
 
+            package init(wire reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) {
+                try reader.beginObject()
+                var _bundle: String?
+                var _key: String?
+                var _table: String?
+                var _locale: String?
+                var _client: String?
+                var _defaultValue: String?
+                var _arguments: [Argument]?
+                var _placeholders: [String: String]?
+                var seen: UInt64 = 0
+                while let name = try reader.nextKey() {
+                    switch name {
+                    case "bundle": _bundle = try reader.field(1, &seen)
+                    case "key": _key = try reader.field(2, &seen)
+                    case "table": _table = try reader.field(4, &seen)
+                    case "locale": _locale = try reader.field(8, &seen)
+                    case "client": _client = try reader.field(16, &seen)
+                    case "defaultValue": _defaultValue = try reader.field(32, &seen)
+                    case "arguments": _arguments = try reader.field(64, &seen)
+                    case "placeholders": _placeholders = try reader.field(128, &seen)
+                    default: throw VarlinkWireReader.Unreadable()
+                    }
+                }
+                self.init(
+                    bundle: try reader.required(_bundle),
+                    key: try reader.required(_key),
+                    table: _table,
+                    locale: _locale,
+                    client: _client,
+                    defaultValue: _defaultValue,
+                    arguments: _arguments,
+                    placeholders: _placeholders
+                )
+            }
+
             public var varlinkObject: JSONObject {
                 var object = JSONObject(minimumCapacity: 8)
                 object.appendUnchecked("bundle", self.bundle.varlinkValue)
@@ -1088,10 +1663,25 @@ extension Localization {
                 if let value = self.placeholders { object.appendUnchecked("placeholders", value.varlinkValue) }
                 return object
             }
+
+            public func write(to writer: inout JSONWriter) {
+                writer.append("{")
+                writer.append("\"bundle\":")
+                self.bundle.write(to: &writer)
+                writer.append(",\"key\":")
+                self.key.write(to: &writer)
+                if let value = self.table { writer.append(",\"table\":"); value.write(to: &writer) }
+                if let value = self.locale { writer.append(",\"locale\":"); value.write(to: &writer) }
+                if let value = self.client { writer.append(",\"client\":"); value.write(to: &writer) }
+                if let value = self.defaultValue { writer.append(",\"defaultValue\":"); value.write(to: &writer) }
+                if let value = self.arguments { writer.append(",\"arguments\":"); value.write(to: &writer) }
+                if let value = self.placeholders { writer.append(",\"placeholders\":"); value.write(to: &writer) }
+                writer.append("}")
+            }
         }
 
         /// Lookup's reply.
-        public struct Reply: VarlinkStruct, Equatable {
+        public struct Reply: VarlinkStruct, VarlinkWireValue, Equatable {
             public var value: String
             public var found: Bool
             public var locale: String?
@@ -1120,12 +1710,39 @@ extension Localization {
                 self.init(value: try varlinkRequired("value", _value), found: try varlinkRequired("found", _found), locale: _locale)
             }
 
+            package init(wire reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) {
+                try reader.beginObject()
+                var _value: String?
+                var _found: Bool?
+                var _locale: String?
+                var seen: UInt64 = 0
+                while let name = try reader.nextKey() {
+                    switch name {
+                    case "value": _value = try reader.field(1, &seen)
+                    case "found": _found = try reader.field(2, &seen)
+                    case "locale": _locale = try reader.field(4, &seen)
+                    default: throw VarlinkWireReader.Unreadable()
+                    }
+                }
+                self.init(value: try reader.required(_value), found: try reader.required(_found), locale: _locale)
+            }
+
             public var varlinkObject: JSONObject {
                 var object = JSONObject(minimumCapacity: 3)
                 object.appendUnchecked("value", self.value.varlinkValue)
                 object.appendUnchecked("found", self.found.varlinkValue)
                 if let value = self.locale { object.appendUnchecked("locale", value.varlinkValue) }
                 return object
+            }
+
+            public func write(to writer: inout JSONWriter) {
+                writer.append("{")
+                writer.append("\"value\":")
+                self.value.write(to: &writer)
+                writer.append(",\"found\":")
+                self.found.write(to: &writer)
+                if let value = self.locale { writer.append(",\"locale\":"); value.write(to: &writer) }
+                writer.append("}")
             }
         }
     }
@@ -1142,7 +1759,7 @@ extension Localization {
         public static let qualifiedName = "org.lprojd.Localization.GetTable"
 
         /// GetTable's parameters.
-        public struct Parameters: VarlinkStruct, Equatable {
+        public struct Parameters: VarlinkStruct, VarlinkWireValue, Equatable {
             public var bundle: String
             public var table: String?
             public var locale: String?
@@ -1175,6 +1792,25 @@ extension Localization {
                 self.init(bundle: try varlinkRequired("bundle", _bundle), table: _table, locale: _locale, client: _client)
             }
 
+            package init(wire reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) {
+                try reader.beginObject()
+                var _bundle: String?
+                var _table: String?
+                var _locale: String?
+                var _client: String?
+                var seen: UInt64 = 0
+                while let name = try reader.nextKey() {
+                    switch name {
+                    case "bundle": _bundle = try reader.field(1, &seen)
+                    case "table": _table = try reader.field(2, &seen)
+                    case "locale": _locale = try reader.field(4, &seen)
+                    case "client": _client = try reader.field(8, &seen)
+                    default: throw VarlinkWireReader.Unreadable()
+                    }
+                }
+                self.init(bundle: try reader.required(_bundle), table: _table, locale: _locale, client: _client)
+            }
+
             public var varlinkObject: JSONObject {
                 var object = JSONObject(minimumCapacity: 4)
                 object.appendUnchecked("bundle", self.bundle.varlinkValue)
@@ -1183,10 +1819,20 @@ extension Localization {
                 if let value = self.client { object.appendUnchecked("client", value.varlinkValue) }
                 return object
             }
+
+            public func write(to writer: inout JSONWriter) {
+                writer.append("{")
+                writer.append("\"bundle\":")
+                self.bundle.write(to: &writer)
+                if let value = self.table { writer.append(",\"table\":"); value.write(to: &writer) }
+                if let value = self.locale { writer.append(",\"locale\":"); value.write(to: &writer) }
+                if let value = self.client { writer.append(",\"client\":"); value.write(to: &writer) }
+                writer.append("}")
+            }
         }
 
         /// GetTable's reply.
-        public struct Reply: VarlinkStruct, Equatable {
+        public struct Reply: VarlinkStruct, VarlinkWireValue, Equatable {
             public var bundle: String
             public var table: String
             public var locale: String
@@ -1262,6 +1908,42 @@ extension Localization {
                 )
             }
 
+            package init(wire reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) {
+                try reader.beginObject()
+                var _bundle: String?
+                var _table: String?
+                var _locale: String?
+                var _formatLocale: String?
+                var _generation: Int?
+                var _strings: [String: String]?
+                var _plurals: [String: PluralEntry]?
+                var _sources: [String: String]?
+                var seen: UInt64 = 0
+                while let name = try reader.nextKey() {
+                    switch name {
+                    case "bundle": _bundle = try reader.field(1, &seen)
+                    case "table": _table = try reader.field(2, &seen)
+                    case "locale": _locale = try reader.field(4, &seen)
+                    case "formatLocale": _formatLocale = try reader.field(8, &seen)
+                    case "generation": _generation = try reader.field(16, &seen)
+                    case "strings": _strings = try reader.field(32, &seen)
+                    case "plurals": _plurals = try reader.field(64, &seen)
+                    case "sources": _sources = try reader.field(128, &seen)
+                    default: throw VarlinkWireReader.Unreadable()
+                    }
+                }
+                self.init(
+                    bundle: try reader.required(_bundle),
+                    table: try reader.required(_table),
+                    locale: try reader.required(_locale),
+                    formatLocale: _formatLocale,
+                    generation: try reader.required(_generation),
+                    strings: try reader.required(_strings),
+                    plurals: try reader.required(_plurals),
+                    sources: try reader.required(_sources)
+                )
+            }
+
             public var varlinkObject: JSONObject {
                 var object = JSONObject(minimumCapacity: 8)
                 object.appendUnchecked("bundle", self.bundle.varlinkValue)
@@ -1273,6 +1955,26 @@ extension Localization {
                 object.appendUnchecked("plurals", self.plurals.varlinkValue)
                 object.appendUnchecked("sources", self.sources.varlinkValue)
                 return object
+            }
+
+            public func write(to writer: inout JSONWriter) {
+                writer.append("{")
+                writer.append("\"bundle\":")
+                self.bundle.write(to: &writer)
+                writer.append(",\"table\":")
+                self.table.write(to: &writer)
+                writer.append(",\"locale\":")
+                self.locale.write(to: &writer)
+                if let value = self.formatLocale { writer.append(",\"formatLocale\":"); value.write(to: &writer) }
+                writer.append(",\"generation\":")
+                self.generation.write(to: &writer)
+                writer.append(",\"strings\":")
+                self.strings.write(to: &writer)
+                writer.append(",\"plurals\":")
+                self.plurals.write(to: &writer)
+                writer.append(",\"sources\":")
+                self.sources.write(to: &writer)
+                writer.append("}")
             }
         }
     }
@@ -1287,7 +1989,7 @@ extension Localization {
         public static let qualifiedName = "org.lprojd.Localization.GetSelection"
 
         /// GetSelection's parameters.
-        public struct Parameters: VarlinkStruct, Equatable {
+        public struct Parameters: VarlinkStruct, VarlinkWireValue, Equatable {
             public var client: String
             public var bundle: String
             public var preferredLanguages: [String]?
@@ -1320,6 +2022,27 @@ extension Localization {
                 )
             }
 
+            package init(wire reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) {
+                try reader.beginObject()
+                var _client: String?
+                var _bundle: String?
+                var _preferredLanguages: [String]?
+                var seen: UInt64 = 0
+                while let name = try reader.nextKey() {
+                    switch name {
+                    case "client": _client = try reader.field(1, &seen)
+                    case "bundle": _bundle = try reader.field(2, &seen)
+                    case "preferredLanguages": _preferredLanguages = try reader.field(4, &seen)
+                    default: throw VarlinkWireReader.Unreadable()
+                    }
+                }
+                self.init(
+                    client: try reader.required(_client),
+                    bundle: try reader.required(_bundle),
+                    preferredLanguages: _preferredLanguages
+                )
+            }
+
             public var varlinkObject: JSONObject {
                 var object = JSONObject(minimumCapacity: 3)
                 object.appendUnchecked("client", self.client.varlinkValue)
@@ -1327,10 +2050,20 @@ extension Localization {
                 if let value = self.preferredLanguages { object.appendUnchecked("preferredLanguages", value.varlinkValue) }
                 return object
             }
+
+            public func write(to writer: inout JSONWriter) {
+                writer.append("{")
+                writer.append("\"client\":")
+                self.client.write(to: &writer)
+                writer.append(",\"bundle\":")
+                self.bundle.write(to: &writer)
+                if let value = self.preferredLanguages { writer.append(",\"preferredLanguages\":"); value.write(to: &writer) }
+                writer.append("}")
+            }
         }
 
         /// GetSelection's reply.
-        public struct Reply: VarlinkStruct, Equatable {
+        public struct Reply: VarlinkStruct, VarlinkWireValue, Equatable {
             public var selection: Selection
 
             /// The fields' names, in the order the interface lists them.
@@ -1351,10 +2084,30 @@ extension Localization {
                 self.init(selection: try varlinkRequired("selection", _selection))
             }
 
+            package init(wire reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) {
+                try reader.beginObject()
+                var _selection: Selection?
+                var seen: UInt64 = 0
+                while let name = try reader.nextKey() {
+                    switch name {
+                    case "selection": _selection = try reader.field(1, &seen)
+                    default: throw VarlinkWireReader.Unreadable()
+                    }
+                }
+                self.init(selection: try reader.required(_selection))
+            }
+
             public var varlinkObject: JSONObject {
                 var object = JSONObject(minimumCapacity: 1)
                 object.appendUnchecked("selection", self.selection.varlinkValue)
                 return object
+            }
+
+            public func write(to writer: inout JSONWriter) {
+                writer.append("{")
+                writer.append("\"selection\":")
+                self.selection.write(to: &writer)
+                writer.append("}")
             }
         }
     }
@@ -1367,7 +2120,7 @@ extension Localization {
         public static let qualifiedName = "org.lprojd.Localization.SelectLocale"
 
         /// SelectLocale's parameters.
-        public struct Parameters: VarlinkStruct, Equatable {
+        public struct Parameters: VarlinkStruct, VarlinkWireValue, Equatable {
             public var client: String
             public var bundle: String
             public var locale: String
@@ -1400,6 +2153,23 @@ extension Localization {
                 )
             }
 
+            package init(wire reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) {
+                try reader.beginObject()
+                var _client: String?
+                var _bundle: String?
+                var _locale: String?
+                var seen: UInt64 = 0
+                while let name = try reader.nextKey() {
+                    switch name {
+                    case "client": _client = try reader.field(1, &seen)
+                    case "bundle": _bundle = try reader.field(2, &seen)
+                    case "locale": _locale = try reader.field(4, &seen)
+                    default: throw VarlinkWireReader.Unreadable()
+                    }
+                }
+                self.init(client: try reader.required(_client), bundle: try reader.required(_bundle), locale: try reader.required(_locale))
+            }
+
             public var varlinkObject: JSONObject {
                 var object = JSONObject(minimumCapacity: 3)
                 object.appendUnchecked("client", self.client.varlinkValue)
@@ -1407,10 +2177,21 @@ extension Localization {
                 object.appendUnchecked("locale", self.locale.varlinkValue)
                 return object
             }
+
+            public func write(to writer: inout JSONWriter) {
+                writer.append("{")
+                writer.append("\"client\":")
+                self.client.write(to: &writer)
+                writer.append(",\"bundle\":")
+                self.bundle.write(to: &writer)
+                writer.append(",\"locale\":")
+                self.locale.write(to: &writer)
+                writer.append("}")
+            }
         }
 
         /// SelectLocale's reply.
-        public struct Reply: VarlinkStruct, Equatable {
+        public struct Reply: VarlinkStruct, VarlinkWireValue, Equatable {
             public var selection: Selection
 
             /// The fields' names, in the order the interface lists them.
@@ -1431,10 +2212,30 @@ extension Localization {
                 self.init(selection: try varlinkRequired("selection", _selection))
             }
 
+            package init(wire reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) {
+                try reader.beginObject()
+                var _selection: Selection?
+                var seen: UInt64 = 0
+                while let name = try reader.nextKey() {
+                    switch name {
+                    case "selection": _selection = try reader.field(1, &seen)
+                    default: throw VarlinkWireReader.Unreadable()
+                    }
+                }
+                self.init(selection: try reader.required(_selection))
+            }
+
             public var varlinkObject: JSONObject {
                 var object = JSONObject(minimumCapacity: 1)
                 object.appendUnchecked("selection", self.selection.varlinkValue)
                 return object
+            }
+
+            public func write(to writer: inout JSONWriter) {
+                writer.append("{")
+                writer.append("\"selection\":")
+                self.selection.write(to: &writer)
+                writer.append("}")
             }
         }
     }
@@ -1446,7 +2247,7 @@ extension Localization {
         public static let qualifiedName = "org.lprojd.Localization.ResetSelection"
 
         /// ResetSelection's parameters.
-        public struct Parameters: VarlinkStruct, Equatable {
+        public struct Parameters: VarlinkStruct, VarlinkWireValue, Equatable {
             public var client: String
             public var bundle: String
 
@@ -1471,16 +2272,40 @@ extension Localization {
                 self.init(client: try varlinkRequired("client", _client), bundle: try varlinkRequired("bundle", _bundle))
             }
 
+            package init(wire reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) {
+                try reader.beginObject()
+                var _client: String?
+                var _bundle: String?
+                var seen: UInt64 = 0
+                while let name = try reader.nextKey() {
+                    switch name {
+                    case "client": _client = try reader.field(1, &seen)
+                    case "bundle": _bundle = try reader.field(2, &seen)
+                    default: throw VarlinkWireReader.Unreadable()
+                    }
+                }
+                self.init(client: try reader.required(_client), bundle: try reader.required(_bundle))
+            }
+
             public var varlinkObject: JSONObject {
                 var object = JSONObject(minimumCapacity: 2)
                 object.appendUnchecked("client", self.client.varlinkValue)
                 object.appendUnchecked("bundle", self.bundle.varlinkValue)
                 return object
             }
+
+            public func write(to writer: inout JSONWriter) {
+                writer.append("{")
+                writer.append("\"client\":")
+                self.client.write(to: &writer)
+                writer.append(",\"bundle\":")
+                self.bundle.write(to: &writer)
+                writer.append("}")
+            }
         }
 
         /// ResetSelection's reply.
-        public struct Reply: VarlinkStruct, Equatable {
+        public struct Reply: VarlinkStruct, VarlinkWireValue, Equatable {
             public var selection: Selection
 
             /// The fields' names, in the order the interface lists them.
@@ -1501,10 +2326,30 @@ extension Localization {
                 self.init(selection: try varlinkRequired("selection", _selection))
             }
 
+            package init(wire reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) {
+                try reader.beginObject()
+                var _selection: Selection?
+                var seen: UInt64 = 0
+                while let name = try reader.nextKey() {
+                    switch name {
+                    case "selection": _selection = try reader.field(1, &seen)
+                    default: throw VarlinkWireReader.Unreadable()
+                    }
+                }
+                self.init(selection: try reader.required(_selection))
+            }
+
             public var varlinkObject: JSONObject {
                 var object = JSONObject(minimumCapacity: 1)
                 object.appendUnchecked("selection", self.selection.varlinkValue)
                 return object
+            }
+
+            public func write(to writer: inout JSONWriter) {
+                writer.append("{")
+                writer.append("\"selection\":")
+                self.selection.write(to: &writer)
+                writer.append("}")
             }
         }
     }
@@ -1516,7 +2361,7 @@ extension Localization {
         public static let qualifiedName = "org.lprojd.Localization.ListBundles"
 
         /// ListBundles's parameters.
-        public struct Parameters: VarlinkStruct, Equatable {
+        public struct Parameters: VarlinkStruct, VarlinkWireValue, Equatable {
 
             /// The fields' names, in the order the interface lists them.
             public static let fieldNames: [String] = []
@@ -1529,13 +2374,24 @@ extension Localization {
                 self.init()
             }
 
+            package init(wire reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) {
+                try reader.beginObject()
+                guard try reader.nextKey() == nil else { throw VarlinkWireReader.Unreadable() }
+                self.init()
+            }
+
             public var varlinkObject: JSONObject {
                 JSONObject()
+            }
+
+            public func write(to writer: inout JSONWriter) {
+                writer.append("{")
+                writer.append("}")
             }
         }
 
         /// ListBundles's reply.
-        public struct Reply: VarlinkStruct, Equatable {
+        public struct Reply: VarlinkStruct, VarlinkWireValue, Equatable {
             public var bundles: [Bundle]
 
             /// The fields' names, in the order the interface lists them.
@@ -1556,10 +2412,30 @@ extension Localization {
                 self.init(bundles: try varlinkRequired("bundles", _bundles))
             }
 
+            package init(wire reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) {
+                try reader.beginObject()
+                var _bundles: [Bundle]?
+                var seen: UInt64 = 0
+                while let name = try reader.nextKey() {
+                    switch name {
+                    case "bundles": _bundles = try reader.field(1, &seen)
+                    default: throw VarlinkWireReader.Unreadable()
+                    }
+                }
+                self.init(bundles: try reader.required(_bundles))
+            }
+
             public var varlinkObject: JSONObject {
                 var object = JSONObject(minimumCapacity: 1)
                 object.appendUnchecked("bundles", self.bundles.varlinkValue)
                 return object
+            }
+
+            public func write(to writer: inout JSONWriter) {
+                writer.append("{")
+                writer.append("\"bundles\":")
+                self.bundles.write(to: &writer)
+                writer.append("}")
             }
         }
     }
@@ -1574,14 +2450,14 @@ extension Localization {
         public static let qualifiedName = "org.lprojd.Localization.Negotiate"
 
         /// Negotiate's parameters.
-        public struct Parameters: VarlinkStruct, Equatable {
+        public struct Parameters: VarlinkStruct, VarlinkWireValue, Equatable {
             public var available: [String]?
             public var values: [String: String]?
             public var preferredLanguages: [String]?
             public var specificity: Specificity?
             public var defaultValue: String?
 
-            public enum Specificity: String, VarlinkEnum, CaseIterable {
+            public enum Specificity: String, VarlinkEnum, VarlinkWireValue, CaseIterable {
                 case exact
                 case language
                 case `any`
@@ -1629,6 +2505,33 @@ extension Localization {
                 )
             }
 
+            package init(wire reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) {
+                try reader.beginObject()
+                var _available: [String]?
+                var _values: [String: String]?
+                var _preferredLanguages: [String]?
+                var _specificity: Specificity?
+                var _defaultValue: String?
+                var seen: UInt64 = 0
+                while let name = try reader.nextKey() {
+                    switch name {
+                    case "available": _available = try reader.field(1, &seen)
+                    case "values": _values = try reader.field(2, &seen)
+                    case "preferredLanguages": _preferredLanguages = try reader.field(4, &seen)
+                    case "specificity": _specificity = try reader.field(8, &seen)
+                    case "defaultValue": _defaultValue = try reader.field(16, &seen)
+                    default: throw VarlinkWireReader.Unreadable()
+                    }
+                }
+                self.init(
+                    available: _available,
+                    values: _values,
+                    preferredLanguages: _preferredLanguages,
+                    specificity: _specificity,
+                    defaultValue: _defaultValue
+                )
+            }
+
             public var varlinkObject: JSONObject {
                 var object = JSONObject(minimumCapacity: 5)
                 if let value = self.available { object.appendUnchecked("available", value.varlinkValue) }
@@ -1638,15 +2541,26 @@ extension Localization {
                 if let value = self.defaultValue { object.appendUnchecked("defaultValue", value.varlinkValue) }
                 return object
             }
+
+            public func write(to writer: inout JSONWriter) {
+                var separated = false
+                writer.append("{")
+                if let value = self.available { writer.append(separated ? ",\"available\":" : "\"available\":"); separated = true; value.write(to: &writer) }
+                if let value = self.values { writer.append(separated ? ",\"values\":" : "\"values\":"); separated = true; value.write(to: &writer) }
+                if let value = self.preferredLanguages { writer.append(separated ? ",\"preferredLanguages\":" : "\"preferredLanguages\":"); separated = true; value.write(to: &writer) }
+                if let value = self.specificity { writer.append(separated ? ",\"specificity\":" : "\"specificity\":"); separated = true; value.write(to: &writer) }
+                if let value = self.defaultValue { writer.append(separated ? ",\"defaultValue\":" : "\"defaultValue\":"); value.write(to: &writer) }
+                writer.append("}")
+            }
         }
 
         /// Negotiate's reply.
-        public struct Reply: VarlinkStruct, Equatable {
+        public struct Reply: VarlinkStruct, VarlinkWireValue, Equatable {
             public var locale: String?
             public var value: String?
             public var match: Match
 
-            public enum Match: String, VarlinkEnum, CaseIterable {
+            public enum Match: String, VarlinkEnum, VarlinkWireValue, CaseIterable {
                 case exact
                 case language
                 case `default`
@@ -1677,12 +2591,39 @@ extension Localization {
                 self.init(locale: _locale, value: _value, match: try varlinkRequired("match", _match))
             }
 
+            package init(wire reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) {
+                try reader.beginObject()
+                var _locale: String?
+                var _value: String?
+                var _match: Match?
+                var seen: UInt64 = 0
+                while let name = try reader.nextKey() {
+                    switch name {
+                    case "locale": _locale = try reader.field(1, &seen)
+                    case "value": _value = try reader.field(2, &seen)
+                    case "match": _match = try reader.field(4, &seen)
+                    default: throw VarlinkWireReader.Unreadable()
+                    }
+                }
+                self.init(locale: _locale, value: _value, match: try reader.required(_match))
+            }
+
             public var varlinkObject: JSONObject {
                 var object = JSONObject(minimumCapacity: 3)
                 if let value = self.locale { object.appendUnchecked("locale", value.varlinkValue) }
                 if let value = self.value { object.appendUnchecked("value", value.varlinkValue) }
                 object.appendUnchecked("match", self.match.varlinkValue)
                 return object
+            }
+
+            public func write(to writer: inout JSONWriter) {
+                var separated = false
+                writer.append("{")
+                if let value = self.locale { writer.append(separated ? ",\"locale\":" : "\"locale\":"); separated = true; value.write(to: &writer) }
+                if let value = self.value { writer.append(separated ? ",\"value\":" : "\"value\":"); separated = true; value.write(to: &writer) }
+                writer.append(separated ? ",\"match\":" : "\"match\":")
+                self.match.write(to: &writer)
+                writer.append("}")
             }
         }
     }
@@ -1696,7 +2637,7 @@ extension Localization {
         public static let qualifiedName = "org.lprojd.Localization.AddStrings"
 
         /// AddStrings's parameters.
-        public struct Parameters: VarlinkStruct, Equatable {
+        public struct Parameters: VarlinkStruct, VarlinkWireValue, Equatable {
             public var client: String
             public var bundle: String
             public var table: String?
@@ -1739,6 +2680,33 @@ extension Localization {
                 )
             }
 
+            package init(wire reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) {
+                try reader.beginObject()
+                var _client: String?
+                var _bundle: String?
+                var _table: String?
+                var _locale: String?
+                var _strings: [String: String]?
+                var seen: UInt64 = 0
+                while let name = try reader.nextKey() {
+                    switch name {
+                    case "client": _client = try reader.field(1, &seen)
+                    case "bundle": _bundle = try reader.field(2, &seen)
+                    case "table": _table = try reader.field(4, &seen)
+                    case "locale": _locale = try reader.field(8, &seen)
+                    case "strings": _strings = try reader.field(16, &seen)
+                    default: throw VarlinkWireReader.Unreadable()
+                    }
+                }
+                self.init(
+                    client: try reader.required(_client),
+                    bundle: try reader.required(_bundle),
+                    table: _table,
+                    locale: try reader.required(_locale),
+                    strings: try reader.required(_strings)
+                )
+            }
+
             public var varlinkObject: JSONObject {
                 var object = JSONObject(minimumCapacity: 5)
                 object.appendUnchecked("client", self.client.varlinkValue)
@@ -1748,10 +2716,24 @@ extension Localization {
                 object.appendUnchecked("strings", self.strings.varlinkValue)
                 return object
             }
+
+            public func write(to writer: inout JSONWriter) {
+                writer.append("{")
+                writer.append("\"client\":")
+                self.client.write(to: &writer)
+                writer.append(",\"bundle\":")
+                self.bundle.write(to: &writer)
+                if let value = self.table { writer.append(",\"table\":"); value.write(to: &writer) }
+                writer.append(",\"locale\":")
+                self.locale.write(to: &writer)
+                writer.append(",\"strings\":")
+                self.strings.write(to: &writer)
+                writer.append("}")
+            }
         }
 
         /// AddStrings's reply.
-        public struct Reply: VarlinkStruct, Equatable {
+        public struct Reply: VarlinkStruct, VarlinkWireValue, Equatable {
             public var count: Int
 
             /// The fields' names, in the order the interface lists them.
@@ -1772,10 +2754,30 @@ extension Localization {
                 self.init(count: try varlinkRequired("count", _count))
             }
 
+            package init(wire reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) {
+                try reader.beginObject()
+                var _count: Int?
+                var seen: UInt64 = 0
+                while let name = try reader.nextKey() {
+                    switch name {
+                    case "count": _count = try reader.field(1, &seen)
+                    default: throw VarlinkWireReader.Unreadable()
+                    }
+                }
+                self.init(count: try reader.required(_count))
+            }
+
             public var varlinkObject: JSONObject {
                 var object = JSONObject(minimumCapacity: 1)
                 object.appendUnchecked("count", self.count.varlinkValue)
                 return object
+            }
+
+            public func write(to writer: inout JSONWriter) {
+                writer.append("{")
+                writer.append("\"count\":")
+                self.count.write(to: &writer)
+                writer.append("}")
             }
         }
     }
@@ -1787,7 +2789,7 @@ extension Localization {
         public static let qualifiedName = "org.lprojd.Localization.RemoveAddedStrings"
 
         /// RemoveAddedStrings's parameters.
-        public struct Parameters: VarlinkStruct, Equatable {
+        public struct Parameters: VarlinkStruct, VarlinkWireValue, Equatable {
             public var client: String
             public var bundle: String
             public var table: String?
@@ -1825,6 +2827,25 @@ extension Localization {
                 )
             }
 
+            package init(wire reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) {
+                try reader.beginObject()
+                var _client: String?
+                var _bundle: String?
+                var _table: String?
+                var _locale: String?
+                var seen: UInt64 = 0
+                while let name = try reader.nextKey() {
+                    switch name {
+                    case "client": _client = try reader.field(1, &seen)
+                    case "bundle": _bundle = try reader.field(2, &seen)
+                    case "table": _table = try reader.field(4, &seen)
+                    case "locale": _locale = try reader.field(8, &seen)
+                    default: throw VarlinkWireReader.Unreadable()
+                    }
+                }
+                self.init(client: try reader.required(_client), bundle: try reader.required(_bundle), table: _table, locale: _locale)
+            }
+
             public var varlinkObject: JSONObject {
                 var object = JSONObject(minimumCapacity: 4)
                 object.appendUnchecked("client", self.client.varlinkValue)
@@ -1833,10 +2854,21 @@ extension Localization {
                 if let value = self.locale { object.appendUnchecked("locale", value.varlinkValue) }
                 return object
             }
+
+            public func write(to writer: inout JSONWriter) {
+                writer.append("{")
+                writer.append("\"client\":")
+                self.client.write(to: &writer)
+                writer.append(",\"bundle\":")
+                self.bundle.write(to: &writer)
+                if let value = self.table { writer.append(",\"table\":"); value.write(to: &writer) }
+                if let value = self.locale { writer.append(",\"locale\":"); value.write(to: &writer) }
+                writer.append("}")
+            }
         }
 
         /// RemoveAddedStrings's reply.
-        public struct Reply: VarlinkStruct, Equatable {
+        public struct Reply: VarlinkStruct, VarlinkWireValue, Equatable {
             public var removed: Int
 
             /// The fields' names, in the order the interface lists them.
@@ -1857,10 +2889,30 @@ extension Localization {
                 self.init(removed: try varlinkRequired("removed", _removed))
             }
 
+            package init(wire reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) {
+                try reader.beginObject()
+                var _removed: Int?
+                var seen: UInt64 = 0
+                while let name = try reader.nextKey() {
+                    switch name {
+                    case "removed": _removed = try reader.field(1, &seen)
+                    default: throw VarlinkWireReader.Unreadable()
+                    }
+                }
+                self.init(removed: try reader.required(_removed))
+            }
+
             public var varlinkObject: JSONObject {
                 var object = JSONObject(minimumCapacity: 1)
                 object.appendUnchecked("removed", self.removed.varlinkValue)
                 return object
+            }
+
+            public func write(to writer: inout JSONWriter) {
+                writer.append("{")
+                writer.append("\"removed\":")
+                self.removed.write(to: &writer)
+                writer.append("}")
             }
         }
     }
@@ -1874,7 +2926,7 @@ extension Localization {
         public static let qualifiedName = "org.lprojd.Localization.Subscribe"
 
         /// Subscribe's parameters.
-        public struct Parameters: VarlinkStruct, Equatable {
+        public struct Parameters: VarlinkStruct, VarlinkWireValue, Equatable {
             public var client: String?
             public var bundle: String?
 
@@ -1899,16 +2951,39 @@ extension Localization {
                 self.init(client: _client, bundle: _bundle)
             }
 
+            package init(wire reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) {
+                try reader.beginObject()
+                var _client: String?
+                var _bundle: String?
+                var seen: UInt64 = 0
+                while let name = try reader.nextKey() {
+                    switch name {
+                    case "client": _client = try reader.field(1, &seen)
+                    case "bundle": _bundle = try reader.field(2, &seen)
+                    default: throw VarlinkWireReader.Unreadable()
+                    }
+                }
+                self.init(client: _client, bundle: _bundle)
+            }
+
             public var varlinkObject: JSONObject {
                 var object = JSONObject(minimumCapacity: 2)
                 if let value = self.client { object.appendUnchecked("client", value.varlinkValue) }
                 if let value = self.bundle { object.appendUnchecked("bundle", value.varlinkValue) }
                 return object
             }
+
+            public func write(to writer: inout JSONWriter) {
+                var separated = false
+                writer.append("{")
+                if let value = self.client { writer.append(separated ? ",\"client\":" : "\"client\":"); separated = true; value.write(to: &writer) }
+                if let value = self.bundle { writer.append(separated ? ",\"bundle\":" : "\"bundle\":"); value.write(to: &writer) }
+                writer.append("}")
+            }
         }
 
         /// Subscribe's reply.
-        public struct Reply: VarlinkStruct, Equatable {
+        public struct Reply: VarlinkStruct, VarlinkWireValue, Equatable {
             public var event: Event
 
             /// The fields' names, in the order the interface lists them.
@@ -1929,10 +3004,30 @@ extension Localization {
                 self.init(event: try varlinkRequired("event", _event))
             }
 
+            package init(wire reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) {
+                try reader.beginObject()
+                var _event: Event?
+                var seen: UInt64 = 0
+                while let name = try reader.nextKey() {
+                    switch name {
+                    case "event": _event = try reader.field(1, &seen)
+                    default: throw VarlinkWireReader.Unreadable()
+                    }
+                }
+                self.init(event: try reader.required(_event))
+            }
+
             public var varlinkObject: JSONObject {
                 var object = JSONObject(minimumCapacity: 1)
                 object.appendUnchecked("event", self.event.varlinkValue)
                 return object
+            }
+
+            public func write(to writer: inout JSONWriter) {
+                writer.append("{")
+                writer.append("\"event\":")
+                self.event.write(to: &writer)
+                writer.append("}")
             }
         }
     }
@@ -1962,7 +3057,7 @@ extension Localization {
         public static let qualifiedName = "org.lprojd.Localization.Format"
 
         /// Format's parameters.
-        public struct Parameters: VarlinkStruct, Equatable {
+        public struct Parameters: VarlinkStruct, VarlinkWireValue, Equatable {
             public var style: Style
             public var bundle: String?
             public var client: String?
@@ -1978,7 +3073,7 @@ extension Localization {
             public var timeZone: String?
             public var calendar: String?
 
-            public enum Style: String, VarlinkEnum, CaseIterable {
+            public enum Style: String, VarlinkEnum, VarlinkWireValue, CaseIterable {
                 case decimal
                 case percent
                 case currency
@@ -2102,6 +3197,60 @@ extension Localization {
                 )
             }
 
+            package init(wire reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) {
+                try reader.beginObject()
+                var _style: Style?
+                var _bundle: String?
+                var _client: String?
+                var _locale: String?
+                var _number: JSONNumber?
+                var _date: JSONNumber?
+                var _text: String?
+                var _template: String?
+                var _pattern: String?
+                var _fractionDigits: Int?
+                var _currency: String?
+                var _unit: String?
+                var _timeZone: String?
+                var _calendar: String?
+                var seen: UInt64 = 0
+                while let name = try reader.nextKey() {
+                    switch name {
+                    case "style": _style = try reader.field(1, &seen)
+                    case "bundle": _bundle = try reader.field(2, &seen)
+                    case "client": _client = try reader.field(4, &seen)
+                    case "locale": _locale = try reader.field(8, &seen)
+                    case "number": _number = try reader.field(16, &seen)
+                    case "date": _date = try reader.field(32, &seen)
+                    case "text": _text = try reader.field(64, &seen)
+                    case "template": _template = try reader.field(128, &seen)
+                    case "pattern": _pattern = try reader.field(256, &seen)
+                    case "fractionDigits": _fractionDigits = try reader.field(512, &seen)
+                    case "currency": _currency = try reader.field(1024, &seen)
+                    case "unit": _unit = try reader.field(2048, &seen)
+                    case "timeZone": _timeZone = try reader.field(4096, &seen)
+                    case "calendar": _calendar = try reader.field(8192, &seen)
+                    default: throw VarlinkWireReader.Unreadable()
+                    }
+                }
+                self.init(
+                    style: try reader.required(_style),
+                    bundle: _bundle,
+                    client: _client,
+                    locale: _locale,
+                    number: _number,
+                    date: _date,
+                    text: _text,
+                    template: _template,
+                    pattern: _pattern,
+                    fractionDigits: _fractionDigits,
+                    currency: _currency,
+                    unit: _unit,
+                    timeZone: _timeZone,
+                    calendar: _calendar
+                )
+            }
+
             public var varlinkObject: JSONObject {
                 var object = JSONObject(minimumCapacity: 14)
                 object.appendUnchecked("style", self.style.varlinkValue)
@@ -2120,10 +3269,30 @@ extension Localization {
                 if let value = self.calendar { object.appendUnchecked("calendar", value.varlinkValue) }
                 return object
             }
+
+            public func write(to writer: inout JSONWriter) {
+                writer.append("{")
+                writer.append("\"style\":")
+                self.style.write(to: &writer)
+                if let value = self.bundle { writer.append(",\"bundle\":"); value.write(to: &writer) }
+                if let value = self.client { writer.append(",\"client\":"); value.write(to: &writer) }
+                if let value = self.locale { writer.append(",\"locale\":"); value.write(to: &writer) }
+                if let value = self.number { writer.append(",\"number\":"); value.write(to: &writer) }
+                if let value = self.date { writer.append(",\"date\":"); value.write(to: &writer) }
+                if let value = self.text { writer.append(",\"text\":"); value.write(to: &writer) }
+                if let value = self.template { writer.append(",\"template\":"); value.write(to: &writer) }
+                if let value = self.pattern { writer.append(",\"pattern\":"); value.write(to: &writer) }
+                if let value = self.fractionDigits { writer.append(",\"fractionDigits\":"); value.write(to: &writer) }
+                if let value = self.currency { writer.append(",\"currency\":"); value.write(to: &writer) }
+                if let value = self.unit { writer.append(",\"unit\":"); value.write(to: &writer) }
+                if let value = self.timeZone { writer.append(",\"timeZone\":"); value.write(to: &writer) }
+                if let value = self.calendar { writer.append(",\"calendar\":"); value.write(to: &writer) }
+                writer.append("}")
+            }
         }
 
         /// Format's reply.
-        public struct Reply: VarlinkStruct, Equatable {
+        public struct Reply: VarlinkStruct, VarlinkWireValue, Equatable {
             public var value: String
             public var locale: String
             public var pattern: String?
@@ -2178,6 +3347,36 @@ extension Localization {
                 )
             }
 
+            package init(wire reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) {
+                try reader.beginObject()
+                var _value: String?
+                var _locale: String?
+                var _pattern: String?
+                var _unit: String?
+                var _timeZone: String?
+                var _calendar: String?
+                var seen: UInt64 = 0
+                while let name = try reader.nextKey() {
+                    switch name {
+                    case "value": _value = try reader.field(1, &seen)
+                    case "locale": _locale = try reader.field(2, &seen)
+                    case "pattern": _pattern = try reader.field(4, &seen)
+                    case "unit": _unit = try reader.field(8, &seen)
+                    case "timeZone": _timeZone = try reader.field(16, &seen)
+                    case "calendar": _calendar = try reader.field(32, &seen)
+                    default: throw VarlinkWireReader.Unreadable()
+                    }
+                }
+                self.init(
+                    value: try reader.required(_value),
+                    locale: try reader.required(_locale),
+                    pattern: _pattern,
+                    unit: _unit,
+                    timeZone: _timeZone,
+                    calendar: _calendar
+                )
+            }
+
             public var varlinkObject: JSONObject {
                 var object = JSONObject(minimumCapacity: 6)
                 object.appendUnchecked("value", self.value.varlinkValue)
@@ -2187,6 +3386,19 @@ extension Localization {
                 if let value = self.timeZone { object.appendUnchecked("timeZone", value.varlinkValue) }
                 if let value = self.calendar { object.appendUnchecked("calendar", value.varlinkValue) }
                 return object
+            }
+
+            public func write(to writer: inout JSONWriter) {
+                writer.append("{")
+                writer.append("\"value\":")
+                self.value.write(to: &writer)
+                writer.append(",\"locale\":")
+                self.locale.write(to: &writer)
+                if let value = self.pattern { writer.append(",\"pattern\":"); value.write(to: &writer) }
+                if let value = self.unit { writer.append(",\"unit\":"); value.write(to: &writer) }
+                if let value = self.timeZone { writer.append(",\"timeZone\":"); value.write(to: &writer) }
+                if let value = self.calendar { writer.append(",\"calendar\":"); value.write(to: &writer) }
+                writer.append("}")
             }
         }
     }
@@ -2200,7 +3412,7 @@ extension Localization {
         public static let qualifiedName = "org.lprojd.Localization.ParseDate"
 
         /// ParseDate's parameters.
-        public struct Parameters: VarlinkStruct, Equatable {
+        public struct Parameters: VarlinkStruct, VarlinkWireValue, Equatable {
             public var text: String
             public var style: Style?
             public var pattern: String?
@@ -2210,7 +3422,7 @@ extension Localization {
             public var timeZone: String?
             public var calendar: String?
 
-            public enum Style: String, VarlinkEnum, CaseIterable {
+            public enum Style: String, VarlinkEnum, VarlinkWireValue, CaseIterable {
                 case server
                 case pattern
             }
@@ -2272,6 +3484,42 @@ extension Localization {
                 )
             }
 
+            package init(wire reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) {
+                try reader.beginObject()
+                var _text: String?
+                var _style: Style?
+                var _pattern: String?
+                var _bundle: String?
+                var _client: String?
+                var _locale: String?
+                var _timeZone: String?
+                var _calendar: String?
+                var seen: UInt64 = 0
+                while let name = try reader.nextKey() {
+                    switch name {
+                    case "text": _text = try reader.field(1, &seen)
+                    case "style": _style = try reader.field(2, &seen)
+                    case "pattern": _pattern = try reader.field(4, &seen)
+                    case "bundle": _bundle = try reader.field(8, &seen)
+                    case "client": _client = try reader.field(16, &seen)
+                    case "locale": _locale = try reader.field(32, &seen)
+                    case "timeZone": _timeZone = try reader.field(64, &seen)
+                    case "calendar": _calendar = try reader.field(128, &seen)
+                    default: throw VarlinkWireReader.Unreadable()
+                    }
+                }
+                self.init(
+                    text: try reader.required(_text),
+                    style: _style,
+                    pattern: _pattern,
+                    bundle: _bundle,
+                    client: _client,
+                    locale: _locale,
+                    timeZone: _timeZone,
+                    calendar: _calendar
+                )
+            }
+
             public var varlinkObject: JSONObject {
                 var object = JSONObject(minimumCapacity: 8)
                 object.appendUnchecked("text", self.text.varlinkValue)
@@ -2284,10 +3532,24 @@ extension Localization {
                 if let value = self.calendar { object.appendUnchecked("calendar", value.varlinkValue) }
                 return object
             }
+
+            public func write(to writer: inout JSONWriter) {
+                writer.append("{")
+                writer.append("\"text\":")
+                self.text.write(to: &writer)
+                if let value = self.style { writer.append(",\"style\":"); value.write(to: &writer) }
+                if let value = self.pattern { writer.append(",\"pattern\":"); value.write(to: &writer) }
+                if let value = self.bundle { writer.append(",\"bundle\":"); value.write(to: &writer) }
+                if let value = self.client { writer.append(",\"client\":"); value.write(to: &writer) }
+                if let value = self.locale { writer.append(",\"locale\":"); value.write(to: &writer) }
+                if let value = self.timeZone { writer.append(",\"timeZone\":"); value.write(to: &writer) }
+                if let value = self.calendar { writer.append(",\"calendar\":"); value.write(to: &writer) }
+                writer.append("}")
+            }
         }
 
         /// ParseDate's reply.
-        public struct Reply: VarlinkStruct, Equatable {
+        public struct Reply: VarlinkStruct, VarlinkWireValue, Equatable {
             public var date: JSONNumber
 
             /// The fields' names, in the order the interface lists them.
@@ -2308,10 +3570,30 @@ extension Localization {
                 self.init(date: try varlinkRequired("date", _date))
             }
 
+            package init(wire reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) {
+                try reader.beginObject()
+                var _date: JSONNumber?
+                var seen: UInt64 = 0
+                while let name = try reader.nextKey() {
+                    switch name {
+                    case "date": _date = try reader.field(1, &seen)
+                    default: throw VarlinkWireReader.Unreadable()
+                    }
+                }
+                self.init(date: try reader.required(_date))
+            }
+
             public var varlinkObject: JSONObject {
                 var object = JSONObject(minimumCapacity: 1)
                 object.appendUnchecked("date", self.date.varlinkValue)
                 return object
+            }
+
+            public func write(to writer: inout JSONWriter) {
+                writer.append("{")
+                writer.append("\"date\":")
+                self.date.write(to: &writer)
+                writer.append("}")
             }
         }
     }
@@ -2323,7 +3605,7 @@ extension Localization {
         public static let qualifiedName = "org.lprojd.Localization.GetPreferences"
 
         /// GetPreferences's parameters.
-        public struct Parameters: VarlinkStruct, Equatable {
+        public struct Parameters: VarlinkStruct, VarlinkWireValue, Equatable {
             public var client: String
             public var bundle: String
 
@@ -2348,16 +3630,40 @@ extension Localization {
                 self.init(client: try varlinkRequired("client", _client), bundle: try varlinkRequired("bundle", _bundle))
             }
 
+            package init(wire reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) {
+                try reader.beginObject()
+                var _client: String?
+                var _bundle: String?
+                var seen: UInt64 = 0
+                while let name = try reader.nextKey() {
+                    switch name {
+                    case "client": _client = try reader.field(1, &seen)
+                    case "bundle": _bundle = try reader.field(2, &seen)
+                    default: throw VarlinkWireReader.Unreadable()
+                    }
+                }
+                self.init(client: try reader.required(_client), bundle: try reader.required(_bundle))
+            }
+
             public var varlinkObject: JSONObject {
                 var object = JSONObject(minimumCapacity: 2)
                 object.appendUnchecked("client", self.client.varlinkValue)
                 object.appendUnchecked("bundle", self.bundle.varlinkValue)
                 return object
             }
+
+            public func write(to writer: inout JSONWriter) {
+                writer.append("{")
+                writer.append("\"client\":")
+                self.client.write(to: &writer)
+                writer.append(",\"bundle\":")
+                self.bundle.write(to: &writer)
+                writer.append("}")
+            }
         }
 
         /// GetPreferences's reply.
-        public struct Reply: VarlinkStruct, Equatable {
+        public struct Reply: VarlinkStruct, VarlinkWireValue, Equatable {
             public var preferences: Preferences
 
             /// The fields' names, in the order the interface lists them.
@@ -2378,10 +3684,30 @@ extension Localization {
                 self.init(preferences: try varlinkRequired("preferences", _preferences))
             }
 
+            package init(wire reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) {
+                try reader.beginObject()
+                var _preferences: Preferences?
+                var seen: UInt64 = 0
+                while let name = try reader.nextKey() {
+                    switch name {
+                    case "preferences": _preferences = try reader.field(1, &seen)
+                    default: throw VarlinkWireReader.Unreadable()
+                    }
+                }
+                self.init(preferences: try reader.required(_preferences))
+            }
+
             public var varlinkObject: JSONObject {
                 var object = JSONObject(minimumCapacity: 1)
                 object.appendUnchecked("preferences", self.preferences.varlinkValue)
                 return object
+            }
+
+            public func write(to writer: inout JSONWriter) {
+                writer.append("{")
+                writer.append("\"preferences\":")
+                self.preferences.write(to: &writer)
+                writer.append("}")
             }
         }
     }
@@ -2397,7 +3723,7 @@ extension Localization {
         public static let qualifiedName = "org.lprojd.Localization.SetPreferences"
 
         /// SetPreferences's parameters.
-        public struct Parameters: VarlinkStruct, Equatable {
+        public struct Parameters: VarlinkStruct, VarlinkWireValue, Equatable {
             public var client: String
             public var bundle: String
             public var preferences: Preferences?
@@ -2435,6 +3761,30 @@ extension Localization {
                 )
             }
 
+            package init(wire reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) {
+                try reader.beginObject()
+                var _client: String?
+                var _bundle: String?
+                var _preferences: Preferences?
+                var _clear: [String]?
+                var seen: UInt64 = 0
+                while let name = try reader.nextKey() {
+                    switch name {
+                    case "client": _client = try reader.field(1, &seen)
+                    case "bundle": _bundle = try reader.field(2, &seen)
+                    case "preferences": _preferences = try reader.field(4, &seen)
+                    case "clear": _clear = try reader.field(8, &seen)
+                    default: throw VarlinkWireReader.Unreadable()
+                    }
+                }
+                self.init(
+                    client: try reader.required(_client),
+                    bundle: try reader.required(_bundle),
+                    preferences: _preferences,
+                    clear: _clear
+                )
+            }
+
             public var varlinkObject: JSONObject {
                 var object = JSONObject(minimumCapacity: 4)
                 object.appendUnchecked("client", self.client.varlinkValue)
@@ -2443,10 +3793,21 @@ extension Localization {
                 if let value = self.clear { object.appendUnchecked("clear", value.varlinkValue) }
                 return object
             }
+
+            public func write(to writer: inout JSONWriter) {
+                writer.append("{")
+                writer.append("\"client\":")
+                self.client.write(to: &writer)
+                writer.append(",\"bundle\":")
+                self.bundle.write(to: &writer)
+                if let value = self.preferences { writer.append(",\"preferences\":"); value.write(to: &writer) }
+                if let value = self.clear { writer.append(",\"clear\":"); value.write(to: &writer) }
+                writer.append("}")
+            }
         }
 
         /// SetPreferences's reply.
-        public struct Reply: VarlinkStruct, Equatable {
+        public struct Reply: VarlinkStruct, VarlinkWireValue, Equatable {
             public var preferences: Preferences
             public var changed: [String]
 
@@ -2471,11 +3832,35 @@ extension Localization {
                 self.init(preferences: try varlinkRequired("preferences", _preferences), changed: try varlinkRequired("changed", _changed))
             }
 
+            package init(wire reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) {
+                try reader.beginObject()
+                var _preferences: Preferences?
+                var _changed: [String]?
+                var seen: UInt64 = 0
+                while let name = try reader.nextKey() {
+                    switch name {
+                    case "preferences": _preferences = try reader.field(1, &seen)
+                    case "changed": _changed = try reader.field(2, &seen)
+                    default: throw VarlinkWireReader.Unreadable()
+                    }
+                }
+                self.init(preferences: try reader.required(_preferences), changed: try reader.required(_changed))
+            }
+
             public var varlinkObject: JSONObject {
                 var object = JSONObject(minimumCapacity: 2)
                 object.appendUnchecked("preferences", self.preferences.varlinkValue)
                 object.appendUnchecked("changed", self.changed.varlinkValue)
                 return object
+            }
+
+            public func write(to writer: inout JSONWriter) {
+                writer.append("{")
+                writer.append("\"preferences\":")
+                self.preferences.write(to: &writer)
+                writer.append(",\"changed\":")
+                self.changed.write(to: &writer)
+                writer.append("}")
             }
         }
     }
@@ -2489,7 +3874,7 @@ extension Localization {
         public static let qualifiedName = "org.lprojd.Localization.SupportedLocales"
 
         /// SupportedLocales's parameters.
-        public struct Parameters: VarlinkStruct, Equatable {
+        public struct Parameters: VarlinkStruct, VarlinkWireValue, Equatable {
             public var bundle: String
             public var client: String?
             public var locale: String?
@@ -2518,6 +3903,23 @@ extension Localization {
                 self.init(bundle: try varlinkRequired("bundle", _bundle), client: _client, locale: _locale)
             }
 
+            package init(wire reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) {
+                try reader.beginObject()
+                var _bundle: String?
+                var _client: String?
+                var _locale: String?
+                var seen: UInt64 = 0
+                while let name = try reader.nextKey() {
+                    switch name {
+                    case "bundle": _bundle = try reader.field(1, &seen)
+                    case "client": _client = try reader.field(2, &seen)
+                    case "locale": _locale = try reader.field(4, &seen)
+                    default: throw VarlinkWireReader.Unreadable()
+                    }
+                }
+                self.init(bundle: try reader.required(_bundle), client: _client, locale: _locale)
+            }
+
             public var varlinkObject: JSONObject {
                 var object = JSONObject(minimumCapacity: 3)
                 object.appendUnchecked("bundle", self.bundle.varlinkValue)
@@ -2525,10 +3927,19 @@ extension Localization {
                 if let value = self.locale { object.appendUnchecked("locale", value.varlinkValue) }
                 return object
             }
+
+            public func write(to writer: inout JSONWriter) {
+                writer.append("{")
+                writer.append("\"bundle\":")
+                self.bundle.write(to: &writer)
+                if let value = self.client { writer.append(",\"client\":"); value.write(to: &writer) }
+                if let value = self.locale { writer.append(",\"locale\":"); value.write(to: &writer) }
+                writer.append("}")
+            }
         }
 
         /// SupportedLocales's reply.
-        public struct Reply: VarlinkStruct, Equatable {
+        public struct Reply: VarlinkStruct, VarlinkWireValue, Equatable {
             public var displayLocale: String
             public var locales: [LocaleName]
 
@@ -2556,11 +3967,35 @@ extension Localization {
                 )
             }
 
+            package init(wire reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) {
+                try reader.beginObject()
+                var _displayLocale: String?
+                var _locales: [LocaleName]?
+                var seen: UInt64 = 0
+                while let name = try reader.nextKey() {
+                    switch name {
+                    case "displayLocale": _displayLocale = try reader.field(1, &seen)
+                    case "locales": _locales = try reader.field(2, &seen)
+                    default: throw VarlinkWireReader.Unreadable()
+                    }
+                }
+                self.init(displayLocale: try reader.required(_displayLocale), locales: try reader.required(_locales))
+            }
+
             public var varlinkObject: JSONObject {
                 var object = JSONObject(minimumCapacity: 2)
                 object.appendUnchecked("displayLocale", self.displayLocale.varlinkValue)
                 object.appendUnchecked("locales", self.locales.varlinkValue)
                 return object
+            }
+
+            public func write(to writer: inout JSONWriter) {
+                writer.append("{")
+                writer.append("\"displayLocale\":")
+                self.displayLocale.write(to: &writer)
+                writer.append(",\"locales\":")
+                self.locales.write(to: &writer)
+                writer.append("}")
             }
         }
     }
@@ -2573,7 +4008,7 @@ extension Localization {
         public static let qualifiedName = "org.lprojd.Localization.Reload"
 
         /// Reload's parameters.
-        public struct Parameters: VarlinkStruct, Equatable {
+        public struct Parameters: VarlinkStruct, VarlinkWireValue, Equatable {
             public var bundle: String?
 
             /// The fields' names, in the order the interface lists them.
@@ -2594,15 +4029,35 @@ extension Localization {
                 self.init(bundle: _bundle)
             }
 
+            package init(wire reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) {
+                try reader.beginObject()
+                var _bundle: String?
+                var seen: UInt64 = 0
+                while let name = try reader.nextKey() {
+                    switch name {
+                    case "bundle": _bundle = try reader.field(1, &seen)
+                    default: throw VarlinkWireReader.Unreadable()
+                    }
+                }
+                self.init(bundle: _bundle)
+            }
+
             public var varlinkObject: JSONObject {
                 var object = JSONObject(minimumCapacity: 1)
                 if let value = self.bundle { object.appendUnchecked("bundle", value.varlinkValue) }
                 return object
             }
+
+            public func write(to writer: inout JSONWriter) {
+                var separated = false
+                writer.append("{")
+                if let value = self.bundle { writer.append(separated ? ",\"bundle\":" : "\"bundle\":"); value.write(to: &writer) }
+                writer.append("}")
+            }
         }
 
         /// Reload's reply.
-        public struct Reply: VarlinkStruct, Equatable {
+        public struct Reply: VarlinkStruct, VarlinkWireValue, Equatable {
             public var bundles: [Bundle]
 
             /// The fields' names, in the order the interface lists them.
@@ -2623,10 +4078,30 @@ extension Localization {
                 self.init(bundles: try varlinkRequired("bundles", _bundles))
             }
 
+            package init(wire reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) {
+                try reader.beginObject()
+                var _bundles: [Bundle]?
+                var seen: UInt64 = 0
+                while let name = try reader.nextKey() {
+                    switch name {
+                    case "bundles": _bundles = try reader.field(1, &seen)
+                    default: throw VarlinkWireReader.Unreadable()
+                    }
+                }
+                self.init(bundles: try reader.required(_bundles))
+            }
+
             public var varlinkObject: JSONObject {
                 var object = JSONObject(minimumCapacity: 1)
                 object.appendUnchecked("bundles", self.bundles.varlinkValue)
                 return object
+            }
+
+            public func write(to writer: inout JSONWriter) {
+                writer.append("{")
+                writer.append("\"bundles\":")
+                self.bundles.write(to: &writer)
+                writer.append("}")
             }
         }
     }
@@ -2640,7 +4115,7 @@ extension Localization {
         public static let qualifiedName = "org.lprojd.Localization.GetStatus"
 
         /// GetStatus's parameters.
-        public struct Parameters: VarlinkStruct, Equatable {
+        public struct Parameters: VarlinkStruct, VarlinkWireValue, Equatable {
 
             /// The fields' names, in the order the interface lists them.
             public static let fieldNames: [String] = []
@@ -2653,13 +4128,24 @@ extension Localization {
                 self.init()
             }
 
+            package init(wire reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) {
+                try reader.beginObject()
+                guard try reader.nextKey() == nil else { throw VarlinkWireReader.Unreadable() }
+                self.init()
+            }
+
             public var varlinkObject: JSONObject {
                 JSONObject()
+            }
+
+            public func write(to writer: inout JSONWriter) {
+                writer.append("{")
+                writer.append("}")
             }
         }
 
         /// GetStatus's reply.
-        public struct Reply: VarlinkStruct, Equatable {
+        public struct Reply: VarlinkStruct, VarlinkWireValue, Equatable {
             public var version: String
             public var generation: Int
             public var bundles: Int
@@ -2763,6 +4249,54 @@ extension Localization {
                 )
             }
 
+            package init(wire reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) {
+                try reader.beginObject()
+                var _version: String?
+                var _generation: Int?
+                var _bundles: Int?
+                var _tables: Int?
+                var _entries: Int?
+                var _connections: Int?
+                var _subscribers: Int?
+                var _selections: Int?
+                var _uptime: JSONNumber?
+                var _errors: [FileError]?
+                var _state: String?
+                var _usage: [Usage]?
+                var seen: UInt64 = 0
+                while let name = try reader.nextKey() {
+                    switch name {
+                    case "version": _version = try reader.field(1, &seen)
+                    case "generation": _generation = try reader.field(2, &seen)
+                    case "bundles": _bundles = try reader.field(4, &seen)
+                    case "tables": _tables = try reader.field(8, &seen)
+                    case "entries": _entries = try reader.field(16, &seen)
+                    case "connections": _connections = try reader.field(32, &seen)
+                    case "subscribers": _subscribers = try reader.field(64, &seen)
+                    case "selections": _selections = try reader.field(128, &seen)
+                    case "uptime": _uptime = try reader.field(256, &seen)
+                    case "errors": _errors = try reader.field(512, &seen)
+                    case "state": _state = try reader.field(1024, &seen)
+                    case "usage": _usage = try reader.field(2048, &seen)
+                    default: throw VarlinkWireReader.Unreadable()
+                    }
+                }
+                self.init(
+                    version: try reader.required(_version),
+                    generation: try reader.required(_generation),
+                    bundles: try reader.required(_bundles),
+                    tables: try reader.required(_tables),
+                    entries: try reader.required(_entries),
+                    connections: try reader.required(_connections),
+                    subscribers: try reader.required(_subscribers),
+                    selections: try reader.required(_selections),
+                    uptime: try reader.required(_uptime),
+                    errors: try reader.required(_errors),
+                    state: _state,
+                    usage: try reader.required(_usage)
+                )
+            }
+
             public var varlinkObject: JSONObject {
                 var object = JSONObject(minimumCapacity: 12)
                 object.appendUnchecked("version", self.version.varlinkValue)
@@ -2778,6 +4312,34 @@ extension Localization {
                 if let value = self.state { object.appendUnchecked("state", value.varlinkValue) }
                 object.appendUnchecked("usage", self.usage.varlinkValue)
                 return object
+            }
+
+            public func write(to writer: inout JSONWriter) {
+                writer.append("{")
+                writer.append("\"version\":")
+                self.version.write(to: &writer)
+                writer.append(",\"generation\":")
+                self.generation.write(to: &writer)
+                writer.append(",\"bundles\":")
+                self.bundles.write(to: &writer)
+                writer.append(",\"tables\":")
+                self.tables.write(to: &writer)
+                writer.append(",\"entries\":")
+                self.entries.write(to: &writer)
+                writer.append(",\"connections\":")
+                self.connections.write(to: &writer)
+                writer.append(",\"subscribers\":")
+                self.subscribers.write(to: &writer)
+                writer.append(",\"selections\":")
+                self.selections.write(to: &writer)
+                writer.append(",\"uptime\":")
+                self.uptime.write(to: &writer)
+                writer.append(",\"errors\":")
+                self.errors.write(to: &writer)
+                if let value = self.state { writer.append(",\"state\":"); value.write(to: &writer) }
+                writer.append(",\"usage\":")
+                self.usage.write(to: &writer)
+                writer.append("}")
             }
         }
     }
@@ -2796,7 +4358,7 @@ extension Localization {
         public static let qualifiedName = "org.lprojd.Localization.GetMisses"
 
         /// GetMisses's parameters.
-        public struct Parameters: VarlinkStruct, Equatable {
+        public struct Parameters: VarlinkStruct, VarlinkWireValue, Equatable {
             public var bundle: String?
             public var locale: String?
             public var since: JSONNumber?
@@ -2829,6 +4391,25 @@ extension Localization {
                 self.init(bundle: _bundle, locale: _locale, since: _since, limit: _limit)
             }
 
+            package init(wire reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) {
+                try reader.beginObject()
+                var _bundle: String?
+                var _locale: String?
+                var _since: JSONNumber?
+                var _limit: Int?
+                var seen: UInt64 = 0
+                while let name = try reader.nextKey() {
+                    switch name {
+                    case "bundle": _bundle = try reader.field(1, &seen)
+                    case "locale": _locale = try reader.field(2, &seen)
+                    case "since": _since = try reader.field(4, &seen)
+                    case "limit": _limit = try reader.field(8, &seen)
+                    default: throw VarlinkWireReader.Unreadable()
+                    }
+                }
+                self.init(bundle: _bundle, locale: _locale, since: _since, limit: _limit)
+            }
+
             public var varlinkObject: JSONObject {
                 var object = JSONObject(minimumCapacity: 4)
                 if let value = self.bundle { object.appendUnchecked("bundle", value.varlinkValue) }
@@ -2837,10 +4418,20 @@ extension Localization {
                 if let value = self.limit { object.appendUnchecked("limit", value.varlinkValue) }
                 return object
             }
+
+            public func write(to writer: inout JSONWriter) {
+                var separated = false
+                writer.append("{")
+                if let value = self.bundle { writer.append(separated ? ",\"bundle\":" : "\"bundle\":"); separated = true; value.write(to: &writer) }
+                if let value = self.locale { writer.append(separated ? ",\"locale\":" : "\"locale\":"); separated = true; value.write(to: &writer) }
+                if let value = self.since { writer.append(separated ? ",\"since\":" : "\"since\":"); separated = true; value.write(to: &writer) }
+                if let value = self.limit { writer.append(separated ? ",\"limit\":" : "\"limit\":"); value.write(to: &writer) }
+                writer.append("}")
+            }
         }
 
         /// GetMisses's reply.
-        public struct Reply: VarlinkStruct, Equatable {
+        public struct Reply: VarlinkStruct, VarlinkWireValue, Equatable {
             public var misses: [Miss]
             public var unknownKeys: [UnknownKeys]
             public var dropped: Int
@@ -2873,12 +4464,44 @@ extension Localization {
                 )
             }
 
+            package init(wire reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) {
+                try reader.beginObject()
+                var _misses: [Miss]?
+                var _unknownKeys: [UnknownKeys]?
+                var _dropped: Int?
+                var seen: UInt64 = 0
+                while let name = try reader.nextKey() {
+                    switch name {
+                    case "misses": _misses = try reader.field(1, &seen)
+                    case "unknownKeys": _unknownKeys = try reader.field(2, &seen)
+                    case "dropped": _dropped = try reader.field(4, &seen)
+                    default: throw VarlinkWireReader.Unreadable()
+                    }
+                }
+                self.init(
+                    misses: try reader.required(_misses),
+                    unknownKeys: try reader.required(_unknownKeys),
+                    dropped: try reader.required(_dropped)
+                )
+            }
+
             public var varlinkObject: JSONObject {
                 var object = JSONObject(minimumCapacity: 3)
                 object.appendUnchecked("misses", self.misses.varlinkValue)
                 object.appendUnchecked("unknownKeys", self.unknownKeys.varlinkValue)
                 object.appendUnchecked("dropped", self.dropped.varlinkValue)
                 return object
+            }
+
+            public func write(to writer: inout JSONWriter) {
+                writer.append("{")
+                writer.append("\"misses\":")
+                self.misses.write(to: &writer)
+                writer.append(",\"unknownKeys\":")
+                self.unknownKeys.write(to: &writer)
+                writer.append(",\"dropped\":")
+                self.dropped.write(to: &writer)
+                writer.append("}")
             }
         }
     }
@@ -2891,7 +4514,7 @@ extension Localization {
         public static let qualifiedName = "org.lprojd.Localization.ResetMisses"
 
         /// ResetMisses's parameters.
-        public struct Parameters: VarlinkStruct, Equatable {
+        public struct Parameters: VarlinkStruct, VarlinkWireValue, Equatable {
             public var bundle: String?
 
             /// The fields' names, in the order the interface lists them.
@@ -2912,15 +4535,35 @@ extension Localization {
                 self.init(bundle: _bundle)
             }
 
+            package init(wire reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) {
+                try reader.beginObject()
+                var _bundle: String?
+                var seen: UInt64 = 0
+                while let name = try reader.nextKey() {
+                    switch name {
+                    case "bundle": _bundle = try reader.field(1, &seen)
+                    default: throw VarlinkWireReader.Unreadable()
+                    }
+                }
+                self.init(bundle: _bundle)
+            }
+
             public var varlinkObject: JSONObject {
                 var object = JSONObject(minimumCapacity: 1)
                 if let value = self.bundle { object.appendUnchecked("bundle", value.varlinkValue) }
                 return object
             }
+
+            public func write(to writer: inout JSONWriter) {
+                var separated = false
+                writer.append("{")
+                if let value = self.bundle { writer.append(separated ? ",\"bundle\":" : "\"bundle\":"); value.write(to: &writer) }
+                writer.append("}")
+            }
         }
 
         /// ResetMisses's reply.
-        public struct Reply: VarlinkStruct, Equatable {
+        public struct Reply: VarlinkStruct, VarlinkWireValue, Equatable {
             public var removed: Int
 
             /// The fields' names, in the order the interface lists them.
@@ -2941,10 +4584,30 @@ extension Localization {
                 self.init(removed: try varlinkRequired("removed", _removed))
             }
 
+            package init(wire reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) {
+                try reader.beginObject()
+                var _removed: Int?
+                var seen: UInt64 = 0
+                while let name = try reader.nextKey() {
+                    switch name {
+                    case "removed": _removed = try reader.field(1, &seen)
+                    default: throw VarlinkWireReader.Unreadable()
+                    }
+                }
+                self.init(removed: try reader.required(_removed))
+            }
+
             public var varlinkObject: JSONObject {
                 var object = JSONObject(minimumCapacity: 1)
                 object.appendUnchecked("removed", self.removed.varlinkValue)
                 return object
+            }
+
+            public func write(to writer: inout JSONWriter) {
+                writer.append("{")
+                writer.append("\"removed\":")
+                self.removed.write(to: &writer)
+                writer.append("}")
             }
         }
     }
@@ -3018,6 +4681,52 @@ extension Localization {
             default: return nil
             }
         }
+
+        /// Reads a call to `method` straight from its message (``VarlinkWireReader``),
+        /// from the `{` of its parameters; nil when the interface has no such method.
+        package init?(wire method: UnsafeBufferPointer<UInt8>, parameters reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) {
+            if method.count == 6 && method.elementsEqual("Lookup".utf8) {
+                self = .lookup(try Lookup.Parameters(wire: &reader))
+            } else if method.count == 8 && method.elementsEqual("GetTable".utf8) {
+                self = .getTable(try GetTable.Parameters(wire: &reader))
+            } else if method.count == 12 && method.elementsEqual("GetSelection".utf8) {
+                self = .getSelection(try GetSelection.Parameters(wire: &reader))
+            } else if method.count == 12 && method.elementsEqual("SelectLocale".utf8) {
+                self = .selectLocale(try SelectLocale.Parameters(wire: &reader))
+            } else if method.count == 14 && method.elementsEqual("ResetSelection".utf8) {
+                self = .resetSelection(try ResetSelection.Parameters(wire: &reader))
+            } else if method.count == 11 && method.elementsEqual("ListBundles".utf8) {
+                self = .listBundles(try ListBundles.Parameters(wire: &reader))
+            } else if method.count == 9 && method.elementsEqual("Negotiate".utf8) {
+                self = .negotiate(try Negotiate.Parameters(wire: &reader))
+            } else if method.count == 10 && method.elementsEqual("AddStrings".utf8) {
+                self = .addStrings(try AddStrings.Parameters(wire: &reader))
+            } else if method.count == 18 && method.elementsEqual("RemoveAddedStrings".utf8) {
+                self = .removeAddedStrings(try RemoveAddedStrings.Parameters(wire: &reader))
+            } else if method.count == 9 && method.elementsEqual("Subscribe".utf8) {
+                self = .subscribe(try Subscribe.Parameters(wire: &reader))
+            } else if method.count == 6 && method.elementsEqual("Format".utf8) {
+                self = .format(try Format.Parameters(wire: &reader))
+            } else if method.count == 9 && method.elementsEqual("ParseDate".utf8) {
+                self = .parseDate(try ParseDate.Parameters(wire: &reader))
+            } else if method.count == 14 && method.elementsEqual("GetPreferences".utf8) {
+                self = .getPreferences(try GetPreferences.Parameters(wire: &reader))
+            } else if method.count == 14 && method.elementsEqual("SetPreferences".utf8) {
+                self = .setPreferences(try SetPreferences.Parameters(wire: &reader))
+            } else if method.count == 16 && method.elementsEqual("SupportedLocales".utf8) {
+                self = .supportedLocales(try SupportedLocales.Parameters(wire: &reader))
+            } else if method.count == 6 && method.elementsEqual("Reload".utf8) {
+                self = .reload(try Reload.Parameters(wire: &reader))
+            } else if method.count == 9 && method.elementsEqual("GetStatus".utf8) {
+                self = .getStatus(try GetStatus.Parameters(wire: &reader))
+            } else if method.count == 9 && method.elementsEqual("GetMisses".utf8) {
+                self = .getMisses(try GetMisses.Parameters(wire: &reader))
+            } else if method.count == 11 && method.elementsEqual("ResetMisses".utf8) {
+                self = .resetMisses(try ResetMisses.Parameters(wire: &reader))
+            } else {
+                return nil
+            }
+        }
     }
 }
 
@@ -3053,7 +4762,7 @@ extension Localization {
         case internalError
 
         /// BundleNotFound's fields.
-        public struct BundleNotFound: VarlinkStruct, Equatable {
+        public struct BundleNotFound: VarlinkStruct, VarlinkWireValue, Equatable {
             public var bundle: String
 
             /// The fields' names, in the order the interface lists them.
@@ -3074,15 +4783,35 @@ extension Localization {
                 self.init(bundle: try varlinkRequired("bundle", _bundle))
             }
 
+            package init(wire reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) {
+                try reader.beginObject()
+                var _bundle: String?
+                var seen: UInt64 = 0
+                while let name = try reader.nextKey() {
+                    switch name {
+                    case "bundle": _bundle = try reader.field(1, &seen)
+                    default: throw VarlinkWireReader.Unreadable()
+                    }
+                }
+                self.init(bundle: try reader.required(_bundle))
+            }
+
             public var varlinkObject: JSONObject {
                 var object = JSONObject(minimumCapacity: 1)
                 object.appendUnchecked("bundle", self.bundle.varlinkValue)
                 return object
             }
+
+            public func write(to writer: inout JSONWriter) {
+                writer.append("{")
+                writer.append("\"bundle\":")
+                self.bundle.write(to: &writer)
+                writer.append("}")
+            }
         }
 
         /// InvalidLocale's fields.
-        public struct InvalidLocale: VarlinkStruct, Equatable {
+        public struct InvalidLocale: VarlinkStruct, VarlinkWireValue, Equatable {
             public var locale: String
             public var reason: String
 
@@ -3107,16 +4836,40 @@ extension Localization {
                 self.init(locale: try varlinkRequired("locale", _locale), reason: try varlinkRequired("reason", _reason))
             }
 
+            package init(wire reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) {
+                try reader.beginObject()
+                var _locale: String?
+                var _reason: String?
+                var seen: UInt64 = 0
+                while let name = try reader.nextKey() {
+                    switch name {
+                    case "locale": _locale = try reader.field(1, &seen)
+                    case "reason": _reason = try reader.field(2, &seen)
+                    default: throw VarlinkWireReader.Unreadable()
+                    }
+                }
+                self.init(locale: try reader.required(_locale), reason: try reader.required(_reason))
+            }
+
             public var varlinkObject: JSONObject {
                 var object = JSONObject(minimumCapacity: 2)
                 object.appendUnchecked("locale", self.locale.varlinkValue)
                 object.appendUnchecked("reason", self.reason.varlinkValue)
                 return object
             }
+
+            public func write(to writer: inout JSONWriter) {
+                writer.append("{")
+                writer.append("\"locale\":")
+                self.locale.write(to: &writer)
+                writer.append(",\"reason\":")
+                self.reason.write(to: &writer)
+                writer.append("}")
+            }
         }
 
         /// TableNotFound's fields.
-        public struct TableNotFound: VarlinkStruct, Equatable {
+        public struct TableNotFound: VarlinkStruct, VarlinkWireValue, Equatable {
             public var bundle: String
             public var table: String
 
@@ -3141,16 +4894,40 @@ extension Localization {
                 self.init(bundle: try varlinkRequired("bundle", _bundle), table: try varlinkRequired("table", _table))
             }
 
+            package init(wire reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) {
+                try reader.beginObject()
+                var _bundle: String?
+                var _table: String?
+                var seen: UInt64 = 0
+                while let name = try reader.nextKey() {
+                    switch name {
+                    case "bundle": _bundle = try reader.field(1, &seen)
+                    case "table": _table = try reader.field(2, &seen)
+                    default: throw VarlinkWireReader.Unreadable()
+                    }
+                }
+                self.init(bundle: try reader.required(_bundle), table: try reader.required(_table))
+            }
+
             public var varlinkObject: JSONObject {
                 var object = JSONObject(minimumCapacity: 2)
                 object.appendUnchecked("bundle", self.bundle.varlinkValue)
                 object.appendUnchecked("table", self.table.varlinkValue)
                 return object
             }
+
+            public func write(to writer: inout JSONWriter) {
+                writer.append("{")
+                writer.append("\"bundle\":")
+                self.bundle.write(to: &writer)
+                writer.append(",\"table\":")
+                self.table.write(to: &writer)
+                writer.append("}")
+            }
         }
 
         /// InvalidArguments's fields.
-        public struct InvalidArguments: VarlinkStruct, Equatable {
+        public struct InvalidArguments: VarlinkStruct, VarlinkWireValue, Equatable {
             public var key: String
             public var message: String
             public var position: Int?
@@ -3205,6 +4982,36 @@ extension Localization {
                 )
             }
 
+            package init(wire reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) {
+                try reader.beginObject()
+                var _key: String?
+                var _message: String?
+                var _position: Int?
+                var _specifier: String?
+                var _expected: String?
+                var _actual: String?
+                var seen: UInt64 = 0
+                while let name = try reader.nextKey() {
+                    switch name {
+                    case "key": _key = try reader.field(1, &seen)
+                    case "message": _message = try reader.field(2, &seen)
+                    case "position": _position = try reader.field(4, &seen)
+                    case "specifier": _specifier = try reader.field(8, &seen)
+                    case "expected": _expected = try reader.field(16, &seen)
+                    case "actual": _actual = try reader.field(32, &seen)
+                    default: throw VarlinkWireReader.Unreadable()
+                    }
+                }
+                self.init(
+                    key: try reader.required(_key),
+                    message: try reader.required(_message),
+                    position: _position,
+                    specifier: _specifier,
+                    expected: _expected,
+                    actual: _actual
+                )
+            }
+
             public var varlinkObject: JSONObject {
                 var object = JSONObject(minimumCapacity: 6)
                 object.appendUnchecked("key", self.key.varlinkValue)
@@ -3215,10 +5022,23 @@ extension Localization {
                 if let value = self.actual { object.appendUnchecked("actual", value.varlinkValue) }
                 return object
             }
+
+            public func write(to writer: inout JSONWriter) {
+                writer.append("{")
+                writer.append("\"key\":")
+                self.key.write(to: &writer)
+                writer.append(",\"message\":")
+                self.message.write(to: &writer)
+                if let value = self.position { writer.append(",\"position\":"); value.write(to: &writer) }
+                if let value = self.specifier { writer.append(",\"specifier\":"); value.write(to: &writer) }
+                if let value = self.expected { writer.append(",\"expected\":"); value.write(to: &writer) }
+                if let value = self.actual { writer.append(",\"actual\":"); value.write(to: &writer) }
+                writer.append("}")
+            }
         }
 
         /// PermissionDenied's fields.
-        public struct PermissionDenied: VarlinkStruct, Equatable {
+        public struct PermissionDenied: VarlinkStruct, VarlinkWireValue, Equatable {
             public var method: String
 
             /// The fields' names, in the order the interface lists them.
@@ -3239,15 +5059,35 @@ extension Localization {
                 self.init(method: try varlinkRequired("method", _method))
             }
 
+            package init(wire reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) {
+                try reader.beginObject()
+                var _method: String?
+                var seen: UInt64 = 0
+                while let name = try reader.nextKey() {
+                    switch name {
+                    case "method": _method = try reader.field(1, &seen)
+                    default: throw VarlinkWireReader.Unreadable()
+                    }
+                }
+                self.init(method: try reader.required(_method))
+            }
+
             public var varlinkObject: JSONObject {
                 var object = JSONObject(minimumCapacity: 1)
                 object.appendUnchecked("method", self.method.varlinkValue)
                 return object
             }
+
+            public func write(to writer: inout JSONWriter) {
+                writer.append("{")
+                writer.append("\"method\":")
+                self.method.write(to: &writer)
+                writer.append("}")
+            }
         }
 
         /// LimitExceeded's fields.
-        public struct LimitExceeded: VarlinkStruct, Equatable {
+        public struct LimitExceeded: VarlinkStruct, VarlinkWireValue, Equatable {
             public var limit: Limit
             public var maximum: Int
 
@@ -3272,16 +5112,40 @@ extension Localization {
                 self.init(limit: try varlinkRequired("limit", _limit), maximum: try varlinkRequired("maximum", _maximum))
             }
 
+            package init(wire reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) {
+                try reader.beginObject()
+                var _limit: Limit?
+                var _maximum: Int?
+                var seen: UInt64 = 0
+                while let name = try reader.nextKey() {
+                    switch name {
+                    case "limit": _limit = try reader.field(1, &seen)
+                    case "maximum": _maximum = try reader.field(2, &seen)
+                    default: throw VarlinkWireReader.Unreadable()
+                    }
+                }
+                self.init(limit: try reader.required(_limit), maximum: try reader.required(_maximum))
+            }
+
             public var varlinkObject: JSONObject {
                 var object = JSONObject(minimumCapacity: 2)
                 object.appendUnchecked("limit", self.limit.varlinkValue)
                 object.appendUnchecked("maximum", self.maximum.varlinkValue)
                 return object
             }
+
+            public func write(to writer: inout JSONWriter) {
+                writer.append("{")
+                writer.append("\"limit\":")
+                self.limit.write(to: &writer)
+                writer.append(",\"maximum\":")
+                self.maximum.write(to: &writer)
+                writer.append("}")
+            }
         }
 
         /// InvalidValue's fields.
-        public struct InvalidValue: VarlinkStruct, Equatable {
+        public struct InvalidValue: VarlinkStruct, VarlinkWireValue, Equatable {
             public var parameter: String
             public var reason: String
 
@@ -3306,16 +5170,40 @@ extension Localization {
                 self.init(parameter: try varlinkRequired("parameter", _parameter), reason: try varlinkRequired("reason", _reason))
             }
 
+            package init(wire reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) {
+                try reader.beginObject()
+                var _parameter: String?
+                var _reason: String?
+                var seen: UInt64 = 0
+                while let name = try reader.nextKey() {
+                    switch name {
+                    case "parameter": _parameter = try reader.field(1, &seen)
+                    case "reason": _reason = try reader.field(2, &seen)
+                    default: throw VarlinkWireReader.Unreadable()
+                    }
+                }
+                self.init(parameter: try reader.required(_parameter), reason: try reader.required(_reason))
+            }
+
             public var varlinkObject: JSONObject {
                 var object = JSONObject(minimumCapacity: 2)
                 object.appendUnchecked("parameter", self.parameter.varlinkValue)
                 object.appendUnchecked("reason", self.reason.varlinkValue)
                 return object
             }
+
+            public func write(to writer: inout JSONWriter) {
+                writer.append("{")
+                writer.append("\"parameter\":")
+                self.parameter.write(to: &writer)
+                writer.append(",\"reason\":")
+                self.reason.write(to: &writer)
+                writer.append("}")
+            }
         }
 
         /// StateUnavailable's fields.
-        public struct StateUnavailable: VarlinkStruct, Equatable {
+        public struct StateUnavailable: VarlinkStruct, VarlinkWireValue, Equatable {
             public var reason: String
 
             /// The fields' names, in the order the interface lists them.
@@ -3336,10 +5224,30 @@ extension Localization {
                 self.init(reason: try varlinkRequired("reason", _reason))
             }
 
+            package init(wire reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) {
+                try reader.beginObject()
+                var _reason: String?
+                var seen: UInt64 = 0
+                while let name = try reader.nextKey() {
+                    switch name {
+                    case "reason": _reason = try reader.field(1, &seen)
+                    default: throw VarlinkWireReader.Unreadable()
+                    }
+                }
+                self.init(reason: try reader.required(_reason))
+            }
+
             public var varlinkObject: JSONObject {
                 var object = JSONObject(minimumCapacity: 1)
                 object.appendUnchecked("reason", self.reason.varlinkValue)
                 return object
+            }
+
+            public func write(to writer: inout JSONWriter) {
+                writer.append("{")
+                writer.append("\"reason\":")
+                self.reason.write(to: &writer)
+                writer.append("}")
             }
         }
 

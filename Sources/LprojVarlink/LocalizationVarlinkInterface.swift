@@ -1,4 +1,4 @@
-internal import LprojInterface
+package import LprojInterface
 internal import LprojLocales
 package import LprojService
 package import VarlinkNIO
@@ -10,7 +10,7 @@ package import VarlinkProtocol
 /// reply written back; every ``ServiceError`` becomes a Varlink error in
 /// ``varlinkError(_:)``, the one map. A subscription's stream goes to the
 /// ``EventDelivery``, which sends its `ready` and then its events.
-package final class LocalizationVarlinkInterface: VarlinkInterface {
+package final class LocalizationVarlinkInterface: VarlinkTypedInterface {
     package let name = Localization.interfaceName
     /// The interface definition, served verbatim.
     package let description = Localization.definition
@@ -23,6 +23,15 @@ package final class LocalizationVarlinkInterface: VarlinkInterface {
         self.subscriptions = subscriptions
     }
 
+    /// A call read straight from its message: the path every well-formed
+    /// call takes.
+    package func request(method: UnsafeBufferPointer<UInt8>, parameters: inout VarlinkWireReader)
+        throws(VarlinkWireReader.Unreadable) -> Localization.Call?
+    {
+        try Localization.Call(wire: method, parameters: &parameters)
+    }
+
+    /// A call read as a tree: the path that says what is wrong with a call.
     package func handle(_ method: Substring, call: VarlinkCall, caller: VarlinkCaller) -> VarlinkOutcome {
         let request: Localization.Call
         do {
@@ -33,8 +42,12 @@ package final class LocalizationVarlinkInterface: VarlinkInterface {
         } catch {
             return .error(.invalidParameter(error.field))
         }
+        return handle(request, caller: caller)
+    }
+
+    package func handle(_ request: Localization.Call, caller: VarlinkCaller) -> VarlinkOutcome {
         // What the call caches, it caches in its uid's share (``CacheOwner``).
-        return CacheOwner.$uid.withValue(caller.uid) { answer(request, caller: Caller(uid: caller.uid)) }
+        CacheOwner.$uid.withValue(caller.uid) { answer(request, caller: Caller(uid: caller.uid)) }
     }
 
     private func answer(_ request: Localization.Call, caller: Caller) -> VarlinkOutcome {
@@ -45,24 +58,24 @@ package final class LocalizationVarlinkInterface: VarlinkInterface {
             case .getSelection(let parameters): return outcome(try service.getSelection(parameters, caller: caller))
             case .selectLocale(let parameters): return outcome(try service.selectLocale(parameters, caller: caller))
             case .resetSelection(let parameters): return outcome(try service.resetSelection(parameters, caller: caller))
-            case .listBundles(let parameters): return .reply(service.listBundles(parameters).varlinkObject)
+            case .listBundles(let parameters): return .typedReply(service.listBundles(parameters))
             case .negotiate(let parameters): return outcome(try service.negotiate(parameters))
-            case .addStrings(let parameters): return .reply(try service.addStrings(parameters, caller: caller).varlinkObject)
+            case .addStrings(let parameters): return .typedReply(try service.addStrings(parameters, caller: caller))
             case .removeAddedStrings(let parameters):
-                return .reply(try service.removeAddedStrings(parameters, caller: caller).varlinkObject)
+                return .typedReply(try service.removeAddedStrings(parameters, caller: caller))
             case .subscribe(let parameters):
                 let subscription = try service.subscribe(parameters, caller: caller)
                 return .stream { [subscriptions] stream in
                     subscriptions.add(
                         stream, uid: subscription.uid, client: subscription.client, bundle: subscription.bundle, ready: subscription.ready)
                 }
-            case .format(let parameters): return .reply(try service.format(parameters, caller: caller).varlinkObject)
-            case .parseDate(let parameters): return .reply(try service.parseDate(parameters, caller: caller).varlinkObject)
-            case .getPreferences(let parameters): return .reply(try service.getPreferences(parameters, caller: caller).varlinkObject)
+            case .format(let parameters): return .typedReply(try service.format(parameters, caller: caller))
+            case .parseDate(let parameters): return .typedReply(try service.parseDate(parameters, caller: caller))
+            case .getPreferences(let parameters): return .typedReply(try service.getPreferences(parameters, caller: caller))
             case .setPreferences(let parameters): return outcome(try service.setPreferences(parameters, caller: caller))
             case .supportedLocales(let parameters): return outcome(try service.supportedLocales(parameters, caller: caller))
             case .reload(let parameters): return outcome(try service.reload(parameters, caller: caller))
-            case .getStatus(let parameters): return .reply(service.getStatus(parameters, caller: caller).varlinkObject)
+            case .getStatus(let parameters): return .typedReply(service.getStatus(parameters, caller: caller))
             case .getMisses(let parameters): return outcome(try service.getMisses(parameters, caller: caller))
             case .resetMisses(let parameters): return outcome(try service.resetMisses(parameters, caller: caller))
             }
@@ -75,13 +88,13 @@ package final class LocalizationVarlinkInterface: VarlinkInterface {
     private func outcome<Reply: VarlinkStruct>(_ answer: Answer<Reply>) -> VarlinkOutcome {
         switch answer {
         case .now(let reply):
-            return .reply(reply.varlinkObject)
+            return .typedReply(reply)
         case .later(let work):
             let owner = CacheOwner.uid
             return .deferred {
                 await CacheOwner.$uid.withValue(owner) {
                     do throws(ServiceError) {
-                        return .reply(try await work().varlinkObject)
+                        return .typedReply(try await work())
                     } catch {
                         return .error(Self.varlinkError(error))
                     }

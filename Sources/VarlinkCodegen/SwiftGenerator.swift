@@ -98,7 +98,9 @@ package struct SwiftGenerator {
     }
 
     private mutating func structDeclaration(_ name: String, _ fields: [VarlinkIDL.Field]) throws(CodegenError) {
-        out.open("public struct \(name): VarlinkStruct, Equatable")
+        // The wire reader gives each field a bit of a UInt64.
+        guard fields.count <= 64 else { throw CodegenError(message: "\(name): more than 64 fields") }
+        out.open("public struct \(name): VarlinkStruct, VarlinkWireValue, Equatable")
         var nested: [(String, VarlinkIDL.TypeReference, [String])] = []
         for field in fields {
             documentation(field.documentation)
@@ -117,12 +119,16 @@ package struct SwiftGenerator {
         out.blank()
         decoder(fields)
         out.blank()
+        wireDecoder(fields)
+        out.blank()
         encoder(fields)
+        out.blank()
+        writer(fields)
         out.close()
     }
 
     private mutating func enumDeclaration(_ name: String, _ cases: [String]) {
-        out.open("public enum \(name): String, VarlinkEnum, CaseIterable")
+        out.open("public enum \(name): String, VarlinkEnum, VarlinkWireValue, CaseIterable")
         for name in cases { out.line("case \(identifier(name))") }
         out.close()
     }
@@ -170,6 +176,66 @@ package struct SwiftGenerator {
         out.close()
     }
 
+    /// The same reading straight from a message (``VarlinkWireReader``):
+    /// each field has a bit, so that one met twice is refused.
+    private mutating func wireDecoder(_ fields: [VarlinkIDL.Field]) {
+        out.open("package init(wire reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable)")
+        out.line("try reader.beginObject()")
+        guard !fields.isEmpty else {
+            out.line("guard try reader.nextKey() == nil else { throw VarlinkWireReader.Unreadable() }")
+            out.line("self.init()")
+            out.close()
+            return
+        }
+        for field in fields {
+            let type = declaredType(field.type.unwrapped, field: field.name)
+            out.line("var \(local(field.name)): \(type)?")
+        }
+        out.line("var seen: UInt64 = 0")
+        out.open("while let name = try reader.nextKey()")
+        out.line("switch name {")
+        for (index, field) in fields.enumerated() {
+            out.line("case \(literal(field.name)): \(local(field.name)) = try reader.field(\(UInt64(1) << index), &seen)")
+        }
+        out.line("default: throw VarlinkWireReader.Unreadable()")
+        out.line("}")
+        out.close()
+        let arguments = fields.map { field in
+            if case .optional = field.type { return "\(identifier(field.name)): \(local(field.name))" }
+            return "\(identifier(field.name)): try reader.required(\(local(field.name)))"
+        }
+        out.wrapped(prefix: "self.init(", items: arguments, suffix: ")")
+        out.close()
+    }
+
+    /// Writes the struct as ``encoder(_:)``'s object would be written.
+    private mutating func writer(_ fields: [VarlinkIDL.Field]) {
+        out.open("public func write(to writer: inout JSONWriter)")
+        // Commas are known here while the fields written are known to be;
+        // after an optional one, the writer keeps count.
+        var leadingOptional = false
+        if let first = fields.first, case .optional = first.type { leadingOptional = true }
+        if leadingOptional { out.line("var separated = false") }
+        out.line("writer.append(\"{\")")
+        for (index, field) in fields.enumerated() {
+            let name = identifier(field.name)
+            let key = literal("\"\(field.name)\":")
+            let separatedKey = literal(",\"\(field.name)\":")
+            let member =
+                leadingOptional
+                ? "writer.append(separated ? \(separatedKey) : \(key))" : "writer.append(\(index == 0 ? key : separatedKey))"
+            let mark = leadingOptional && index < fields.count - 1 ? "; separated = true" : ""
+            if case .optional = field.type {
+                out.line("if let value = self.\(name) { \(member)\(mark); value.write(to: &writer) }")
+            } else {
+                out.line("\(member)\(mark)")
+                out.line("self.\(name).write(to: &writer)")
+            }
+        }
+        out.line("writer.append(\"}\")")
+        out.close()
+    }
+
     private mutating func encoder(_ fields: [VarlinkIDL.Field]) {
         out.open("public var varlinkObject: JSONObject")
         guard !fields.isEmpty else {
@@ -207,6 +273,25 @@ package struct SwiftGenerator {
             out.outdent()
         }
         out.line("default: return nil")
+        out.line("}")
+        out.close()
+        out.blank()
+        out.line("/// Reads a call to `method` straight from its message (``VarlinkWireReader``),")
+        out.line("/// from the `{` of its parameters; nil when the interface has no such method.")
+        out.open(
+            "package init?(wire method: UnsafeBufferPointer<UInt8>, parameters reader: inout VarlinkWireReader)"
+                + " throws(VarlinkWireReader.Unreadable)")
+        for (index, method) in idl.methods.enumerated() {
+            let test = "method.count == \(method.name.utf8.count) && method.elementsEqual(\(literal(method.name)).utf8)"
+            out.line("\(index == 0 ? "if" : "} else if") \(test) {")
+            out.indent()
+            out.line("self = .\(caseName(method.name))(try \(method.name).Parameters(wire: &reader))")
+            out.outdent()
+        }
+        out.line("} else {")
+        out.indent()
+        out.line("return nil")
+        out.outdent()
         out.line("}")
         out.close()
         out.close()

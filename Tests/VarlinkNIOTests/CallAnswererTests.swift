@@ -15,32 +15,31 @@ import VarlinkProtocol
         return CallAnswerer(dispatcher: dispatcher, configuration: configuration)
     }
 
-    func reply(_ outcome: CallAnswerer.Outcome) -> String? {
-        guard case .reply(let bytes?) = outcome else { return nil }
-        return String(decoding: bytes, as: UTF8.self)
+    /// What the answerer says of a message, and the reply it wrote.
+    func answer(_ answerer: CallAnswerer, _ message: String, book: BudgetBook) -> (outcome: CallAnswerer.Outcome, written: String) {
+        var output = JSONWriter()
+        let outcome = answerer.answer(ByteBuffer(string: message), caller: caller, book: book, writingTo: &output)
+        return (outcome, String(decoding: output.bytes, as: UTF8.self))
     }
 
     @Test func aQuickCallIsAnsweredAtOnceAndAOnewayOneWithNothing() {
         let answerer = answerer()
         let book = BudgetBook(limits: BudgetLimits())
-        let echo = answerer.answer(
-            ByteBuffer(string: #"{"method":"org.example.Test.Echo","parameters":{"a":1}}"#), caller: caller, book: book)
-        #expect(reply(echo) == "{\"parameters\":{\"a\":1}}\u{0}")
-        let oneway = answerer.answer(
-            ByteBuffer(string: #"{"method":"org.example.Test.Echo","oneway":true,"parameters":{}}"#), caller: caller, book: book)
-        guard case .reply(nil) = oneway else {
+        let echo = answer(answerer, #"{"method":"org.example.Test.Echo","parameters":{"a":1}}"#, book: book)
+        #expect(echo.written == "{\"parameters\":{\"a\":1}}\u{0}")
+        let oneway = answer(answerer, #"{"method":"org.example.Test.Echo","oneway":true,"parameters":{}}"#, book: book)
+        guard case .answered = oneway.outcome, oneway.written.isEmpty else {
             Issue.record("a oneway call is answered with nothing")
             return
         }
-        #expect(reply(answerer.answer(ByteBuffer(string: "{"), caller: caller, book: book))?.contains("error") == true)
+        #expect(answer(answerer, "{", book: book).written.contains("error"))
     }
 
     @Test func slowWorkAndStreamsAreHandedBack() async {
         let answerer = answerer()
         let book = BudgetBook(limits: BudgetLimits())
         guard
-            case .later(let work, nil) = answerer.answer(
-                ByteBuffer(string: #"{"method":"org.example.Test.Slow"}"#), caller: caller, book: book)
+            case .later(let work, nil) = answer(answerer, #"{"method":"org.example.Test.Slow"}"#, book: book).outcome
         else {
             Issue.record("deferred work goes off the loop")
             return
@@ -51,8 +50,7 @@ import VarlinkProtocol
         }
         #expect(String(decoding: bytes, as: UTF8.self).contains("slow"))
         guard
-            case .stream = answerer.answer(
-                ByteBuffer(string: #"{"method":"org.example.Test.Watch","more":true}"#), caller: caller, book: book)
+            case .stream = answer(answerer, #"{"method":"org.example.Test.Watch","more":true}"#, book: book).outcome
         else {
             Issue.record("a stream opens on the loop")
             return
@@ -65,7 +63,7 @@ import VarlinkProtocol
         let answerer = answerer { $0.largeMessageSize = 64 }
         let book = BudgetBook(limits: BudgetLimits())
         let large = #"{"method":"org.example.Test.Echo","parameters":{"text":"\#(String(repeating: "x", count: 100))"}}"#
-        guard case .later(let work, let message?) = answerer.answer(ByteBuffer(string: large), caller: caller, book: book) else {
+        guard case .later(let work, let message?) = answer(answerer, large, book: book).outcome else {
             Issue.record("a large message goes off the loop")
             return
         }
@@ -84,6 +82,6 @@ import VarlinkProtocol
         let answerer = answerer { $0.maximumReplySize = 40 }
         let book = BudgetBook(limits: BudgetLimits())
         let call = #"{"method":"org.example.Test.Echo","parameters":{"text":"\#(String(repeating: "y", count: 100))"}}"#
-        #expect(reply(answerer.answer(ByteBuffer(string: call), caller: caller, book: book))?.contains("replySize(40)") == true)
+        #expect(answer(answerer, call, book: book).written.contains("replySize(40)"))
     }
 }

@@ -1,5 +1,6 @@
 import ClientBudget
 import NIOCore
+import VarlinkProtocol
 
 /// A connection's replies on their way to the socket, each charged to its
 /// uid (``ConnectionAccount``) until the kernel has taken it. Confined to
@@ -9,6 +10,10 @@ final class ConnectionOutput {
     /// The error that stands in for a reply the uid's budget cannot take
     /// (and says so in the log).
     private let refusal: (BudgetError) -> [UInt8]
+    /// The replies of the turn, written straight into one buffer and handed
+    /// to NIO as one write when the turn ends. Made at a turn's first reply
+    /// and let go of with it: an idle connection holds none.
+    private var pending = JSONWriter(reservingCapacity: 0)
     private var needsFlush = false
     private var markerPending = false
     /// The channel's, while the handler is in its pipeline (held no longer:
@@ -17,24 +22,57 @@ final class ConnectionOutput {
     /// The socket closed: nothing more waits to be settled.
     var isClosed = false
 
+    /// What a turn's buffer starts with: room for some 64 short replies.
+    static let turnCapacity = 4096
+
     init(account: ConnectionAccount, refusal: @escaping (BudgetError) -> [UInt8]) {
         self.account = account
         self.refusal = refusal
     }
 
-    /// Writes a reply, unflushed, or the budget's error in its place.
+    /// Runs `answer`, which may write a reply into the turn's buffer; the
+    /// reply is charged to the uid, or the budget's error written in its
+    /// place.
+    func writing<Result>(_ answer: (inout JSONWriter) -> Result) -> Result {
+        if pending.bytes.capacity == 0 { pending.bytes.reserveCapacity(Self.turnCapacity) }
+        let start = pending.bytes.count
+        let result = answer(&pending)
+        admit(from: start)
+        return result
+    }
+
+    /// Writes a reply already encoded, unflushed, or the budget's error in its place.
     func write(_ reply: [UInt8]) {
-        guard let context else { return }
-        let (bytes, _) = account.admit(reply: reply, refused: refusal)
-        context.write(NIOAny(context.channel.allocator.buffer(bytes: bytes)), promise: nil)
+        let start = pending.bytes.count
+        pending.bytes.append(contentsOf: reply)
+        admit(from: start)
+    }
+
+    /// Charges the reply written from `start`, or puts the budget's error in its place.
+    private func admit(from start: Int) {
+        let size = pending.bytes.count - start
+        guard size > 0 else { return }
         needsFlush = true
+        guard let refused = account.chargeWrite(payload: size) else { return }
+        pending.bytes.removeSubrange(start...)
+        let error = refusal(refused)
+        account.forceChargeWrite(payload: error.count)
+        pending.bytes.append(contentsOf: error)
     }
 
     func flushIfNeeded() {
         guard needsFlush, let context else { return }
         needsFlush = false
+        writePending(context)
         context.flush()
         settle()
+    }
+
+    /// Hands the turn's replies to NIO, as one write.
+    private func writePending(_ context: ChannelHandlerContext) {
+        guard !pending.bytes.isEmpty else { return }
+        context.write(NIOAny(context.channel.allocator.buffer(bytes: pending.bytes)), promise: nil)
+        pending = JSONWriter(reservingCapacity: 0)
     }
 
     /// Releases the output the kernel has taken; while some waits, an empty
@@ -42,7 +80,8 @@ final class ConnectionOutput {
     /// sent (NIO completes writes in order).
     func settle() {
         guard let context else { return }
-        account.settle(unsent: (try? context.channel.syncOptions?.getOption(ChannelOptions.bufferedWritableBytes)) ?? 0)
+        let unsent = (try? context.channel.syncOptions?.getOption(ChannelOptions.bufferedWritableBytes)) ?? 0
+        account.settle(unsent: unsent + pending.bytes.count)
         guard account.hasPendingOutput, !markerPending, !isClosed else { return }
         markerPending = true
         let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
@@ -52,15 +91,19 @@ final class ConnectionOutput {
         }
     }
 
-    /// Writes a limit's error, uncharged (the connection closes after it).
+    /// Writes a limit's error after what is written, uncharged (the
+    /// connection closes after it).
     func writeLast(_ error: [UInt8]) {
-        context?.write(NIOAny(ByteBuffer(bytes: error)), promise: nil)
+        guard let context else { return }
+        writePending(context)
+        context.write(NIOAny(ByteBuffer(bytes: error)), promise: nil)
     }
 
     /// Closes the connection once what is written is flushed, or after a
     /// second: a client that does not read would never let the write end.
     func close() {
         guard let context else { return }
+        writePending(context)
         let channel = context.channel
         context.writeAndFlush(NIOAny(channel.allocator.buffer(capacity: 0))).whenComplete { _ in channel.close(promise: nil) }
         context.eventLoop.scheduleTask(in: .seconds(1)) { channel.close(promise: nil) }

@@ -99,7 +99,7 @@ final class VarlinkConnectionHandler: ChannelInboundHandler, TurnTaker {
     }
 
     func takeTurn(until deadline: NIODeadline) {
-        guard let context, machine.isOpen else { return }
+        guard context != nil, machine.isOpen else { return }
         machine.turnStarted()
         if machine.streamOutputPending {
             let more = stream.writeOutbox(until: deadline)
@@ -114,8 +114,9 @@ final class VarlinkConnectionHandler: ChannelInboundHandler, TurnTaker {
             }
             guard let frame = frames.next() else { break }
             machine.dequeued(bytes: frame.readableBytes + 1)
-            switch shared.answerer.answer(frame, caller: caller, book: account.book) {
-            case .reply(let bytes): if let bytes { output.write(bytes) }
+            let outcome = output.writing { shared.answerer.answer(frame, caller: caller, book: account.book, writingTo: &$0) }
+            switch outcome {
+            case .answered: break
             case .later(let work, let message):
                 machine.began(.answering)
                 offloaded = message

@@ -21,12 +21,97 @@ public struct VarlinkDispatcher: Sendable {
     private let interfaces: [any VarlinkInterface]
     private let interfaceNames: [String]
 
+    /// The interfaces whose calls are read straight into their types, with
+    /// their names as the method's prefix (`org.lprojd.Localization.`).
+    private let typedInterfaces: [(prefix: [UInt8], interface: any VarlinkTypedInterface)]
+
     /// A dispatcher for these interfaces.
     public init(info: Info, interfaces: [any VarlinkInterface]) {
         self.info = info
         self.interfaces = interfaces
         self.interfaceNames = ["org.varlink.service"] + interfaces.map(\.name)
+        self.typedInterfaces = interfaces.compactMap { interface in
+            (interface as? any VarlinkTypedInterface).map { (Array(($0.name + ".").utf8), $0) }
+        }
     }
+
+    /// What a message comes to: its outcome, and whether the caller wants
+    /// no reply (`oneway`).
+    package struct Dispatched {
+        package let outcome: VarlinkOutcome
+        package let oneway: Bool
+    }
+
+    /// Answers a call as it came in a message (without its NUL).
+    ///
+    /// A call to a ``VarlinkTypedInterface`` whose message starts with its
+    /// method, as clients write them, is read straight into the
+    /// interface's types. Any other message, and any message that path
+    /// cannot read, is read as a ``VarlinkCall`` and answered by
+    /// ``dispatch(_:caller:)``: that path is the one that decides what is
+    /// wrong with a message, so a bad call gets the same error either way.
+    package func dispatch(message: UnsafeRawBufferPointer, caller: VarlinkCaller, maximumValues: Int) throws(VarlinkError)
+        -> Dispatched
+    {
+        if !typedInterfaces.isEmpty, let answered = dispatchTyped(message, caller: caller, maximumValues: maximumValues) {
+            return answered
+        }
+        let call = try VarlinkCall.decode(message, maximumValues: maximumValues)
+        return Dispatched(outcome: dispatch(call, caller: caller), oneway: call.oneway)
+    }
+
+    /// The typed path: nil when the message is not one it reads.
+    func dispatchTyped(_ message: UnsafeRawBufferPointer, caller: VarlinkCaller, maximumValues: Int) -> Dispatched? {
+        var reader = VarlinkWireReader(message, maximumValues: maximumValues)
+        do {
+            try reader.beginObject()
+            guard try reader.nextKey() == "method", let method = try reader.tokens.readPlainASCIIString() else { return nil }
+            for (prefix, interface) in typedInterfaces where method.count > prefix.count && method.starts(with: prefix) {
+                let name = UnsafeBufferPointer(rebasing: method[prefix.count...])
+                return try Self.dispatch(to: interface, method: name, rest: &reader, caller: caller)
+            }
+            return nil
+        } catch {
+            return nil
+        }
+    }
+
+    /// Reads the rest of the message (after `method`) for `interface`, then answers it.
+    private static func dispatch<Interface: VarlinkTypedInterface>(
+        to interface: Interface, method: UnsafeBufferPointer<UInt8>, rest reader: inout VarlinkWireReader, caller: VarlinkCaller
+    ) throws(VarlinkWireReader.Unreadable) -> Dispatched? {
+        var request: Interface.Request?
+        var seen: UInt64 = 0
+        var oneway: Bool?
+        var more: Bool?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "parameters":
+                guard seen & 1 == 0 else { return nil }
+                seen |= 1
+                if try reader.isNull() { continue }
+                guard let read = try interface.request(method: method, parameters: &reader) else { return nil }
+                request = read
+            case "oneway": oneway = try reader.field(2, &seen)
+            case "more": more = try reader.field(4, &seen)
+            default: return nil
+            }
+        }
+        do { try reader.tokens.finish() } catch { return nil }
+        if request == nil {
+            request = Self.emptyParameters.withUnsafeBytes { bytes in
+                var empty = VarlinkWireReader(bytes, maximumValues: 1)
+                return (try? interface.request(method: method, parameters: &empty)) ?? nil
+            }
+        }
+        guard let request, !(oneway == true && more == true) else { return nil }
+        let outcome = interface.handle(request, caller: caller)
+        if case .stream = outcome, more != true { return Dispatched(outcome: .error(.expectedMore), oneway: oneway == true) }
+        return Dispatched(outcome: outcome, oneway: oneway == true)
+    }
+
+    /// The parameters of a call that has none.
+    private static let emptyParameters: [UInt8] = Array("{}".utf8)
 
     /// Answers a call.
     public func dispatch(_ call: VarlinkCall, caller: VarlinkCaller) -> VarlinkOutcome {

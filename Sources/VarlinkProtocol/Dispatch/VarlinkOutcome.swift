@@ -22,6 +22,9 @@ public struct VarlinkCaller: Sendable, Hashable {
 public enum VarlinkOutcome: Sendable {
     /// Reply now.
     case reply(JSONObject)
+    /// Reply now with an interface's struct, written straight into the
+    /// reply's bytes (no ``JSONObject`` is built).
+    case typedReply(any VarlinkStruct)
     /// Fail now.
     case error(VarlinkError)
     /// Reply once this work is done (a database commit, say). It runs off the
@@ -79,6 +82,22 @@ public protocol VarlinkStream: AnyObject, Sendable {
     /// Registers what to do once the stream ends, whatever the reason;
     /// runs at once if it already has.
     func onTermination(_ handler: @escaping @Sendable (VarlinkStreamEnd) -> Void)
+}
+
+/// An interface whose calls the server reads straight into its types
+/// (``VarlinkWireReader``), on the path every call takes; its
+/// ``VarlinkInterface/handle(_:call:caller:)`` answers the calls that path
+/// gives up on, and must answer them alike.
+package protocol VarlinkTypedInterface: VarlinkInterface {
+    /// A call with its parameters read.
+    associatedtype Request: Sendable
+    /// Reads the parameters of a call to `method` (the name without the
+    /// interface's), from the `{` of the parameters object; nil when the
+    /// interface has no such method.
+    func request(method: UnsafeBufferPointer<UInt8>, parameters: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable)
+        -> Request?
+    /// Answers a call read by ``request(method:parameters:)``.
+    func handle(_ request: Request, caller: VarlinkCaller) -> VarlinkOutcome
 }
 
 /// One Varlink interface served by a ``VarlinkDispatcher``.

@@ -1,4 +1,4 @@
-internal import JSONText
+package import JSONText
 
 /// A strict JSON parser (RFC 8259) over UTF-8 bytes: values built from
 /// `JSONTokenizer`'s tokens.
@@ -46,7 +46,7 @@ public struct JSONParser {
 
     /// The next value. Members and elements are asked for as such, so that
     /// only values come as ``JSONToken``s.
-    private static func readValue(_ tokens: inout JSONTokenizer) throws(Error) -> JSONValue {
+    package static func readValue(_ tokens: inout JSONTokenizer) throws(Error) -> JSONValue {
         let token: JSONToken
         do {
             token = try tokens.next()
@@ -97,7 +97,7 @@ public struct JSONParser {
         }
     }
 
-    private static func number(_ literal: JSONNumberLiteral, _ tokens: borrowing JSONTokenizer) throws(Error) -> JSONNumber {
+    package static func number(_ literal: JSONNumberLiteral, _ tokens: borrowing JSONTokenizer) throws(Error) -> JSONNumber {
         let text = tokens.text(of: literal)
         if literal.isInteger, let integer = Int64(text) {
             return JSONNumber(double: Double(integer), integer: integer, fractionDigits: 0)

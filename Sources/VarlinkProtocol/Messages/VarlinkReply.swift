@@ -38,6 +38,13 @@ public struct VarlinkReply: Sendable, Equatable {
         return writer.bytes
     }
 
+    /// Writes a successful reply of `parameters`, with its terminating NUL.
+    public static func write(parameters: some VarlinkValue, continues: Bool = false, to writer: inout JSONWriter) {
+        writer.append("{\"parameters\":")
+        parameters.write(to: &writer)
+        writer.append(continues ? ",\"continues\":true}\0" : "}\0")
+    }
+
     /// Reads a reply from one message (without its NUL), as a client does.
     public static func decode(_ message: UnsafeRawBufferPointer) throws(VarlinkError) -> VarlinkReply {
         guard case .object(let object)? = try? JSONParser.parse(message) else { throw .invalidParameter("reply") }

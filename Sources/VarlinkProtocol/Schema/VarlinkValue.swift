@@ -49,6 +49,16 @@ public protocol VarlinkValue: Sendable {
     init(varlink value: JSONValue, unknownFields: UnknownFields) throws(SchemaError)
     /// The value as JSON.
     var varlinkValue: JSONValue { get }
+    /// Writes the value as JSON, byte for byte as ``varlinkValue`` would be
+    /// written, with no tree between (a reply's path).
+    func write(to writer: inout JSONWriter)
+}
+
+extension VarlinkValue {
+    /// By way of the tree, for a type that has no writer of its own.
+    public func write(to writer: inout JSONWriter) {
+        writer.write(varlinkValue)
+    }
 }
 
 /// A Varlink struct: a type's, a method's parameters or reply, an error's.
@@ -83,6 +93,8 @@ extension VarlinkEnum {
 
     @inlinable
     public var varlinkValue: JSONValue { .string(rawValue) }
+
+    public func write(to writer: inout JSONWriter) { writer.write(rawValue) }
 }
 
 /// A method of an interface: its qualified name and its two structs.
@@ -147,6 +159,8 @@ extension String: VarlinkValue {
 
     @inlinable
     public var varlinkValue: JSONValue { .string(self) }
+
+    public func write(to writer: inout JSONWriter) { writer.write(self) }
 }
 
 extension Bool: VarlinkValue {
@@ -158,6 +172,8 @@ extension Bool: VarlinkValue {
 
     @inlinable
     public var varlinkValue: JSONValue { .bool(self) }
+
+    public func write(to writer: inout JSONWriter) { writer.append(self ? "true" : "false") }
 }
 
 /// `int`: a JSON number written as an integer that fits 64 bits.
@@ -172,6 +188,8 @@ extension Int: VarlinkValue {
 
     @inlinable
     public var varlinkValue: JSONValue { .number(JSONNumber(Int64(self))) }
+
+    public func write(to writer: inout JSONWriter) { writer.write(JSONNumber(Int64(self))) }
 }
 
 /// `float`: any JSON number, kept as written (how many fraction digits it
@@ -185,6 +203,8 @@ extension JSONNumber: VarlinkValue {
 
     @inlinable
     public var varlinkValue: JSONValue { .number(self) }
+
+    public func write(to writer: inout JSONWriter) { writer.write(self) }
 }
 
 /// `object`: any JSON, unread.
@@ -196,6 +216,8 @@ extension JSONValue: VarlinkValue {
 
     @inlinable
     public var varlinkValue: JSONValue { self }
+
+    public func write(to writer: inout JSONWriter) { writer.write(self) }
 }
 
 // MARK: Arrays, maps and sets
@@ -221,6 +243,15 @@ extension Array: VarlinkValue where Element: VarlinkValue {
 
     @inlinable
     public var varlinkValue: JSONValue { .array(map(\.varlinkValue)) }
+
+    public func write(to writer: inout JSONWriter) {
+        writer.append("[")
+        for (index, element) in enumerated() {
+            if index > 0 { writer.append(",") }
+            element.write(to: &writer)
+        }
+        writer.append("]")
+    }
 }
 
 /// `[string]T`. Written in the dictionary's own order: a JSON object's
@@ -254,6 +285,19 @@ extension Dictionary: VarlinkValue where Key == String, Value: VarlinkValue {
             values.append(value.varlinkValue)
         }
         return .object(JSONObject(uniqueKeys: keys, values: values))
+    }
+
+    public func write(to writer: inout JSONWriter) {
+        writer.append("{")
+        var first = true
+        for (key, value) in self {
+            if !first { writer.append(",") }
+            first = false
+            writer.write(key)
+            writer.append(":")
+            value.write(to: &writer)
+        }
+        writer.append("}")
     }
 }
 

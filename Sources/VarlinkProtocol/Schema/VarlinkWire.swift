@@ -1,0 +1,179 @@
+package import JSONText
+
+/// Reads a call's values straight from its message into an interface's
+/// types: no ``JSONValue`` tree between the bytes and the struct.
+///
+/// It is the server's fast path (``VarlinkDispatcher/dispatch(message:caller:maximumValues:)``),
+/// and it only ever says yes or no: a message it cannot read, for whatever
+/// reason, is read again by ``VarlinkCall/decode(_:maximumValues:)`` and
+/// the types' `init(varlink:)`, which decide what the error is. So its
+/// errors carry no detail, and the reply to a bad call is the same
+/// whichever path met it first.
+package struct VarlinkWireReader: ~Copyable {
+    package var tokens: JSONTokenizer
+
+    /// A reader of one message.
+    package init(_ message: UnsafeRawBufferPointer, maximumValues: Int) {
+        tokens = JSONTokenizer(message, maximumValues: maximumValues)
+    }
+
+    /// Why the fast path gave up; the reference path says why.
+    package struct Unreadable: Error {
+        package init() {}
+    }
+
+    // MARK: For generated code
+
+    /// Reads the `{` of a struct.
+    package mutating func beginObject() throws(Unreadable) {
+        do { try tokens.beginObject() } catch { throw Unreadable() }
+    }
+
+    /// The next member's name; nil at the end of the object.
+    package mutating func nextKey() throws(Unreadable) -> String? {
+        do { return try tokens.nextKey() } catch { throw Unreadable() }
+    }
+
+    /// Reads a field's value, nil for `null`; a field met twice is refused,
+    /// as the reference reader refuses a member that appears twice.
+    /// `bit` is the field's in `seen`.
+    package mutating func field<Value: VarlinkWireValue>(_ bit: UInt64, _ seen: inout UInt64) throws(Unreadable) -> Value? {
+        guard seen & bit == 0 else { throw Unreadable() }
+        seen |= bit
+        if try isNull() { return nil }
+        return try Value(wire: &self)
+    }
+
+    /// Reads `null` if it comes next.
+    package mutating func isNull() throws(Unreadable) -> Bool {
+        do {
+            guard try tokens.peekKind() == .null else { return false }
+            try tokens.readNull()
+            return true
+        } catch {
+            throw Unreadable()
+        }
+    }
+
+    /// A required field's value.
+    package func required<Value>(_ value: Value?) throws(Unreadable) -> Value {
+        guard let value else { throw Unreadable() }
+        return value
+    }
+
+    // MARK: Scalars
+
+    mutating func readString() throws(Unreadable) -> String {
+        do { return try tokens.readString() } catch { throw Unreadable() }
+    }
+
+    mutating func readBoolean() throws(Unreadable) -> Bool {
+        do { return try tokens.readBoolean() } catch { throw Unreadable() }
+    }
+
+    /// A number as the reference reader makes it.
+    mutating func readNumber() throws(Unreadable) -> JSONNumber {
+        do {
+            let literal = try tokens.readNumber()
+            return try JSONParser.number(literal, tokens)
+        } catch {
+            throw Unreadable()
+        }
+    }
+
+    /// Any value, as a tree (an `object` field), by the reference reader itself.
+    mutating func readTree() throws(Unreadable) -> JSONValue {
+        do { return try JSONParser.readValue(&tokens) } catch { throw Unreadable() }
+    }
+
+    mutating func beginArray() throws(Unreadable) {
+        do { try tokens.beginArray() } catch { throw Unreadable() }
+    }
+
+    mutating func nextElement() throws(Unreadable) -> Bool {
+        do { return try tokens.nextElement() } catch { throw Unreadable() }
+    }
+}
+
+/// A value of an interface's type that reads itself straight from a
+/// message (``VarlinkWireReader``), into the same value as
+/// `init(varlink:unknownFields: .reject)` makes of the same JSON, and
+/// refuses what that refuses.
+package protocol VarlinkWireValue: VarlinkValue {
+    init(wire reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable)
+}
+
+extension String: VarlinkWireValue {
+    package init(wire reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) {
+        self = try reader.readString()
+    }
+}
+
+extension Bool: VarlinkWireValue {
+    package init(wire reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) {
+        self = try reader.readBoolean()
+    }
+}
+
+extension Int: VarlinkWireValue {
+    package init(wire reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) {
+        guard let integer = try reader.readNumber().integer, let fitting = Int(exactly: integer) else {
+            throw VarlinkWireReader.Unreadable()
+        }
+        self = fitting
+    }
+}
+
+extension JSONNumber: VarlinkWireValue {
+    package init(wire reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) {
+        self = try reader.readNumber()
+    }
+}
+
+extension JSONValue: VarlinkWireValue {
+    package init(wire reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) {
+        self = try reader.readTree()
+    }
+}
+
+extension Array: VarlinkWireValue where Element: VarlinkWireValue {
+    package init(wire reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) {
+        try reader.beginArray()
+        var elements: [Element] = []
+        while try reader.nextElement() { elements.append(try Element(wire: &reader)) }
+        self = elements
+    }
+}
+
+extension Dictionary: VarlinkWireValue where Key == String, Value: VarlinkWireValue {
+    package init(wire reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) {
+        try reader.beginObject()
+        var map: [String: Value] = [:]
+        while let key = try reader.nextKey() {
+            // A key met twice: the reference reader refuses the message.
+            guard map.updateValue(try Value(wire: &reader), forKey: key) == nil else { throw VarlinkWireReader.Unreadable() }
+        }
+        self = map
+    }
+}
+
+extension Set: VarlinkWireValue where Element == String {
+    package init(wire reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) {
+        try reader.beginObject()
+        var set = Set<String>()
+        while let key = try reader.nextKey() {
+            // The members' values are not read by the reference reader
+            // either, but they must be JSON without a member twice.
+            _ = try reader.readTree()
+            guard set.insert(key).inserted else { throw VarlinkWireReader.Unreadable() }
+        }
+        self = set
+    }
+}
+
+extension VarlinkEnum {
+    package init(wire reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) {
+        guard let known = Self(rawValue: try reader.readString()) else { throw VarlinkWireReader.Unreadable() }
+        self = known
+    }
+}

@@ -41,6 +41,47 @@ extension JSONTokenizer {
         }
     }
 
+    /// A member's name as its bytes in the text, for a reader that matches
+    /// the names it knows without making a `String` of each.
+    package enum PlainKey {
+        /// The name, with the member's value next.
+        case name(UnsafeBufferPointer<UInt8>)
+        /// The object ended (its `}` is read).
+        case end
+        /// The name has an escape or a byte past ASCII: nothing is read.
+        case notPlain
+    }
+
+    /// The next member's name, as ``nextKey()`` reads it, without making a
+    /// `String` of it.
+    package mutating func nextPlainKey() throws(JSONSyntaxError) -> PlainKey {
+        switch try settle() {
+        case .key:
+            let start = offset &+ 1
+            var end = start
+            var bits: UInt8 = 0
+            while end < bytes.count {
+                let byte = bytes[end]
+                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+                bits |= byte
+                end &+= 1
+            }
+            guard end < bytes.count, bytes[end] == UInt8(ascii: "\""), bits < 0x80 else { return .notPlain }
+            tokenStart = offset
+            offset = end &+ 1
+            skipWhitespace()
+            guard offset < bytes.count, bytes[offset] == UInt8(ascii: ":") else { throw error(.expectedColon) }
+            offset &+= 1
+            state = .value
+            return .name(UnsafeBufferPointer(rebasing: bytes[start..<end]))
+        case .objectEnd:
+            close()
+            return .end
+        case .value, .arrayEnd, .end:
+            throw error(.expectedMemberName)
+        }
+    }
+
     /// Reads the `[` of an array; then call ``nextElement()`` until it returns false.
     package mutating func beginArray() throws(JSONSyntaxError) {
         try expect(.array)

@@ -64,13 +64,17 @@ extension Localization {
             var _float: JSONNumber?
             var _fractionDigits: Int?
             var seen: UInt64 = 0
-            while let name = try reader.nextKey() {
-                switch name {
-                case "string": _string = try reader.field(1, &seen)
-                case "int": _int = try reader.field(2, &seen)
-                case "float": _float = try reader.field(4, &seen)
-                case "fractionDigits": _fractionDigits = try reader.field(8, &seen)
-                default: throw VarlinkWireReader.Unreadable()
+            while let name = try reader.nextField() {
+                if name == "string" {
+                    _string = try reader.field(1, &seen)
+                } else if name == "int" {
+                    _int = try reader.field(2, &seen)
+                } else if name == "float" {
+                    _float = try reader.field(4, &seen)
+                } else if name == "fractionDigits" {
+                    _fractionDigits = try reader.field(8, &seen)
+                } else {
+                    throw VarlinkWireReader.Unreadable()
                 }
             }
             self.init(string: _string, int: _int, float: _float, fractionDigits: _fractionDigits)
@@ -158,14 +162,19 @@ extension Localization {
             var _reason: Reason?
             var _requested: String?
             var seen: UInt64 = 0
-            while let name = try reader.nextKey() {
-                switch name {
-                case "client": _client = try reader.field(1, &seen)
-                case "bundle": _bundle = try reader.field(2, &seen)
-                case "locale": _locale = try reader.field(4, &seen)
-                case "reason": _reason = try reader.field(8, &seen)
-                case "requested": _requested = try reader.field(16, &seen)
-                default: throw VarlinkWireReader.Unreadable()
+            while let name = try reader.nextField() {
+                if name == "client" {
+                    _client = try reader.field(1, &seen)
+                } else if name == "bundle" {
+                    _bundle = try reader.field(2, &seen)
+                } else if name == "locale" {
+                    _locale = try reader.field(4, &seen)
+                } else if name == "reason" {
+                    _reason = try reader.field(8, &seen)
+                } else if name == "requested" {
+                    _requested = try reader.field(16, &seen)
+                } else {
+                    throw VarlinkWireReader.Unreadable()
                 }
             }
             self.init(
@@ -277,16 +286,23 @@ extension Localization {
             var _many: String?
             var _other: String?
             var seen: UInt64 = 0
-            while let name = try reader.nextKey() {
-                switch name {
-                case "valueType": _valueType = try reader.field(1, &seen)
-                case "zero": _zero = try reader.field(2, &seen)
-                case "one": _one = try reader.field(4, &seen)
-                case "two": _two = try reader.field(8, &seen)
-                case "few": _few = try reader.field(16, &seen)
-                case "many": _many = try reader.field(32, &seen)
-                case "other": _other = try reader.field(64, &seen)
-                default: throw VarlinkWireReader.Unreadable()
+            while let name = try reader.nextField() {
+                if name == "valueType" {
+                    _valueType = try reader.field(1, &seen)
+                } else if name == "zero" {
+                    _zero = try reader.field(2, &seen)
+                } else if name == "one" {
+                    _one = try reader.field(4, &seen)
+                } else if name == "two" {
+                    _two = try reader.field(8, &seen)
+                } else if name == "few" {
+                    _few = try reader.field(16, &seen)
+                } else if name == "many" {
+                    _many = try reader.field(32, &seen)
+                } else if name == "other" {
+                    _other = try reader.field(64, &seen)
+                } else {
+                    throw VarlinkWireReader.Unreadable()
                 }
             }
             self.init(valueType: _valueType, zero: _zero, one: _one, two: _two, few: _few, many: _many, other: try reader.required(_other))
@@ -362,12 +378,15 @@ extension Localization {
             var _variables: [String: PluralVariable]?
             var _locale: String?
             var seen: UInt64 = 0
-            while let name = try reader.nextKey() {
-                switch name {
-                case "format": _format = try reader.field(1, &seen)
-                case "variables": _variables = try reader.field(2, &seen)
-                case "locale": _locale = try reader.field(4, &seen)
-                default: throw VarlinkWireReader.Unreadable()
+            while let name = try reader.nextField() {
+                if name == "format" {
+                    _format = try reader.field(1, &seen)
+                } else if name == "variables" {
+                    _variables = try reader.field(2, &seen)
+                } else if name == "locale" {
+                    _locale = try reader.field(4, &seen)
+                } else {
+                    throw VarlinkWireReader.Unreadable()
                 }
             }
             self.init(
@@ -487,17 +506,25 @@ extension Localization {
             var _generation: Int?
             var _entries: Int?
             var seen: UInt64 = 0
-            while let name = try reader.nextKey() {
-                switch name {
-                case "name": _name = try reader.field(1, &seen)
-                case "directory": _directory = try reader.field(2, &seen)
-                case "developmentLocale": _developmentLocale = try reader.field(4, &seen)
-                case "supportedLocales": _supportedLocales = try reader.field(8, &seen)
-                case "tables": _tables = try reader.field(16, &seen)
-                case "hasBase": _hasBase = try reader.field(32, &seen)
-                case "generation": _generation = try reader.field(64, &seen)
-                case "entries": _entries = try reader.field(128, &seen)
-                default: throw VarlinkWireReader.Unreadable()
+            while let name = try reader.nextField() {
+                if name == "name" {
+                    _name = try reader.field(1, &seen)
+                } else if name == "directory" {
+                    _directory = try reader.field(2, &seen)
+                } else if name == "developmentLocale" {
+                    _developmentLocale = try reader.field(4, &seen)
+                } else if name == "supportedLocales" {
+                    _supportedLocales = try reader.field(8, &seen)
+                } else if name == "tables" {
+                    _tables = try reader.field(16, &seen)
+                } else if name == "hasBase" {
+                    _hasBase = try reader.field(32, &seen)
+                } else if name == "generation" {
+                    _generation = try reader.field(64, &seen)
+                } else if name == "entries" {
+                    _entries = try reader.field(128, &seen)
+                } else {
+                    throw VarlinkWireReader.Unreadable()
                 }
             }
             self.init(
@@ -601,14 +628,19 @@ extension Localization {
             var _column: Int?
             var _message: String?
             var seen: UInt64 = 0
-            while let name = try reader.nextKey() {
-                switch name {
-                case "bundle": _bundle = try reader.field(1, &seen)
-                case "file": _file = try reader.field(2, &seen)
-                case "line": _line = try reader.field(4, &seen)
-                case "column": _column = try reader.field(8, &seen)
-                case "message": _message = try reader.field(16, &seen)
-                default: throw VarlinkWireReader.Unreadable()
+            while let name = try reader.nextField() {
+                if name == "bundle" {
+                    _bundle = try reader.field(1, &seen)
+                } else if name == "file" {
+                    _file = try reader.field(2, &seen)
+                } else if name == "line" {
+                    _line = try reader.field(4, &seen)
+                } else if name == "column" {
+                    _column = try reader.field(8, &seen)
+                } else if name == "message" {
+                    _message = try reader.field(16, &seen)
+                } else {
+                    throw VarlinkWireReader.Unreadable()
                 }
             }
             self.init(
@@ -737,16 +769,23 @@ extension Localization {
             var _timeZone: String?
             var _calendar: String?
             var seen: UInt64 = 0
-            while let name = try reader.nextKey() {
-                switch name {
-                case "dateFormat": _dateFormat = try reader.field(1, &seen)
-                case "timeFormat": _timeFormat = try reader.field(2, &seen)
-                case "distanceUnit": _distanceUnit = try reader.field(4, &seen)
-                case "speedUnit": _speedUnit = try reader.field(8, &seen)
-                case "currencySymbol": _currencySymbol = try reader.field(16, &seen)
-                case "timeZone": _timeZone = try reader.field(32, &seen)
-                case "calendar": _calendar = try reader.field(64, &seen)
-                default: throw VarlinkWireReader.Unreadable()
+            while let name = try reader.nextField() {
+                if name == "dateFormat" {
+                    _dateFormat = try reader.field(1, &seen)
+                } else if name == "timeFormat" {
+                    _timeFormat = try reader.field(2, &seen)
+                } else if name == "distanceUnit" {
+                    _distanceUnit = try reader.field(4, &seen)
+                } else if name == "speedUnit" {
+                    _speedUnit = try reader.field(8, &seen)
+                } else if name == "currencySymbol" {
+                    _currencySymbol = try reader.field(16, &seen)
+                } else if name == "timeZone" {
+                    _timeZone = try reader.field(32, &seen)
+                } else if name == "calendar" {
+                    _calendar = try reader.field(64, &seen)
+                } else {
+                    throw VarlinkWireReader.Unreadable()
                 }
             }
             self.init(
@@ -835,13 +874,17 @@ extension Localization {
             var _nativeName: String?
             var _bundleName: String?
             var seen: UInt64 = 0
-            while let name = try reader.nextKey() {
-                switch name {
-                case "locale": _locale = try reader.field(1, &seen)
-                case "name": _name = try reader.field(2, &seen)
-                case "nativeName": _nativeName = try reader.field(4, &seen)
-                case "bundleName": _bundleName = try reader.field(8, &seen)
-                default: throw VarlinkWireReader.Unreadable()
+            while let name = try reader.nextField() {
+                if name == "locale" {
+                    _locale = try reader.field(1, &seen)
+                } else if name == "name" {
+                    _name = try reader.field(2, &seen)
+                } else if name == "nativeName" {
+                    _nativeName = try reader.field(4, &seen)
+                } else if name == "bundleName" {
+                    _bundleName = try reader.field(8, &seen)
+                } else {
+                    throw VarlinkWireReader.Unreadable()
                 }
             }
             self.init(
@@ -1046,25 +1089,41 @@ extension Localization {
             var _preferences: Preferences?
             var _changed: [String]?
             var seen: UInt64 = 0
-            while let name = try reader.nextKey() {
-                switch name {
-                case "type": _type = try reader.field(1, &seen)
-                case "client": _client = try reader.field(2, &seen)
-                case "bundle": _bundle = try reader.field(4, &seen)
-                case "locale": _locale = try reader.field(8, &seen)
-                case "previousLocale": _previousLocale = try reader.field(16, &seen)
-                case "tables": _tables = try reader.field(32, &seen)
-                case "locales": _locales = try reader.field(64, &seen)
-                case "added": _added = try reader.field(128, &seen)
-                case "removed": _removed = try reader.field(256, &seen)
-                case "generation": _generation = try reader.field(512, &seen)
-                case "file": _file = try reader.field(1024, &seen)
-                case "line": _line = try reader.field(2048, &seen)
-                case "column": _column = try reader.field(4096, &seen)
-                case "message": _message = try reader.field(8192, &seen)
-                case "preferences": _preferences = try reader.field(16384, &seen)
-                case "changed": _changed = try reader.field(32768, &seen)
-                default: throw VarlinkWireReader.Unreadable()
+            while let name = try reader.nextField() {
+                if name == "type" {
+                    _type = try reader.field(1, &seen)
+                } else if name == "client" {
+                    _client = try reader.field(2, &seen)
+                } else if name == "bundle" {
+                    _bundle = try reader.field(4, &seen)
+                } else if name == "locale" {
+                    _locale = try reader.field(8, &seen)
+                } else if name == "previousLocale" {
+                    _previousLocale = try reader.field(16, &seen)
+                } else if name == "tables" {
+                    _tables = try reader.field(32, &seen)
+                } else if name == "locales" {
+                    _locales = try reader.field(64, &seen)
+                } else if name == "added" {
+                    _added = try reader.field(128, &seen)
+                } else if name == "removed" {
+                    _removed = try reader.field(256, &seen)
+                } else if name == "generation" {
+                    _generation = try reader.field(512, &seen)
+                } else if name == "file" {
+                    _file = try reader.field(1024, &seen)
+                } else if name == "line" {
+                    _line = try reader.field(2048, &seen)
+                } else if name == "column" {
+                    _column = try reader.field(4096, &seen)
+                } else if name == "message" {
+                    _message = try reader.field(8192, &seen)
+                } else if name == "preferences" {
+                    _preferences = try reader.field(16384, &seen)
+                } else if name == "changed" {
+                    _changed = try reader.field(32768, &seen)
+                } else {
+                    throw VarlinkWireReader.Unreadable()
                 }
             }
             self.init(
@@ -1199,16 +1258,23 @@ extension Localization {
             var _savedState: Int?
             var _caches: Int?
             var seen: UInt64 = 0
-            while let name = try reader.nextKey() {
-                switch name {
-                case "uid": _uid = try reader.field(1, &seen)
-                case "connections": _connections = try reader.field(2, &seen)
-                case "input": _input = try reader.field(4, &seen)
-                case "output": _output = try reader.field(8, &seen)
-                case "addedStrings": _addedStrings = try reader.field(16, &seen)
-                case "savedState": _savedState = try reader.field(32, &seen)
-                case "caches": _caches = try reader.field(64, &seen)
-                default: throw VarlinkWireReader.Unreadable()
+            while let name = try reader.nextField() {
+                if name == "uid" {
+                    _uid = try reader.field(1, &seen)
+                } else if name == "connections" {
+                    _connections = try reader.field(2, &seen)
+                } else if name == "input" {
+                    _input = try reader.field(4, &seen)
+                } else if name == "output" {
+                    _output = try reader.field(8, &seen)
+                } else if name == "addedStrings" {
+                    _addedStrings = try reader.field(16, &seen)
+                } else if name == "savedState" {
+                    _savedState = try reader.field(32, &seen)
+                } else if name == "caches" {
+                    _caches = try reader.field(64, &seen)
+                } else {
+                    throw VarlinkWireReader.Unreadable()
                 }
             }
             self.init(
@@ -1340,17 +1406,25 @@ extension Localization {
             var _firstSeen: JSONNumber?
             var _lastSeen: JSONNumber?
             var seen: UInt64 = 0
-            while let name = try reader.nextKey() {
-                switch name {
-                case "bundle": _bundle = try reader.field(1, &seen)
-                case "locale": _locale = try reader.field(2, &seen)
-                case "table": _table = try reader.field(4, &seen)
-                case "key": _key = try reader.field(8, &seen)
-                case "count": _count = try reader.field(16, &seen)
-                case "clients": _clients = try reader.field(32, &seen)
-                case "firstSeen": _firstSeen = try reader.field(64, &seen)
-                case "lastSeen": _lastSeen = try reader.field(128, &seen)
-                default: throw VarlinkWireReader.Unreadable()
+            while let name = try reader.nextField() {
+                if name == "bundle" {
+                    _bundle = try reader.field(1, &seen)
+                } else if name == "locale" {
+                    _locale = try reader.field(2, &seen)
+                } else if name == "table" {
+                    _table = try reader.field(4, &seen)
+                } else if name == "key" {
+                    _key = try reader.field(8, &seen)
+                } else if name == "count" {
+                    _count = try reader.field(16, &seen)
+                } else if name == "clients" {
+                    _clients = try reader.field(32, &seen)
+                } else if name == "firstSeen" {
+                    _firstSeen = try reader.field(64, &seen)
+                } else if name == "lastSeen" {
+                    _lastSeen = try reader.field(128, &seen)
+                } else {
+                    throw VarlinkWireReader.Unreadable()
                 }
             }
             self.init(
@@ -1444,12 +1518,15 @@ extension Localization {
             var _count: Int?
             var _sample: [String]?
             var seen: UInt64 = 0
-            while let name = try reader.nextKey() {
-                switch name {
-                case "bundle": _bundle = try reader.field(1, &seen)
-                case "count": _count = try reader.field(2, &seen)
-                case "sample": _sample = try reader.field(4, &seen)
-                default: throw VarlinkWireReader.Unreadable()
+            while let name = try reader.nextField() {
+                if name == "bundle" {
+                    _bundle = try reader.field(1, &seen)
+                } else if name == "count" {
+                    _count = try reader.field(2, &seen)
+                } else if name == "sample" {
+                    _sample = try reader.field(4, &seen)
+                } else {
+                    throw VarlinkWireReader.Unreadable()
                 }
             }
             self.init(bundle: try reader.required(_bundle), count: try reader.required(_count), sample: try reader.required(_sample))
@@ -1626,17 +1703,25 @@ extension Localization {
                 var _arguments: [Argument]?
                 var _placeholders: [String: String]?
                 var seen: UInt64 = 0
-                while let name = try reader.nextKey() {
-                    switch name {
-                    case "bundle": _bundle = try reader.field(1, &seen)
-                    case "key": _key = try reader.field(2, &seen)
-                    case "table": _table = try reader.field(4, &seen)
-                    case "locale": _locale = try reader.field(8, &seen)
-                    case "client": _client = try reader.field(16, &seen)
-                    case "defaultValue": _defaultValue = try reader.field(32, &seen)
-                    case "arguments": _arguments = try reader.field(64, &seen)
-                    case "placeholders": _placeholders = try reader.field(128, &seen)
-                    default: throw VarlinkWireReader.Unreadable()
+                while let name = try reader.nextField() {
+                    if name == "bundle" {
+                        _bundle = try reader.field(1, &seen)
+                    } else if name == "key" {
+                        _key = try reader.field(2, &seen)
+                    } else if name == "table" {
+                        _table = try reader.field(4, &seen)
+                    } else if name == "locale" {
+                        _locale = try reader.field(8, &seen)
+                    } else if name == "client" {
+                        _client = try reader.field(16, &seen)
+                    } else if name == "defaultValue" {
+                        _defaultValue = try reader.field(32, &seen)
+                    } else if name == "arguments" {
+                        _arguments = try reader.field(64, &seen)
+                    } else if name == "placeholders" {
+                        _placeholders = try reader.field(128, &seen)
+                    } else {
+                        throw VarlinkWireReader.Unreadable()
                     }
                 }
                 self.init(
@@ -1716,12 +1801,15 @@ extension Localization {
                 var _found: Bool?
                 var _locale: String?
                 var seen: UInt64 = 0
-                while let name = try reader.nextKey() {
-                    switch name {
-                    case "value": _value = try reader.field(1, &seen)
-                    case "found": _found = try reader.field(2, &seen)
-                    case "locale": _locale = try reader.field(4, &seen)
-                    default: throw VarlinkWireReader.Unreadable()
+                while let name = try reader.nextField() {
+                    if name == "value" {
+                        _value = try reader.field(1, &seen)
+                    } else if name == "found" {
+                        _found = try reader.field(2, &seen)
+                    } else if name == "locale" {
+                        _locale = try reader.field(4, &seen)
+                    } else {
+                        throw VarlinkWireReader.Unreadable()
                     }
                 }
                 self.init(value: try reader.required(_value), found: try reader.required(_found), locale: _locale)
@@ -1799,13 +1887,17 @@ extension Localization {
                 var _locale: String?
                 var _client: String?
                 var seen: UInt64 = 0
-                while let name = try reader.nextKey() {
-                    switch name {
-                    case "bundle": _bundle = try reader.field(1, &seen)
-                    case "table": _table = try reader.field(2, &seen)
-                    case "locale": _locale = try reader.field(4, &seen)
-                    case "client": _client = try reader.field(8, &seen)
-                    default: throw VarlinkWireReader.Unreadable()
+                while let name = try reader.nextField() {
+                    if name == "bundle" {
+                        _bundle = try reader.field(1, &seen)
+                    } else if name == "table" {
+                        _table = try reader.field(2, &seen)
+                    } else if name == "locale" {
+                        _locale = try reader.field(4, &seen)
+                    } else if name == "client" {
+                        _client = try reader.field(8, &seen)
+                    } else {
+                        throw VarlinkWireReader.Unreadable()
                     }
                 }
                 self.init(bundle: try reader.required(_bundle), table: _table, locale: _locale, client: _client)
@@ -1919,17 +2011,25 @@ extension Localization {
                 var _plurals: [String: PluralEntry]?
                 var _sources: [String: String]?
                 var seen: UInt64 = 0
-                while let name = try reader.nextKey() {
-                    switch name {
-                    case "bundle": _bundle = try reader.field(1, &seen)
-                    case "table": _table = try reader.field(2, &seen)
-                    case "locale": _locale = try reader.field(4, &seen)
-                    case "formatLocale": _formatLocale = try reader.field(8, &seen)
-                    case "generation": _generation = try reader.field(16, &seen)
-                    case "strings": _strings = try reader.field(32, &seen)
-                    case "plurals": _plurals = try reader.field(64, &seen)
-                    case "sources": _sources = try reader.field(128, &seen)
-                    default: throw VarlinkWireReader.Unreadable()
+                while let name = try reader.nextField() {
+                    if name == "bundle" {
+                        _bundle = try reader.field(1, &seen)
+                    } else if name == "table" {
+                        _table = try reader.field(2, &seen)
+                    } else if name == "locale" {
+                        _locale = try reader.field(4, &seen)
+                    } else if name == "formatLocale" {
+                        _formatLocale = try reader.field(8, &seen)
+                    } else if name == "generation" {
+                        _generation = try reader.field(16, &seen)
+                    } else if name == "strings" {
+                        _strings = try reader.field(32, &seen)
+                    } else if name == "plurals" {
+                        _plurals = try reader.field(64, &seen)
+                    } else if name == "sources" {
+                        _sources = try reader.field(128, &seen)
+                    } else {
+                        throw VarlinkWireReader.Unreadable()
                     }
                 }
                 self.init(
@@ -2028,12 +2128,15 @@ extension Localization {
                 var _bundle: String?
                 var _preferredLanguages: [String]?
                 var seen: UInt64 = 0
-                while let name = try reader.nextKey() {
-                    switch name {
-                    case "client": _client = try reader.field(1, &seen)
-                    case "bundle": _bundle = try reader.field(2, &seen)
-                    case "preferredLanguages": _preferredLanguages = try reader.field(4, &seen)
-                    default: throw VarlinkWireReader.Unreadable()
+                while let name = try reader.nextField() {
+                    if name == "client" {
+                        _client = try reader.field(1, &seen)
+                    } else if name == "bundle" {
+                        _bundle = try reader.field(2, &seen)
+                    } else if name == "preferredLanguages" {
+                        _preferredLanguages = try reader.field(4, &seen)
+                    } else {
+                        throw VarlinkWireReader.Unreadable()
                     }
                 }
                 self.init(
@@ -2088,10 +2191,11 @@ extension Localization {
                 try reader.beginObject()
                 var _selection: Selection?
                 var seen: UInt64 = 0
-                while let name = try reader.nextKey() {
-                    switch name {
-                    case "selection": _selection = try reader.field(1, &seen)
-                    default: throw VarlinkWireReader.Unreadable()
+                while let name = try reader.nextField() {
+                    if name == "selection" {
+                        _selection = try reader.field(1, &seen)
+                    } else {
+                        throw VarlinkWireReader.Unreadable()
                     }
                 }
                 self.init(selection: try reader.required(_selection))
@@ -2159,12 +2263,15 @@ extension Localization {
                 var _bundle: String?
                 var _locale: String?
                 var seen: UInt64 = 0
-                while let name = try reader.nextKey() {
-                    switch name {
-                    case "client": _client = try reader.field(1, &seen)
-                    case "bundle": _bundle = try reader.field(2, &seen)
-                    case "locale": _locale = try reader.field(4, &seen)
-                    default: throw VarlinkWireReader.Unreadable()
+                while let name = try reader.nextField() {
+                    if name == "client" {
+                        _client = try reader.field(1, &seen)
+                    } else if name == "bundle" {
+                        _bundle = try reader.field(2, &seen)
+                    } else if name == "locale" {
+                        _locale = try reader.field(4, &seen)
+                    } else {
+                        throw VarlinkWireReader.Unreadable()
                     }
                 }
                 self.init(client: try reader.required(_client), bundle: try reader.required(_bundle), locale: try reader.required(_locale))
@@ -2216,10 +2323,11 @@ extension Localization {
                 try reader.beginObject()
                 var _selection: Selection?
                 var seen: UInt64 = 0
-                while let name = try reader.nextKey() {
-                    switch name {
-                    case "selection": _selection = try reader.field(1, &seen)
-                    default: throw VarlinkWireReader.Unreadable()
+                while let name = try reader.nextField() {
+                    if name == "selection" {
+                        _selection = try reader.field(1, &seen)
+                    } else {
+                        throw VarlinkWireReader.Unreadable()
                     }
                 }
                 self.init(selection: try reader.required(_selection))
@@ -2277,11 +2385,13 @@ extension Localization {
                 var _client: String?
                 var _bundle: String?
                 var seen: UInt64 = 0
-                while let name = try reader.nextKey() {
-                    switch name {
-                    case "client": _client = try reader.field(1, &seen)
-                    case "bundle": _bundle = try reader.field(2, &seen)
-                    default: throw VarlinkWireReader.Unreadable()
+                while let name = try reader.nextField() {
+                    if name == "client" {
+                        _client = try reader.field(1, &seen)
+                    } else if name == "bundle" {
+                        _bundle = try reader.field(2, &seen)
+                    } else {
+                        throw VarlinkWireReader.Unreadable()
                     }
                 }
                 self.init(client: try reader.required(_client), bundle: try reader.required(_bundle))
@@ -2330,10 +2440,11 @@ extension Localization {
                 try reader.beginObject()
                 var _selection: Selection?
                 var seen: UInt64 = 0
-                while let name = try reader.nextKey() {
-                    switch name {
-                    case "selection": _selection = try reader.field(1, &seen)
-                    default: throw VarlinkWireReader.Unreadable()
+                while let name = try reader.nextField() {
+                    if name == "selection" {
+                        _selection = try reader.field(1, &seen)
+                    } else {
+                        throw VarlinkWireReader.Unreadable()
                     }
                 }
                 self.init(selection: try reader.required(_selection))
@@ -2376,7 +2487,7 @@ extension Localization {
 
             package init(wire reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) {
                 try reader.beginObject()
-                guard try reader.nextKey() == nil else { throw VarlinkWireReader.Unreadable() }
+                guard try reader.nextField() == nil else { throw VarlinkWireReader.Unreadable() }
                 self.init()
             }
 
@@ -2416,10 +2527,11 @@ extension Localization {
                 try reader.beginObject()
                 var _bundles: [Bundle]?
                 var seen: UInt64 = 0
-                while let name = try reader.nextKey() {
-                    switch name {
-                    case "bundles": _bundles = try reader.field(1, &seen)
-                    default: throw VarlinkWireReader.Unreadable()
+                while let name = try reader.nextField() {
+                    if name == "bundles" {
+                        _bundles = try reader.field(1, &seen)
+                    } else {
+                        throw VarlinkWireReader.Unreadable()
                     }
                 }
                 self.init(bundles: try reader.required(_bundles))
@@ -2513,14 +2625,19 @@ extension Localization {
                 var _specificity: Specificity?
                 var _defaultValue: String?
                 var seen: UInt64 = 0
-                while let name = try reader.nextKey() {
-                    switch name {
-                    case "available": _available = try reader.field(1, &seen)
-                    case "values": _values = try reader.field(2, &seen)
-                    case "preferredLanguages": _preferredLanguages = try reader.field(4, &seen)
-                    case "specificity": _specificity = try reader.field(8, &seen)
-                    case "defaultValue": _defaultValue = try reader.field(16, &seen)
-                    default: throw VarlinkWireReader.Unreadable()
+                while let name = try reader.nextField() {
+                    if name == "available" {
+                        _available = try reader.field(1, &seen)
+                    } else if name == "values" {
+                        _values = try reader.field(2, &seen)
+                    } else if name == "preferredLanguages" {
+                        _preferredLanguages = try reader.field(4, &seen)
+                    } else if name == "specificity" {
+                        _specificity = try reader.field(8, &seen)
+                    } else if name == "defaultValue" {
+                        _defaultValue = try reader.field(16, &seen)
+                    } else {
+                        throw VarlinkWireReader.Unreadable()
                     }
                 }
                 self.init(
@@ -2597,12 +2714,15 @@ extension Localization {
                 var _value: String?
                 var _match: Match?
                 var seen: UInt64 = 0
-                while let name = try reader.nextKey() {
-                    switch name {
-                    case "locale": _locale = try reader.field(1, &seen)
-                    case "value": _value = try reader.field(2, &seen)
-                    case "match": _match = try reader.field(4, &seen)
-                    default: throw VarlinkWireReader.Unreadable()
+                while let name = try reader.nextField() {
+                    if name == "locale" {
+                        _locale = try reader.field(1, &seen)
+                    } else if name == "value" {
+                        _value = try reader.field(2, &seen)
+                    } else if name == "match" {
+                        _match = try reader.field(4, &seen)
+                    } else {
+                        throw VarlinkWireReader.Unreadable()
                     }
                 }
                 self.init(locale: _locale, value: _value, match: try reader.required(_match))
@@ -2688,14 +2808,19 @@ extension Localization {
                 var _locale: String?
                 var _strings: [String: String]?
                 var seen: UInt64 = 0
-                while let name = try reader.nextKey() {
-                    switch name {
-                    case "client": _client = try reader.field(1, &seen)
-                    case "bundle": _bundle = try reader.field(2, &seen)
-                    case "table": _table = try reader.field(4, &seen)
-                    case "locale": _locale = try reader.field(8, &seen)
-                    case "strings": _strings = try reader.field(16, &seen)
-                    default: throw VarlinkWireReader.Unreadable()
+                while let name = try reader.nextField() {
+                    if name == "client" {
+                        _client = try reader.field(1, &seen)
+                    } else if name == "bundle" {
+                        _bundle = try reader.field(2, &seen)
+                    } else if name == "table" {
+                        _table = try reader.field(4, &seen)
+                    } else if name == "locale" {
+                        _locale = try reader.field(8, &seen)
+                    } else if name == "strings" {
+                        _strings = try reader.field(16, &seen)
+                    } else {
+                        throw VarlinkWireReader.Unreadable()
                     }
                 }
                 self.init(
@@ -2758,10 +2883,11 @@ extension Localization {
                 try reader.beginObject()
                 var _count: Int?
                 var seen: UInt64 = 0
-                while let name = try reader.nextKey() {
-                    switch name {
-                    case "count": _count = try reader.field(1, &seen)
-                    default: throw VarlinkWireReader.Unreadable()
+                while let name = try reader.nextField() {
+                    if name == "count" {
+                        _count = try reader.field(1, &seen)
+                    } else {
+                        throw VarlinkWireReader.Unreadable()
                     }
                 }
                 self.init(count: try reader.required(_count))
@@ -2834,13 +2960,17 @@ extension Localization {
                 var _table: String?
                 var _locale: String?
                 var seen: UInt64 = 0
-                while let name = try reader.nextKey() {
-                    switch name {
-                    case "client": _client = try reader.field(1, &seen)
-                    case "bundle": _bundle = try reader.field(2, &seen)
-                    case "table": _table = try reader.field(4, &seen)
-                    case "locale": _locale = try reader.field(8, &seen)
-                    default: throw VarlinkWireReader.Unreadable()
+                while let name = try reader.nextField() {
+                    if name == "client" {
+                        _client = try reader.field(1, &seen)
+                    } else if name == "bundle" {
+                        _bundle = try reader.field(2, &seen)
+                    } else if name == "table" {
+                        _table = try reader.field(4, &seen)
+                    } else if name == "locale" {
+                        _locale = try reader.field(8, &seen)
+                    } else {
+                        throw VarlinkWireReader.Unreadable()
                     }
                 }
                 self.init(client: try reader.required(_client), bundle: try reader.required(_bundle), table: _table, locale: _locale)
@@ -2893,10 +3023,11 @@ extension Localization {
                 try reader.beginObject()
                 var _removed: Int?
                 var seen: UInt64 = 0
-                while let name = try reader.nextKey() {
-                    switch name {
-                    case "removed": _removed = try reader.field(1, &seen)
-                    default: throw VarlinkWireReader.Unreadable()
+                while let name = try reader.nextField() {
+                    if name == "removed" {
+                        _removed = try reader.field(1, &seen)
+                    } else {
+                        throw VarlinkWireReader.Unreadable()
                     }
                 }
                 self.init(removed: try reader.required(_removed))
@@ -2956,11 +3087,13 @@ extension Localization {
                 var _client: String?
                 var _bundle: String?
                 var seen: UInt64 = 0
-                while let name = try reader.nextKey() {
-                    switch name {
-                    case "client": _client = try reader.field(1, &seen)
-                    case "bundle": _bundle = try reader.field(2, &seen)
-                    default: throw VarlinkWireReader.Unreadable()
+                while let name = try reader.nextField() {
+                    if name == "client" {
+                        _client = try reader.field(1, &seen)
+                    } else if name == "bundle" {
+                        _bundle = try reader.field(2, &seen)
+                    } else {
+                        throw VarlinkWireReader.Unreadable()
                     }
                 }
                 self.init(client: _client, bundle: _bundle)
@@ -3008,10 +3141,11 @@ extension Localization {
                 try reader.beginObject()
                 var _event: Event?
                 var seen: UInt64 = 0
-                while let name = try reader.nextKey() {
-                    switch name {
-                    case "event": _event = try reader.field(1, &seen)
-                    default: throw VarlinkWireReader.Unreadable()
+                while let name = try reader.nextField() {
+                    if name == "event" {
+                        _event = try reader.field(1, &seen)
+                    } else {
+                        throw VarlinkWireReader.Unreadable()
                     }
                 }
                 self.init(event: try reader.required(_event))
@@ -3214,23 +3348,37 @@ extension Localization {
                 var _timeZone: String?
                 var _calendar: String?
                 var seen: UInt64 = 0
-                while let name = try reader.nextKey() {
-                    switch name {
-                    case "style": _style = try reader.field(1, &seen)
-                    case "bundle": _bundle = try reader.field(2, &seen)
-                    case "client": _client = try reader.field(4, &seen)
-                    case "locale": _locale = try reader.field(8, &seen)
-                    case "number": _number = try reader.field(16, &seen)
-                    case "date": _date = try reader.field(32, &seen)
-                    case "text": _text = try reader.field(64, &seen)
-                    case "template": _template = try reader.field(128, &seen)
-                    case "pattern": _pattern = try reader.field(256, &seen)
-                    case "fractionDigits": _fractionDigits = try reader.field(512, &seen)
-                    case "currency": _currency = try reader.field(1024, &seen)
-                    case "unit": _unit = try reader.field(2048, &seen)
-                    case "timeZone": _timeZone = try reader.field(4096, &seen)
-                    case "calendar": _calendar = try reader.field(8192, &seen)
-                    default: throw VarlinkWireReader.Unreadable()
+                while let name = try reader.nextField() {
+                    if name == "style" {
+                        _style = try reader.field(1, &seen)
+                    } else if name == "bundle" {
+                        _bundle = try reader.field(2, &seen)
+                    } else if name == "client" {
+                        _client = try reader.field(4, &seen)
+                    } else if name == "locale" {
+                        _locale = try reader.field(8, &seen)
+                    } else if name == "number" {
+                        _number = try reader.field(16, &seen)
+                    } else if name == "date" {
+                        _date = try reader.field(32, &seen)
+                    } else if name == "text" {
+                        _text = try reader.field(64, &seen)
+                    } else if name == "template" {
+                        _template = try reader.field(128, &seen)
+                    } else if name == "pattern" {
+                        _pattern = try reader.field(256, &seen)
+                    } else if name == "fractionDigits" {
+                        _fractionDigits = try reader.field(512, &seen)
+                    } else if name == "currency" {
+                        _currency = try reader.field(1024, &seen)
+                    } else if name == "unit" {
+                        _unit = try reader.field(2048, &seen)
+                    } else if name == "timeZone" {
+                        _timeZone = try reader.field(4096, &seen)
+                    } else if name == "calendar" {
+                        _calendar = try reader.field(8192, &seen)
+                    } else {
+                        throw VarlinkWireReader.Unreadable()
                     }
                 }
                 self.init(
@@ -3356,15 +3504,21 @@ extension Localization {
                 var _timeZone: String?
                 var _calendar: String?
                 var seen: UInt64 = 0
-                while let name = try reader.nextKey() {
-                    switch name {
-                    case "value": _value = try reader.field(1, &seen)
-                    case "locale": _locale = try reader.field(2, &seen)
-                    case "pattern": _pattern = try reader.field(4, &seen)
-                    case "unit": _unit = try reader.field(8, &seen)
-                    case "timeZone": _timeZone = try reader.field(16, &seen)
-                    case "calendar": _calendar = try reader.field(32, &seen)
-                    default: throw VarlinkWireReader.Unreadable()
+                while let name = try reader.nextField() {
+                    if name == "value" {
+                        _value = try reader.field(1, &seen)
+                    } else if name == "locale" {
+                        _locale = try reader.field(2, &seen)
+                    } else if name == "pattern" {
+                        _pattern = try reader.field(4, &seen)
+                    } else if name == "unit" {
+                        _unit = try reader.field(8, &seen)
+                    } else if name == "timeZone" {
+                        _timeZone = try reader.field(16, &seen)
+                    } else if name == "calendar" {
+                        _calendar = try reader.field(32, &seen)
+                    } else {
+                        throw VarlinkWireReader.Unreadable()
                     }
                 }
                 self.init(
@@ -3495,17 +3649,25 @@ extension Localization {
                 var _timeZone: String?
                 var _calendar: String?
                 var seen: UInt64 = 0
-                while let name = try reader.nextKey() {
-                    switch name {
-                    case "text": _text = try reader.field(1, &seen)
-                    case "style": _style = try reader.field(2, &seen)
-                    case "pattern": _pattern = try reader.field(4, &seen)
-                    case "bundle": _bundle = try reader.field(8, &seen)
-                    case "client": _client = try reader.field(16, &seen)
-                    case "locale": _locale = try reader.field(32, &seen)
-                    case "timeZone": _timeZone = try reader.field(64, &seen)
-                    case "calendar": _calendar = try reader.field(128, &seen)
-                    default: throw VarlinkWireReader.Unreadable()
+                while let name = try reader.nextField() {
+                    if name == "text" {
+                        _text = try reader.field(1, &seen)
+                    } else if name == "style" {
+                        _style = try reader.field(2, &seen)
+                    } else if name == "pattern" {
+                        _pattern = try reader.field(4, &seen)
+                    } else if name == "bundle" {
+                        _bundle = try reader.field(8, &seen)
+                    } else if name == "client" {
+                        _client = try reader.field(16, &seen)
+                    } else if name == "locale" {
+                        _locale = try reader.field(32, &seen)
+                    } else if name == "timeZone" {
+                        _timeZone = try reader.field(64, &seen)
+                    } else if name == "calendar" {
+                        _calendar = try reader.field(128, &seen)
+                    } else {
+                        throw VarlinkWireReader.Unreadable()
                     }
                 }
                 self.init(
@@ -3574,10 +3736,11 @@ extension Localization {
                 try reader.beginObject()
                 var _date: JSONNumber?
                 var seen: UInt64 = 0
-                while let name = try reader.nextKey() {
-                    switch name {
-                    case "date": _date = try reader.field(1, &seen)
-                    default: throw VarlinkWireReader.Unreadable()
+                while let name = try reader.nextField() {
+                    if name == "date" {
+                        _date = try reader.field(1, &seen)
+                    } else {
+                        throw VarlinkWireReader.Unreadable()
                     }
                 }
                 self.init(date: try reader.required(_date))
@@ -3635,11 +3798,13 @@ extension Localization {
                 var _client: String?
                 var _bundle: String?
                 var seen: UInt64 = 0
-                while let name = try reader.nextKey() {
-                    switch name {
-                    case "client": _client = try reader.field(1, &seen)
-                    case "bundle": _bundle = try reader.field(2, &seen)
-                    default: throw VarlinkWireReader.Unreadable()
+                while let name = try reader.nextField() {
+                    if name == "client" {
+                        _client = try reader.field(1, &seen)
+                    } else if name == "bundle" {
+                        _bundle = try reader.field(2, &seen)
+                    } else {
+                        throw VarlinkWireReader.Unreadable()
                     }
                 }
                 self.init(client: try reader.required(_client), bundle: try reader.required(_bundle))
@@ -3688,10 +3853,11 @@ extension Localization {
                 try reader.beginObject()
                 var _preferences: Preferences?
                 var seen: UInt64 = 0
-                while let name = try reader.nextKey() {
-                    switch name {
-                    case "preferences": _preferences = try reader.field(1, &seen)
-                    default: throw VarlinkWireReader.Unreadable()
+                while let name = try reader.nextField() {
+                    if name == "preferences" {
+                        _preferences = try reader.field(1, &seen)
+                    } else {
+                        throw VarlinkWireReader.Unreadable()
                     }
                 }
                 self.init(preferences: try reader.required(_preferences))
@@ -3768,13 +3934,17 @@ extension Localization {
                 var _preferences: Preferences?
                 var _clear: [String]?
                 var seen: UInt64 = 0
-                while let name = try reader.nextKey() {
-                    switch name {
-                    case "client": _client = try reader.field(1, &seen)
-                    case "bundle": _bundle = try reader.field(2, &seen)
-                    case "preferences": _preferences = try reader.field(4, &seen)
-                    case "clear": _clear = try reader.field(8, &seen)
-                    default: throw VarlinkWireReader.Unreadable()
+                while let name = try reader.nextField() {
+                    if name == "client" {
+                        _client = try reader.field(1, &seen)
+                    } else if name == "bundle" {
+                        _bundle = try reader.field(2, &seen)
+                    } else if name == "preferences" {
+                        _preferences = try reader.field(4, &seen)
+                    } else if name == "clear" {
+                        _clear = try reader.field(8, &seen)
+                    } else {
+                        throw VarlinkWireReader.Unreadable()
                     }
                 }
                 self.init(
@@ -3837,11 +4007,13 @@ extension Localization {
                 var _preferences: Preferences?
                 var _changed: [String]?
                 var seen: UInt64 = 0
-                while let name = try reader.nextKey() {
-                    switch name {
-                    case "preferences": _preferences = try reader.field(1, &seen)
-                    case "changed": _changed = try reader.field(2, &seen)
-                    default: throw VarlinkWireReader.Unreadable()
+                while let name = try reader.nextField() {
+                    if name == "preferences" {
+                        _preferences = try reader.field(1, &seen)
+                    } else if name == "changed" {
+                        _changed = try reader.field(2, &seen)
+                    } else {
+                        throw VarlinkWireReader.Unreadable()
                     }
                 }
                 self.init(preferences: try reader.required(_preferences), changed: try reader.required(_changed))
@@ -3909,12 +4081,15 @@ extension Localization {
                 var _client: String?
                 var _locale: String?
                 var seen: UInt64 = 0
-                while let name = try reader.nextKey() {
-                    switch name {
-                    case "bundle": _bundle = try reader.field(1, &seen)
-                    case "client": _client = try reader.field(2, &seen)
-                    case "locale": _locale = try reader.field(4, &seen)
-                    default: throw VarlinkWireReader.Unreadable()
+                while let name = try reader.nextField() {
+                    if name == "bundle" {
+                        _bundle = try reader.field(1, &seen)
+                    } else if name == "client" {
+                        _client = try reader.field(2, &seen)
+                    } else if name == "locale" {
+                        _locale = try reader.field(4, &seen)
+                    } else {
+                        throw VarlinkWireReader.Unreadable()
                     }
                 }
                 self.init(bundle: try reader.required(_bundle), client: _client, locale: _locale)
@@ -3972,11 +4147,13 @@ extension Localization {
                 var _displayLocale: String?
                 var _locales: [LocaleName]?
                 var seen: UInt64 = 0
-                while let name = try reader.nextKey() {
-                    switch name {
-                    case "displayLocale": _displayLocale = try reader.field(1, &seen)
-                    case "locales": _locales = try reader.field(2, &seen)
-                    default: throw VarlinkWireReader.Unreadable()
+                while let name = try reader.nextField() {
+                    if name == "displayLocale" {
+                        _displayLocale = try reader.field(1, &seen)
+                    } else if name == "locales" {
+                        _locales = try reader.field(2, &seen)
+                    } else {
+                        throw VarlinkWireReader.Unreadable()
                     }
                 }
                 self.init(displayLocale: try reader.required(_displayLocale), locales: try reader.required(_locales))
@@ -4033,10 +4210,11 @@ extension Localization {
                 try reader.beginObject()
                 var _bundle: String?
                 var seen: UInt64 = 0
-                while let name = try reader.nextKey() {
-                    switch name {
-                    case "bundle": _bundle = try reader.field(1, &seen)
-                    default: throw VarlinkWireReader.Unreadable()
+                while let name = try reader.nextField() {
+                    if name == "bundle" {
+                        _bundle = try reader.field(1, &seen)
+                    } else {
+                        throw VarlinkWireReader.Unreadable()
                     }
                 }
                 self.init(bundle: _bundle)
@@ -4082,10 +4260,11 @@ extension Localization {
                 try reader.beginObject()
                 var _bundles: [Bundle]?
                 var seen: UInt64 = 0
-                while let name = try reader.nextKey() {
-                    switch name {
-                    case "bundles": _bundles = try reader.field(1, &seen)
-                    default: throw VarlinkWireReader.Unreadable()
+                while let name = try reader.nextField() {
+                    if name == "bundles" {
+                        _bundles = try reader.field(1, &seen)
+                    } else {
+                        throw VarlinkWireReader.Unreadable()
                     }
                 }
                 self.init(bundles: try reader.required(_bundles))
@@ -4130,7 +4309,7 @@ extension Localization {
 
             package init(wire reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) {
                 try reader.beginObject()
-                guard try reader.nextKey() == nil else { throw VarlinkWireReader.Unreadable() }
+                guard try reader.nextField() == nil else { throw VarlinkWireReader.Unreadable() }
                 self.init()
             }
 
@@ -4264,21 +4443,33 @@ extension Localization {
                 var _state: String?
                 var _usage: [Usage]?
                 var seen: UInt64 = 0
-                while let name = try reader.nextKey() {
-                    switch name {
-                    case "version": _version = try reader.field(1, &seen)
-                    case "generation": _generation = try reader.field(2, &seen)
-                    case "bundles": _bundles = try reader.field(4, &seen)
-                    case "tables": _tables = try reader.field(8, &seen)
-                    case "entries": _entries = try reader.field(16, &seen)
-                    case "connections": _connections = try reader.field(32, &seen)
-                    case "subscribers": _subscribers = try reader.field(64, &seen)
-                    case "selections": _selections = try reader.field(128, &seen)
-                    case "uptime": _uptime = try reader.field(256, &seen)
-                    case "errors": _errors = try reader.field(512, &seen)
-                    case "state": _state = try reader.field(1024, &seen)
-                    case "usage": _usage = try reader.field(2048, &seen)
-                    default: throw VarlinkWireReader.Unreadable()
+                while let name = try reader.nextField() {
+                    if name == "version" {
+                        _version = try reader.field(1, &seen)
+                    } else if name == "generation" {
+                        _generation = try reader.field(2, &seen)
+                    } else if name == "bundles" {
+                        _bundles = try reader.field(4, &seen)
+                    } else if name == "tables" {
+                        _tables = try reader.field(8, &seen)
+                    } else if name == "entries" {
+                        _entries = try reader.field(16, &seen)
+                    } else if name == "connections" {
+                        _connections = try reader.field(32, &seen)
+                    } else if name == "subscribers" {
+                        _subscribers = try reader.field(64, &seen)
+                    } else if name == "selections" {
+                        _selections = try reader.field(128, &seen)
+                    } else if name == "uptime" {
+                        _uptime = try reader.field(256, &seen)
+                    } else if name == "errors" {
+                        _errors = try reader.field(512, &seen)
+                    } else if name == "state" {
+                        _state = try reader.field(1024, &seen)
+                    } else if name == "usage" {
+                        _usage = try reader.field(2048, &seen)
+                    } else {
+                        throw VarlinkWireReader.Unreadable()
                     }
                 }
                 self.init(
@@ -4398,13 +4589,17 @@ extension Localization {
                 var _since: JSONNumber?
                 var _limit: Int?
                 var seen: UInt64 = 0
-                while let name = try reader.nextKey() {
-                    switch name {
-                    case "bundle": _bundle = try reader.field(1, &seen)
-                    case "locale": _locale = try reader.field(2, &seen)
-                    case "since": _since = try reader.field(4, &seen)
-                    case "limit": _limit = try reader.field(8, &seen)
-                    default: throw VarlinkWireReader.Unreadable()
+                while let name = try reader.nextField() {
+                    if name == "bundle" {
+                        _bundle = try reader.field(1, &seen)
+                    } else if name == "locale" {
+                        _locale = try reader.field(2, &seen)
+                    } else if name == "since" {
+                        _since = try reader.field(4, &seen)
+                    } else if name == "limit" {
+                        _limit = try reader.field(8, &seen)
+                    } else {
+                        throw VarlinkWireReader.Unreadable()
                     }
                 }
                 self.init(bundle: _bundle, locale: _locale, since: _since, limit: _limit)
@@ -4470,12 +4665,15 @@ extension Localization {
                 var _unknownKeys: [UnknownKeys]?
                 var _dropped: Int?
                 var seen: UInt64 = 0
-                while let name = try reader.nextKey() {
-                    switch name {
-                    case "misses": _misses = try reader.field(1, &seen)
-                    case "unknownKeys": _unknownKeys = try reader.field(2, &seen)
-                    case "dropped": _dropped = try reader.field(4, &seen)
-                    default: throw VarlinkWireReader.Unreadable()
+                while let name = try reader.nextField() {
+                    if name == "misses" {
+                        _misses = try reader.field(1, &seen)
+                    } else if name == "unknownKeys" {
+                        _unknownKeys = try reader.field(2, &seen)
+                    } else if name == "dropped" {
+                        _dropped = try reader.field(4, &seen)
+                    } else {
+                        throw VarlinkWireReader.Unreadable()
                     }
                 }
                 self.init(
@@ -4539,10 +4737,11 @@ extension Localization {
                 try reader.beginObject()
                 var _bundle: String?
                 var seen: UInt64 = 0
-                while let name = try reader.nextKey() {
-                    switch name {
-                    case "bundle": _bundle = try reader.field(1, &seen)
-                    default: throw VarlinkWireReader.Unreadable()
+                while let name = try reader.nextField() {
+                    if name == "bundle" {
+                        _bundle = try reader.field(1, &seen)
+                    } else {
+                        throw VarlinkWireReader.Unreadable()
                     }
                 }
                 self.init(bundle: _bundle)
@@ -4588,10 +4787,11 @@ extension Localization {
                 try reader.beginObject()
                 var _removed: Int?
                 var seen: UInt64 = 0
-                while let name = try reader.nextKey() {
-                    switch name {
-                    case "removed": _removed = try reader.field(1, &seen)
-                    default: throw VarlinkWireReader.Unreadable()
+                while let name = try reader.nextField() {
+                    if name == "removed" {
+                        _removed = try reader.field(1, &seen)
+                    } else {
+                        throw VarlinkWireReader.Unreadable()
                     }
                 }
                 self.init(removed: try reader.required(_removed))
@@ -4684,44 +4884,44 @@ extension Localization {
 
         /// Reads a call to `method` straight from its message (``VarlinkWireReader``),
         /// from the `{` of its parameters; nil when the interface has no such method.
-        package init?(wire method: UnsafeBufferPointer<UInt8>, parameters reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) {
-            if method.count == 6 && method.elementsEqual("Lookup".utf8) {
+        package init?(wire method: VarlinkWireReader.Name, parameters reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) {
+            if method == "Lookup" {
                 self = .lookup(try Lookup.Parameters(wire: &reader))
-            } else if method.count == 8 && method.elementsEqual("GetTable".utf8) {
+            } else if method == "GetTable" {
                 self = .getTable(try GetTable.Parameters(wire: &reader))
-            } else if method.count == 12 && method.elementsEqual("GetSelection".utf8) {
+            } else if method == "GetSelection" {
                 self = .getSelection(try GetSelection.Parameters(wire: &reader))
-            } else if method.count == 12 && method.elementsEqual("SelectLocale".utf8) {
+            } else if method == "SelectLocale" {
                 self = .selectLocale(try SelectLocale.Parameters(wire: &reader))
-            } else if method.count == 14 && method.elementsEqual("ResetSelection".utf8) {
+            } else if method == "ResetSelection" {
                 self = .resetSelection(try ResetSelection.Parameters(wire: &reader))
-            } else if method.count == 11 && method.elementsEqual("ListBundles".utf8) {
+            } else if method == "ListBundles" {
                 self = .listBundles(try ListBundles.Parameters(wire: &reader))
-            } else if method.count == 9 && method.elementsEqual("Negotiate".utf8) {
+            } else if method == "Negotiate" {
                 self = .negotiate(try Negotiate.Parameters(wire: &reader))
-            } else if method.count == 10 && method.elementsEqual("AddStrings".utf8) {
+            } else if method == "AddStrings" {
                 self = .addStrings(try AddStrings.Parameters(wire: &reader))
-            } else if method.count == 18 && method.elementsEqual("RemoveAddedStrings".utf8) {
+            } else if method == "RemoveAddedStrings" {
                 self = .removeAddedStrings(try RemoveAddedStrings.Parameters(wire: &reader))
-            } else if method.count == 9 && method.elementsEqual("Subscribe".utf8) {
+            } else if method == "Subscribe" {
                 self = .subscribe(try Subscribe.Parameters(wire: &reader))
-            } else if method.count == 6 && method.elementsEqual("Format".utf8) {
+            } else if method == "Format" {
                 self = .format(try Format.Parameters(wire: &reader))
-            } else if method.count == 9 && method.elementsEqual("ParseDate".utf8) {
+            } else if method == "ParseDate" {
                 self = .parseDate(try ParseDate.Parameters(wire: &reader))
-            } else if method.count == 14 && method.elementsEqual("GetPreferences".utf8) {
+            } else if method == "GetPreferences" {
                 self = .getPreferences(try GetPreferences.Parameters(wire: &reader))
-            } else if method.count == 14 && method.elementsEqual("SetPreferences".utf8) {
+            } else if method == "SetPreferences" {
                 self = .setPreferences(try SetPreferences.Parameters(wire: &reader))
-            } else if method.count == 16 && method.elementsEqual("SupportedLocales".utf8) {
+            } else if method == "SupportedLocales" {
                 self = .supportedLocales(try SupportedLocales.Parameters(wire: &reader))
-            } else if method.count == 6 && method.elementsEqual("Reload".utf8) {
+            } else if method == "Reload" {
                 self = .reload(try Reload.Parameters(wire: &reader))
-            } else if method.count == 9 && method.elementsEqual("GetStatus".utf8) {
+            } else if method == "GetStatus" {
                 self = .getStatus(try GetStatus.Parameters(wire: &reader))
-            } else if method.count == 9 && method.elementsEqual("GetMisses".utf8) {
+            } else if method == "GetMisses" {
                 self = .getMisses(try GetMisses.Parameters(wire: &reader))
-            } else if method.count == 11 && method.elementsEqual("ResetMisses".utf8) {
+            } else if method == "ResetMisses" {
                 self = .resetMisses(try ResetMisses.Parameters(wire: &reader))
             } else {
                 return nil
@@ -4787,10 +4987,11 @@ extension Localization {
                 try reader.beginObject()
                 var _bundle: String?
                 var seen: UInt64 = 0
-                while let name = try reader.nextKey() {
-                    switch name {
-                    case "bundle": _bundle = try reader.field(1, &seen)
-                    default: throw VarlinkWireReader.Unreadable()
+                while let name = try reader.nextField() {
+                    if name == "bundle" {
+                        _bundle = try reader.field(1, &seen)
+                    } else {
+                        throw VarlinkWireReader.Unreadable()
                     }
                 }
                 self.init(bundle: try reader.required(_bundle))
@@ -4841,11 +5042,13 @@ extension Localization {
                 var _locale: String?
                 var _reason: String?
                 var seen: UInt64 = 0
-                while let name = try reader.nextKey() {
-                    switch name {
-                    case "locale": _locale = try reader.field(1, &seen)
-                    case "reason": _reason = try reader.field(2, &seen)
-                    default: throw VarlinkWireReader.Unreadable()
+                while let name = try reader.nextField() {
+                    if name == "locale" {
+                        _locale = try reader.field(1, &seen)
+                    } else if name == "reason" {
+                        _reason = try reader.field(2, &seen)
+                    } else {
+                        throw VarlinkWireReader.Unreadable()
                     }
                 }
                 self.init(locale: try reader.required(_locale), reason: try reader.required(_reason))
@@ -4899,11 +5102,13 @@ extension Localization {
                 var _bundle: String?
                 var _table: String?
                 var seen: UInt64 = 0
-                while let name = try reader.nextKey() {
-                    switch name {
-                    case "bundle": _bundle = try reader.field(1, &seen)
-                    case "table": _table = try reader.field(2, &seen)
-                    default: throw VarlinkWireReader.Unreadable()
+                while let name = try reader.nextField() {
+                    if name == "bundle" {
+                        _bundle = try reader.field(1, &seen)
+                    } else if name == "table" {
+                        _table = try reader.field(2, &seen)
+                    } else {
+                        throw VarlinkWireReader.Unreadable()
                     }
                 }
                 self.init(bundle: try reader.required(_bundle), table: try reader.required(_table))
@@ -4991,15 +5196,21 @@ extension Localization {
                 var _expected: String?
                 var _actual: String?
                 var seen: UInt64 = 0
-                while let name = try reader.nextKey() {
-                    switch name {
-                    case "key": _key = try reader.field(1, &seen)
-                    case "message": _message = try reader.field(2, &seen)
-                    case "position": _position = try reader.field(4, &seen)
-                    case "specifier": _specifier = try reader.field(8, &seen)
-                    case "expected": _expected = try reader.field(16, &seen)
-                    case "actual": _actual = try reader.field(32, &seen)
-                    default: throw VarlinkWireReader.Unreadable()
+                while let name = try reader.nextField() {
+                    if name == "key" {
+                        _key = try reader.field(1, &seen)
+                    } else if name == "message" {
+                        _message = try reader.field(2, &seen)
+                    } else if name == "position" {
+                        _position = try reader.field(4, &seen)
+                    } else if name == "specifier" {
+                        _specifier = try reader.field(8, &seen)
+                    } else if name == "expected" {
+                        _expected = try reader.field(16, &seen)
+                    } else if name == "actual" {
+                        _actual = try reader.field(32, &seen)
+                    } else {
+                        throw VarlinkWireReader.Unreadable()
                     }
                 }
                 self.init(
@@ -5063,10 +5274,11 @@ extension Localization {
                 try reader.beginObject()
                 var _method: String?
                 var seen: UInt64 = 0
-                while let name = try reader.nextKey() {
-                    switch name {
-                    case "method": _method = try reader.field(1, &seen)
-                    default: throw VarlinkWireReader.Unreadable()
+                while let name = try reader.nextField() {
+                    if name == "method" {
+                        _method = try reader.field(1, &seen)
+                    } else {
+                        throw VarlinkWireReader.Unreadable()
                     }
                 }
                 self.init(method: try reader.required(_method))
@@ -5117,11 +5329,13 @@ extension Localization {
                 var _limit: Limit?
                 var _maximum: Int?
                 var seen: UInt64 = 0
-                while let name = try reader.nextKey() {
-                    switch name {
-                    case "limit": _limit = try reader.field(1, &seen)
-                    case "maximum": _maximum = try reader.field(2, &seen)
-                    default: throw VarlinkWireReader.Unreadable()
+                while let name = try reader.nextField() {
+                    if name == "limit" {
+                        _limit = try reader.field(1, &seen)
+                    } else if name == "maximum" {
+                        _maximum = try reader.field(2, &seen)
+                    } else {
+                        throw VarlinkWireReader.Unreadable()
                     }
                 }
                 self.init(limit: try reader.required(_limit), maximum: try reader.required(_maximum))
@@ -5175,11 +5389,13 @@ extension Localization {
                 var _parameter: String?
                 var _reason: String?
                 var seen: UInt64 = 0
-                while let name = try reader.nextKey() {
-                    switch name {
-                    case "parameter": _parameter = try reader.field(1, &seen)
-                    case "reason": _reason = try reader.field(2, &seen)
-                    default: throw VarlinkWireReader.Unreadable()
+                while let name = try reader.nextField() {
+                    if name == "parameter" {
+                        _parameter = try reader.field(1, &seen)
+                    } else if name == "reason" {
+                        _reason = try reader.field(2, &seen)
+                    } else {
+                        throw VarlinkWireReader.Unreadable()
                     }
                 }
                 self.init(parameter: try reader.required(_parameter), reason: try reader.required(_reason))
@@ -5228,10 +5444,11 @@ extension Localization {
                 try reader.beginObject()
                 var _reason: String?
                 var seen: UInt64 = 0
-                while let name = try reader.nextKey() {
-                    switch name {
-                    case "reason": _reason = try reader.field(1, &seen)
-                    default: throw VarlinkWireReader.Unreadable()
+                while let name = try reader.nextField() {
+                    if name == "reason" {
+                        _reason = try reader.field(1, &seen)
+                    } else {
+                        throw VarlinkWireReader.Unreadable()
                     }
                 }
                 self.init(reason: try reader.required(_reason))

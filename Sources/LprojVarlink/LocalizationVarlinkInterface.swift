@@ -25,10 +25,29 @@ package final class LocalizationVarlinkInterface: VarlinkTypedInterface {
 
     /// A call read straight from its message: the path every well-formed
     /// call takes.
-    package func request(method: UnsafeBufferPointer<UInt8>, parameters: inout VarlinkWireReader)
-        throws(VarlinkWireReader.Unreadable) -> Localization.Call?
+    package func answer(method: VarlinkWireReader.Name, rest reader: inout VarlinkWireReader, caller: VarlinkCaller)
+        -> VarlinkDispatcher.Dispatched?
     {
-        try Localization.Call(wire: method, parameters: &parameters)
+        guard let (request, flags) = Self.read(method: method, rest: &reader) else { return nil }
+        return VarlinkDispatcher.Dispatched(handle(request, caller: caller), flags)
+    }
+
+    /// Reads a call to `method` from the rest of its message; nil when the
+    /// typed path cannot (the reference path then reads it).
+    package static func read(method: VarlinkWireReader.Name, rest reader: inout VarlinkWireReader)
+        -> (Localization.Call, VarlinkWireReader.CallFlags)?
+    {
+        var request: Localization.Call?
+        do {
+            let flags = try reader.readRestOfCall { (parameters) throws(VarlinkWireReader.Unreadable) in
+                request = try Localization.Call(wire: method, parameters: &parameters)
+                if request == nil { throw VarlinkWireReader.Unreadable() }
+            }
+            guard let request else { return nil }
+            return (request, flags)
+        } catch {
+            return nil
+        }
     }
 
     /// A call read as a tree: the path that says what is wrong with a call.

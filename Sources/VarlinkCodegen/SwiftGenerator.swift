@@ -182,7 +182,7 @@ package struct SwiftGenerator {
         out.open("package init(wire reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable)")
         out.line("try reader.beginObject()")
         guard !fields.isEmpty else {
-            out.line("guard try reader.nextKey() == nil else { throw VarlinkWireReader.Unreadable() }")
+            out.line("guard try reader.nextField() == nil else { throw VarlinkWireReader.Unreadable() }")
             out.line("self.init()")
             out.close()
             return
@@ -192,12 +192,17 @@ package struct SwiftGenerator {
             out.line("var \(local(field.name)): \(type)?")
         }
         out.line("var seen: UInt64 = 0")
-        out.open("while let name = try reader.nextKey()")
-        out.line("switch name {")
+        out.open("while let name = try reader.nextField()")
         for (index, field) in fields.enumerated() {
-            out.line("case \(literal(field.name)): \(local(field.name)) = try reader.field(\(UInt64(1) << index), &seen)")
+            out.line("\(index == 0 ? "if" : "} else if") name == \(literal(field.name)) {")
+            out.indent()
+            out.line("\(local(field.name)) = try reader.field(\(UInt64(1) << index), &seen)")
+            out.outdent()
         }
-        out.line("default: throw VarlinkWireReader.Unreadable()")
+        out.line("} else {")
+        out.indent()
+        out.line("throw VarlinkWireReader.Unreadable()")
+        out.outdent()
         out.line("}")
         out.close()
         let arguments = fields.map { field in
@@ -279,11 +284,10 @@ package struct SwiftGenerator {
         out.line("/// Reads a call to `method` straight from its message (``VarlinkWireReader``),")
         out.line("/// from the `{` of its parameters; nil when the interface has no such method.")
         out.open(
-            "package init?(wire method: UnsafeBufferPointer<UInt8>, parameters reader: inout VarlinkWireReader)"
+            "package init?(wire method: VarlinkWireReader.Name, parameters reader: inout VarlinkWireReader)"
                 + " throws(VarlinkWireReader.Unreadable)")
         for (index, method) in idl.methods.enumerated() {
-            let test = "method.count == \(method.name.utf8.count) && method.elementsEqual(\(literal(method.name)).utf8)"
-            out.line("\(index == 0 ? "if" : "} else if") \(test) {")
+            out.line("\(index == 0 ? "if" : "} else if") method == \(literal(method.name)) {")
             out.indent()
             out.line("self = .\(caseName(method.name))(try \(method.name).Parameters(wire: &reader))")
             out.outdent()

@@ -1,4 +1,5 @@
 import LprojInterface
+import LprojVarlink
 import Synchronization
 import Testing
 @testable import VarlinkProtocol
@@ -15,15 +16,12 @@ import Testing
         let typed = Mutex<[Localization.Call]>([])
         let reference = Mutex<[Result<Localization.Call, VarlinkError>]>([])
 
-        func request(method: UnsafeBufferPointer<UInt8>, parameters: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable)
-            -> Localization.Call?
+        func answer(method: VarlinkWireReader.Name, rest reader: inout VarlinkWireReader, caller: VarlinkCaller)
+            -> VarlinkDispatcher.Dispatched?
         {
-            try Localization.Call(wire: method, parameters: &parameters)
-        }
-
-        func handle(_ request: Localization.Call, caller: VarlinkCaller) -> VarlinkOutcome {
+            guard let (request, flags) = LocalizationVarlinkInterface.read(method: method, rest: &reader) else { return nil }
             typed.withLock { $0.append(request) }
-            return .reply([:])
+            return VarlinkDispatcher.Dispatched(.reply([:]), flags)
         }
 
         func handle(_ method: Substring, call: VarlinkCall, caller: VarlinkCaller) -> VarlinkOutcome {

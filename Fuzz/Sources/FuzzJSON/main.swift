@@ -1,6 +1,7 @@
 import Foundation
 import FuzzSupport
 import LprojInterface
+import LprojVarlink
 import Synchronization
 @testable import VarlinkProtocol
 
@@ -52,15 +53,12 @@ final class TypedPath: VarlinkTypedInterface {
         return (call, dispatched.oneway)
     }
 
-    func request(method: UnsafeBufferPointer<UInt8>, parameters: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable)
-        -> Localization.Call?
+    func answer(method: VarlinkWireReader.Name, rest reader: inout VarlinkWireReader, caller: VarlinkCaller)
+        -> VarlinkDispatcher.Dispatched?
     {
-        try Localization.Call(wire: method, parameters: &parameters)
-    }
-
-    func handle(_ request: Localization.Call, caller: VarlinkCaller) -> VarlinkOutcome {
+        guard let (request, flags) = LocalizationVarlinkInterface.read(method: method, rest: &reader) else { return nil }
         last.withLock { $0 = request }
-        return .reply([:])
+        return VarlinkDispatcher.Dispatched(.reply([:]), flags)
     }
 
     func handle(_ method: Substring, call: VarlinkCall, caller: VarlinkCaller) -> VarlinkOutcome { .reply([:]) }

@@ -40,6 +40,22 @@ public struct VarlinkDispatcher: Sendable {
     package struct Dispatched {
         package let outcome: VarlinkOutcome
         package let oneway: Bool
+
+        /// An interface's outcome for a call with these flags: a stream
+        /// needs `more`.
+        package init(_ outcome: VarlinkOutcome, _ flags: VarlinkWireReader.CallFlags) {
+            if case .stream = outcome, !flags.more {
+                self.outcome = .error(.expectedMore)
+            } else {
+                self.outcome = outcome
+            }
+            oneway = flags.oneway
+        }
+
+        init(outcome: VarlinkOutcome, oneway: Bool) {
+            self.outcome = outcome
+            self.oneway = oneway
+        }
     }
 
     /// Answers a call as it came in a message (without its NUL).
@@ -65,53 +81,17 @@ public struct VarlinkDispatcher: Sendable {
         var reader = VarlinkWireReader(message, maximumValues: maximumValues)
         do {
             try reader.beginObject()
-            guard try reader.nextKey() == "method", let method = try reader.tokens.readPlainASCIIString() else { return nil }
-            for (prefix, interface) in typedInterfaces where method.count > prefix.count && method.starts(with: prefix) {
-                let name = UnsafeBufferPointer(rebasing: method[prefix.count...])
-                return try Self.dispatch(to: interface, method: name, rest: &reader, caller: caller)
+            guard let first = try reader.nextField(), first == "method", let method = try reader.readPlainString() else { return nil }
+            let bytes = method.bytes
+            for (prefix, interface) in typedInterfaces where bytes.count > prefix.count && bytes.starts(with: prefix) {
+                let name = VarlinkWireReader.Name(UnsafeBufferPointer(rebasing: bytes[prefix.count...]))
+                return interface.answer(method: name, rest: &reader, caller: caller)
             }
             return nil
         } catch {
             return nil
         }
     }
-
-    /// Reads the rest of the message (after `method`) for `interface`, then answers it.
-    private static func dispatch<Interface: VarlinkTypedInterface>(
-        to interface: Interface, method: UnsafeBufferPointer<UInt8>, rest reader: inout VarlinkWireReader, caller: VarlinkCaller
-    ) throws(VarlinkWireReader.Unreadable) -> Dispatched? {
-        var request: Interface.Request?
-        var seen: UInt64 = 0
-        var oneway: Bool?
-        var more: Bool?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "parameters":
-                guard seen & 1 == 0 else { return nil }
-                seen |= 1
-                if try reader.isNull() { continue }
-                guard let read = try interface.request(method: method, parameters: &reader) else { return nil }
-                request = read
-            case "oneway": oneway = try reader.field(2, &seen)
-            case "more": more = try reader.field(4, &seen)
-            default: return nil
-            }
-        }
-        do { try reader.tokens.finish() } catch { return nil }
-        if request == nil {
-            request = Self.emptyParameters.withUnsafeBytes { bytes in
-                var empty = VarlinkWireReader(bytes, maximumValues: 1)
-                return (try? interface.request(method: method, parameters: &empty)) ?? nil
-            }
-        }
-        guard let request, !(oneway == true && more == true) else { return nil }
-        let outcome = interface.handle(request, caller: caller)
-        if case .stream = outcome, more != true { return Dispatched(outcome: .error(.expectedMore), oneway: oneway == true) }
-        return Dispatched(outcome: outcome, oneway: oneway == true)
-    }
-
-    /// The parameters of a call that has none.
-    private static let emptyParameters: [UInt8] = Array("{}".utf8)
 
     /// Answers a call.
     public func dispatch(_ call: VarlinkCall, caller: VarlinkCaller) -> VarlinkOutcome {

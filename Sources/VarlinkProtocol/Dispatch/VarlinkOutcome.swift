@@ -89,15 +89,11 @@ public protocol VarlinkStream: AnyObject, Sendable {
 /// ``VarlinkInterface/handle(_:call:caller:)`` answers the calls that path
 /// gives up on, and must answer them alike.
 package protocol VarlinkTypedInterface: VarlinkInterface {
-    /// A call with its parameters read.
-    associatedtype Request: Sendable
-    /// Reads the parameters of a call to `method` (the name without the
-    /// interface's), from the `{` of the parameters object; nil when the
-    /// interface has no such method.
-    func request(method: UnsafeBufferPointer<UInt8>, parameters: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable)
-        -> Request?
-    /// Answers a call read by ``request(method:parameters:)``.
-    func handle(_ request: Request, caller: VarlinkCaller) -> VarlinkOutcome
+    /// Reads a call to `method` (the name without the interface's) from
+    /// the rest of its message (``VarlinkWireReader/readRestOfCall(parameters:)``)
+    /// and answers it; nil, having answered nothing, when the message is
+    /// not one this path reads (a method the interface lacks, say).
+    func answer(method: VarlinkWireReader.Name, rest: inout VarlinkWireReader, caller: VarlinkCaller) -> VarlinkDispatcher.Dispatched?
 }
 
 /// One Varlink interface served by a ``VarlinkDispatcher``.

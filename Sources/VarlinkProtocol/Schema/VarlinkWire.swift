@@ -1,5 +1,9 @@
 package import JSONText
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Reads a call's values straight from its message into an interface's
 /// types: no ``JSONValue`` tree between the bytes and the struct.
 ///
@@ -22,6 +26,23 @@ package struct VarlinkWireReader: ~Copyable {
         package init() {}
     }
 
+    /// A member's name as its bytes in the message, to match against the
+    /// names a reader knows.
+    package struct Name {
+        package let bytes: UnsafeBufferPointer<UInt8>
+
+        package init(_ bytes: UnsafeBufferPointer<UInt8>) {
+            self.bytes = bytes
+        }
+
+        /// Whether the name is `literal` (ASCII).
+        @inline(__always)
+        package static func == (name: Name, literal: StaticString) -> Bool {
+            name.bytes.count == literal.utf8CodeUnitCount
+                && (name.bytes.isEmpty || memcmp(name.bytes.baseAddress!, literal.utf8Start, name.bytes.count) == 0)
+        }
+    }
+
     // MARK: For generated code
 
     /// Reads the `{` of a struct.
@@ -29,9 +50,28 @@ package struct VarlinkWireReader: ~Copyable {
         do { try tokens.beginObject() } catch { throw Unreadable() }
     }
 
-    /// The next member's name; nil at the end of the object.
+    /// The next field's name; nil at the end of the object. A name with an
+    /// escape or past ASCII is no field's: the reference path reads it.
+    package mutating func nextField() throws(Unreadable) -> Name? {
+        do {
+            switch try tokens.nextPlainKey() {
+            case .name(let bytes): return Name(bytes)
+            case .end: return nil
+            case .notPlain: throw Unreadable()
+            }
+        } catch {
+            throw Unreadable()
+        }
+    }
+
+    /// The next key of a map; nil at the end of the object.
     package mutating func nextKey() throws(Unreadable) -> String? {
         do { return try tokens.nextKey() } catch { throw Unreadable() }
+    }
+
+    /// A string that needs no decoding, as its bytes (a call's method).
+    package mutating func readPlainString() throws(Unreadable) -> Name? {
+        do { return try tokens.readPlainASCIIString().map(Name.init) } catch { throw Unreadable() }
     }
 
     /// Reads a field's value, nil for `null`; a field met twice is refused,
@@ -93,6 +133,58 @@ package struct VarlinkWireReader: ~Copyable {
     mutating func nextElement() throws(Unreadable) -> Bool {
         do { return try tokens.nextElement() } catch { throw Unreadable() }
     }
+}
+
+extension VarlinkWireReader {
+    /// What a call's message says besides its method and parameters.
+    package struct CallFlags {
+        package var oneway = false
+        package var more = false
+    }
+
+    /// Reads the rest of a call's message, after its method: the
+    /// parameters, by `readParameters` from their `{` (from an empty object
+    /// when the message has none, or `null`), then whether the caller wants
+    /// no reply or more than one.
+    package mutating func readRestOfCall(parameters readParameters: (inout VarlinkWireReader) throws(Unreadable) -> Void)
+        throws(Unreadable) -> CallFlags
+    {
+        var seen: UInt64 = 0
+        var read = false
+        var flags = CallFlags()
+        while let name = try nextField() {
+            if name == "parameters" {
+                guard seen & 1 == 0 else { throw Unreadable() }
+                seen |= 1
+                if try isNull() { continue }
+                try readParameters(&self)
+                read = true
+            } else if name == "oneway" {
+                flags.oneway = try field(2, &seen) ?? false
+            } else if name == "more" {
+                flags.more = try field(4, &seen) ?? false
+            } else {
+                throw Unreadable()
+            }
+        }
+        do { try tokens.finish() } catch { throw Unreadable() }
+        if !read {
+            let readEmpty = Self.emptyObject.withUnsafeBytes { bytes in
+                var empty = VarlinkWireReader(bytes, maximumValues: 1)
+                do {
+                    try readParameters(&empty)
+                    return true
+                } catch {
+                    return false
+                }
+            }
+            guard readEmpty else { throw Unreadable() }
+        }
+        guard !(flags.oneway && flags.more) else { throw Unreadable() }
+        return flags
+    }
+
+    private static let emptyObject: [UInt8] = Array("{}".utf8)
 }
 
 /// A value of an interface's type that reads itself straight from a

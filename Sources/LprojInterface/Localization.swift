@@ -4815,7 +4815,9 @@ extension Localization {
 
 extension Localization {
     /// A call to one of the interface's methods, with its parameters read.
-    public enum Call: Sendable, Equatable {
+    /// Indirect: a call is handed along by value, and a box is cheaper to
+    /// move than the largest method's parameters.
+    public indirect enum Call: Sendable, Equatable {
         case lookup(Lookup.Parameters)
         case getTable(GetTable.Parameters)
         case getSelection(GetSelection.Parameters)

@@ -264,7 +264,9 @@ package struct SwiftGenerator {
     /// `Call`: a call read from its method name and parameters.
     private mutating func callEnum() {
         out.line("/// A call to one of the interface's methods, with its parameters read.")
-        out.open("public enum Call: Sendable, Equatable")
+        out.line("/// Indirect: a call is handed along by value, and a box is cheaper to")
+        out.line("/// move than the largest method's parameters.")
+        out.open("public indirect enum Call: Sendable, Equatable")
         for method in idl.methods { out.line("case \(caseName(method.name))(\(method.name).Parameters)") }
         out.blank()
         out.line("/// Reads a call to `method` (its name without the interface's);")

@@ -14,6 +14,7 @@ import Testing
         #expect(ConnectionAccount.cost(ofWrite: 128) == 128 + ConnectionAccount.perWriteOverhead)
         #expect(account.chargeWrite(payload: 100) == nil)
         #expect(account.chargeWrite(payload: 1000) == nil)
+        account.endTurn()
         #expect(book.usage(of: 5)[.output] == 128 + 1024 + 2 * ConnectionAccount.perWriteOverhead)
         // The kernel took the first reply and part of the second.
         account.settle(unsent: 600)
@@ -23,6 +24,33 @@ import Testing
         // Past the budget: refused, and nothing charged.
         #expect(account.chargeWrite(payload: 20_000) == BudgetError(.perUID(.output), maximum: 10_000))
         #expect(book.usage(of: 5).isEmpty)
+    }
+
+    /// A turn's replies cost the ledger one charge: the first charges a
+    /// credit ahead, the others take from it, and what is left goes back
+    /// when the turn ends. Near the budget, a reply is charged alone.
+    @Test func aTurnsRepliesAreChargedAheadOnceAndWhatIsLeftGoesBack() {
+        let book = BudgetBook(limits: BudgetLimits(perUID: [.output: 1 << 20]))
+        let account = ConnectionAccount(uid: 5, book: book)
+        let cost = ConnectionAccount.cost(ofWrite: 100)
+        #expect(account.chargeWrite(payload: 100) == nil)
+        #expect(book.usage(of: 5)[.output] == cost + ConnectionAccount.turnCredit)
+        for _ in 0..<10 { #expect(account.chargeWrite(payload: 100) == nil) }
+        #expect(book.usage(of: 5)[.output] == cost + ConnectionAccount.turnCredit)
+        account.endTurn()
+        #expect(book.usage(of: 5)[.output] == 11 * cost)
+        // Sent: what was charged for it goes back, and so does a credit.
+        #expect(account.chargeWrite(payload: 100) == nil)
+        account.settle(unsent: 0)
+        #expect(book.usage(of: 5).isEmpty)
+
+        let tight = BudgetBook(limits: BudgetLimits(perUID: [.output: 2 * cost]))
+        let near = ConnectionAccount(uid: 5, book: tight)
+        #expect(near.chargeWrite(payload: 100) == nil && near.chargeWrite(payload: 100) == nil)
+        #expect(tight.usage(of: 5)[.output] == 2 * cost)
+        #expect(near.chargeWrite(payload: 100) == BudgetError(.perUID(.output), maximum: 2 * cost))
+        near.closeAll()
+        #expect(tight.usage(of: 5).isEmpty)
     }
 
     @Test func inputIsChargedWithinTheUsersBudgetAcrossItsConnections() {
@@ -96,11 +124,13 @@ import Testing
         let book = BudgetBook(limits: BudgetLimits(perUID: [.output: 4000]))
         let account = ConnectionAccount(uid: 4, book: book), other = ConnectionAccount(uid: 4, book: book)
         book.forceCharge(3000, of: .output, to: 4)
+        account.beginTurn()
         #expect(account.outputIsHigh)
         let told = Mutex(0)
         #expect(account.wait(for: .output) { told.withLock { $0 += 1 } })
         #expect(!account.wait(for: .output) { told.withLock { $0 += 1 } })  // already waiting
         book.release(1500, of: .output, from: 4)
+        account.beginTurn()
         #expect(told.withLock { $0 } == 0 && !account.outputIsHigh)  // 1500: under half, not a quarter
         book.release(600, of: .output, from: 4)
         #expect(told.withLock { $0 } == 1)
@@ -118,10 +148,11 @@ import Testing
     @Test func aReplyPastTheBudgetIsReplacedByItsError() {
         let book = BudgetBook(limits: BudgetLimits(perUID: [.output: 1000]))
         let account = ConnectionAccount(uid: 6, book: book)
-        let small = account.admit(reply: Array(repeating: 1, count: 100)) { _ in [9] }
-        #expect(small.bytes.count == 100 && small.refusal == nil)
-        let large = account.admit(reply: Array(repeating: 1, count: 5000)) { _ in [9, 9] }
-        #expect(large.bytes == [9, 9] && large.refusal == BudgetError(.perUID(.output), maximum: 1000))
+        let output = ConnectionOutput(account: account) { _ in [9, 9] }
+        output.write(Array(repeating: 1, count: 100))
+        #expect(output.pendingReplies.count == 100)
+        output.write(Array(repeating: 1, count: 5000))
+        #expect(output.pendingReplies.count == 102 && output.pendingReplies.suffix(2) == [9, 9])
         #expect(book.usage(of: 6)[.output] == ConnectionAccount.cost(ofWrite: 100) + ConnectionAccount.cost(ofWrite: 2))
     }
 }

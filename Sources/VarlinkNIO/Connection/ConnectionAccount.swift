@@ -23,6 +23,13 @@ final class ConnectionAccount {
     private var pendingPayload = 0
     /// Output as charged: the costs of `pendingWrites`.
     private(set) var output = 0
+    /// Output charged to the uid ahead of the replies of a turn, and not
+    /// yet used by them: a turn's replies cost the ledger one charge, not
+    /// one each. Given back when the turn ends (``endTurn()``).
+    private var credit = 0
+    /// Output the uid may still gain before its connections stop taking
+    /// calls, as it was when the turn began, less this turn's replies.
+    private var headroom = Int.max
     /// The uid's budget waits the connection is in (``BudgetBook/whenBelow``).
     private var waiters: [Resource: UInt64] = [:]
 
@@ -85,13 +92,45 @@ final class ConnectionAccount {
         (payload <= 1 ? 1 : 1 << (Int.bitWidth - (payload - 1).leadingZeroBitCount)) + perWriteOverhead
     }
 
+    /// What a turn charges ahead, for the replies it writes.
+    static let turnCredit = 16 << 10
+
     /// Charges a reply about to be written; nil when the uid's output
     /// budget takes it, else the limit it would break.
+    ///
+    /// It is taken from the turn's credit; when that runs short, the reply
+    /// and a new credit are charged together, or, if the budget cannot
+    /// take both, the reply alone, as it would have been without credit.
     func chargeWrite(payload: Int) -> BudgetError? {
         let cost = Self.cost(ofWrite: payload)
-        if let refusal = book.charge(cost, of: .output, to: uid) { return refusal }
+        if cost > credit {
+            let wanted = cost - credit + Self.turnCredit
+            if book.charge(wanted, of: .output, to: uid) == nil {
+                credit += wanted
+            } else if let refusal = book.charge(cost - credit, of: .output, to: uid) {
+                return refusal
+            } else {
+                credit = cost
+            }
+        }
+        credit -= cost
+        headroom -= cost
         note(payload: payload, cost: cost)
         return nil
+    }
+
+    /// A turn begins: what the uid may gain before its connections stop
+    /// taking calls is read once, for ``outputIsHigh`` to count down.
+    func beginTurn() {
+        guard let limit = book.limits.perUID[.output] else { return }
+        headroom = limit / 2 - book.usage(of: uid)[.output]
+    }
+
+    /// A turn ends with nothing to send: the credit goes back (else
+    /// ``settle(unsent:)`` gives it back).
+    func endTurn() {
+        book.release(credit, of: .output, from: uid)
+        credit = 0
     }
 
     /// Charges a reply about to be written whatever the budget says (a
@@ -120,31 +159,21 @@ final class ConnectionAccount {
             released += first.cost
         }
         output -= released
-        book.release(released, of: .output, from: uid)
+        // The credit a turn did not use goes back with what was sent.
+        book.release(released + credit, of: .output, from: uid)
+        credit = 0
     }
 
     /// Whether writes are still waiting for the kernel.
     var hasPendingOutput: Bool { !pendingWrites.isEmpty }
 
-    /// A reply as it may be written: charged to the uid's output, or, when
-    /// the budget cannot take it, the short error `refused` makes in its
-    /// place (charged whatever the budget says).
-    func admit(reply: [UInt8], refused: (BudgetError) -> [UInt8]) -> (bytes: [UInt8], refusal: BudgetError?) {
-        guard let refusal = chargeWrite(payload: reply.count) else { return (reply, nil) }
-        let error = refused(refusal)
-        forceChargeWrite(payload: error.count)
-        return (error, refusal)
-    }
-
     // MARK: Waiting for the uid's budget
 
     /// Whether the uid's unsent output has reached the point where its
     /// connections stop taking calls (half its budget, so that one more
-    /// reply still fits).
-    var outputIsHigh: Bool {
-        guard let limit = book.limits.perUID[.output] else { return false }
-        return book.usage(of: uid)[.output] >= limit / 2
-    }
+    /// reply still fits): as the ledger said when the turn began, with this
+    /// turn's replies since.
+    var outputIsHigh: Bool { headroom <= 0 }
 
     /// Calls `resume`, from any thread, once the uid holds little enough
     /// of `resource` for its connections to go on (output: a quarter of its
@@ -164,9 +193,10 @@ final class ConnectionAccount {
         for waiter in waiters.values { book.cancelWaiter(waiter) }
         waiters = [:]
         book.release(input, of: .input, from: uid)
-        book.release(output, of: .output, from: uid)
+        book.release(output + credit, of: .output, from: uid)
         input = 0
         output = 0
+        credit = 0
         pendingWrites.removeAll()
         pendingPayload = 0
     }

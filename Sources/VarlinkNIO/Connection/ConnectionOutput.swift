@@ -30,6 +30,9 @@ final class ConnectionOutput {
         self.refusal = refusal
     }
 
+    /// The replies written in this turn and not yet handed to NIO.
+    var pendingReplies: [UInt8] { pending.bytes }
+
     /// Runs `answer`, which may write a reply into the turn's buffer; the
     /// reply is charged to the uid, or the budget's error written in its
     /// place.
@@ -60,8 +63,10 @@ final class ConnectionOutput {
         pending.bytes.append(contentsOf: error)
     }
 
+    /// Hands what was written to the kernel, and gives back the output
+    /// charged ahead and not used (the end of a turn).
     func flushIfNeeded() {
-        guard needsFlush, let context else { return }
+        guard needsFlush, let context else { return account.endTurn() }
         needsFlush = false
         writePending(context)
         context.flush()

@@ -101,6 +101,7 @@ final class VarlinkConnectionHandler: ChannelInboundHandler, TurnTaker {
     func takeTurn(until deadline: NIODeadline) {
         guard context != nil, machine.isOpen else { return }
         machine.turnStarted()
+        account.beginTurn()
         if machine.streamOutputPending {
             let more = stream.writeOutbox(until: deadline)
             output.settle()

@@ -80,8 +80,17 @@ package struct VarlinkWireReader: ~Copyable {
     package mutating func field<Value: VarlinkWireValue>(_ bit: UInt64, _ seen: inout UInt64) throws(Unreadable) -> Value? {
         guard seen & bit == 0 else { throw Unreadable() }
         seen |= bit
-        if try isNull() { return nil }
-        return try Value(wire: &self)
+        return try Value.wireField(&self)
+    }
+
+    /// The next value's token (a container's start is only read).
+    mutating func nextToken() throws(Unreadable) -> JSONToken {
+        do { return try tokens.next() } catch { throw Unreadable() }
+    }
+
+    /// A number as the reference reader makes it, from its literal.
+    func number(_ literal: JSONNumberLiteral) throws(Unreadable) -> JSONNumber {
+        do { return try JSONParser.number(literal, tokens) } catch { throw Unreadable() }
     }
 
     /// Reads `null` if it comes next.
@@ -193,11 +202,30 @@ extension VarlinkWireReader {
 /// refuses what that refuses.
 package protocol VarlinkWireValue: VarlinkValue {
     init(wire reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable)
+    /// A field's value; nil for `null`.
+    static func wireField(_ reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) -> Self?
 }
+
+extension VarlinkWireValue {
+    package static func wireField(_ reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) -> Self? {
+        if try reader.isNull() { return nil }
+        return try Self(wire: &reader)
+    }
+}
+
+// A scalar field is one token: read at once, `null` or the value.
 
 extension String: VarlinkWireValue {
     package init(wire reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) {
         self = try reader.readString()
+    }
+
+    package static func wireField(_ reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) -> String? {
+        switch try reader.nextToken() {
+        case .string(let string): return string
+        case .null: return nil
+        default: throw VarlinkWireReader.Unreadable()
+        }
     }
 }
 
@@ -205,20 +233,47 @@ extension Bool: VarlinkWireValue {
     package init(wire reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) {
         self = try reader.readBoolean()
     }
+
+    package static func wireField(_ reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) -> Bool? {
+        switch try reader.nextToken() {
+        case .bool(let flag): return flag
+        case .null: return nil
+        default: throw VarlinkWireReader.Unreadable()
+        }
+    }
 }
 
 extension Int: VarlinkWireValue {
     package init(wire reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) {
-        guard let integer = try reader.readNumber().integer, let fitting = Int(exactly: integer) else {
-            throw VarlinkWireReader.Unreadable()
+        self = try Self.fitting(reader.readNumber())
+    }
+
+    package static func wireField(_ reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) -> Int? {
+        switch try reader.nextToken() {
+        case .number(let literal): return try fitting(reader.number(literal))
+        case .null: return nil
+        default: throw VarlinkWireReader.Unreadable()
         }
-        self = fitting
+    }
+
+    /// `int`: written as an integer that fits, as `init(varlink:)` reads it.
+    private static func fitting(_ number: JSONNumber) throws(VarlinkWireReader.Unreadable) -> Int {
+        guard let integer = number.integer, let fitting = Int(exactly: integer) else { throw VarlinkWireReader.Unreadable() }
+        return fitting
     }
 }
 
 extension JSONNumber: VarlinkWireValue {
     package init(wire reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) {
         self = try reader.readNumber()
+    }
+
+    package static func wireField(_ reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) -> JSONNumber? {
+        switch try reader.nextToken() {
+        case .number(let literal): return try reader.number(literal)
+        case .null: return nil
+        default: throw VarlinkWireReader.Unreadable()
+        }
     }
 }
 

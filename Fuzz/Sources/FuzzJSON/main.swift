@@ -1,7 +1,7 @@
 import Foundation
 import FuzzSupport
 import LprojInterface
-import LprojVarlink
+@testable import LprojVarlink
 import Synchronization
 @testable import VarlinkProtocol
 

@@ -21,6 +21,7 @@
 #                   user), the sample configuration and the demo bundle, and
 #                   the C client (make install-client), under PREFIX (default
 #                   /usr/local), staged in DESTDIR if set
+#   make print-version  lprojd's version (Sources/LprojVersion), for packaging
 #
 #   make test-docs  the documentation's tests (links, docs/architecture.md
 #                   against the code, every example run against the demo
@@ -65,10 +66,12 @@ PYGOBJECT    := 'PyGObject>=3.42,<3.51'
 # pip, for a python3 of its own (pyenv, venv) or Debian's (which wants the flag).
 PIP          := python3 -m pip install -q --disable-pip-version-check
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+# lprojd's version, written once, in Sources/LprojVersion/LprojVersion.swift.
+VERSION      := $(shell sed -n 's/^ *public static let current = "\(.*\)"$$/\1/p' Sources/LprojVersion/LprojVersion.swift)
 
 COMMA        := ,
 
-.PHONY: all deps deps-demo deps-app test-docs build release test test-clients test-extract extract demo-app install-client bench soak fuzz-build fuzz fuzz-smoke demo install install-binaries install-data clean generate format lint-format
+.PHONY: all deps deps-demo deps-app test-docs build release test test-clients test-extract extract demo-app install-client bench soak fuzz-build fuzz fuzz-smoke demo install install-binaries install-data clean generate print-version format lint-format
 
 all: build
 
@@ -171,6 +174,9 @@ bench: deps
 generate:
 	$(SWIFT) run varlink-codegen Sources/LprojInterface/org.lprojd.Localization.varlink --namespace Localization \
 	  --output Sources/LprojInterface/Localization.swift
+
+print-version:
+	@echo $(VERSION)
 
 FORMATTED := Sources Tests Benchmarks Examples/SwiftDemo Fuzz/Sources Package.swift Fuzz/Package.swift Extract/Sources Extract/Tests Extract/Package.swift
 

@@ -18,9 +18,13 @@
 #                   (terminal apps on the C and Swift localizers: Examples/CDemo,
 #                   Examples/SwiftDemo; make test drives all three)
 #   make install    after `make release`: binaries, systemd units (system and
-#                   user), the sample configuration and the demo bundle, and
-#                   the C client (make install-client), under PREFIX (default
-#                   /usr/local), staged in DESTDIR if set
+#                   user), the sample configuration and the demo bundle, the
+#                   manual pages and the shell completions, and the C client
+#                   (make install-client), under PREFIX (default /usr/local),
+#                   staged in DESTDIR if set
+#   make man        the manual pages in man/, written from the programs' own
+#                   help and man/parts (a test fails when they are stale)
+#   make print-version  lprojd's version (Sources/LprojVersion), for packaging
 #
 #   make test-docs  the documentation's tests (links, docs/architecture.md
 #                   against the code, every example run against the demo
@@ -37,6 +41,11 @@ DESTDIR      ?=
 BINDIR       ?= $(PREFIX)/bin
 DATADIR      ?= $(PREFIX)/share
 SYSCONFDIR   ?= /etc
+MANDIR       ?= $(DATADIR)/man
+# Where each shell looks for the completions of installed programs.
+BASH_COMPLETION_DIR ?= $(DATADIR)/bash-completion/completions
+ZSH_COMPLETION_DIR  ?= $(DATADIR)/zsh/vendor-completions
+FISH_COMPLETION_DIR ?= $(DATADIR)/fish/vendor_completions.d
 SYSTEMD_SYSTEM_UNIT_DIR ?= $(PREFIX)/lib/systemd/system
 SYSTEMD_USER_UNIT_DIR   ?= $(PREFIX)/lib/systemd/user
 # Where `install` takes the binaries from.
@@ -52,8 +61,9 @@ APT_APP      := gir1.2-gtk-4.0 libgirepository1.0-dev libcairo2-dev python3-dev
 # strace; gdb for Tests/with-deadline's stacks. The C client (GLib,
 # json-glib; gettext's msgfmt for its benchmark's baseline), and the GTK 4
 # app under a headless X server. lprojctl coverage's HTML page is laid out by
-# headless Chromium in a test.
-APT_TEST     := systemd util-linux strace gdb gcc libglib2.0-dev libjson-glib-dev gettext xvfb xauth chromium
+# headless Chromium in a test. The manual pages are rendered by groff, and the
+# zsh completions read by zsh, in a test.
+APT_TEST     := systemd util-linux strace gdb gcc libglib2.0-dev libjson-glib-dev gettext xvfb xauth chromium groff-base man-db zsh
 APT_PACKAGES := $(APT_DEMO) $(APT_APP) $(APT_TEST)
 DEMO_DIR     ?= $(or $(XDG_RUNTIME_DIR),/tmp)/lprojd-demo
 DEMO_SOCKET  ?= $(DEMO_DIR)/org.lprojd.Localization
@@ -65,10 +75,12 @@ PYGOBJECT    := 'PyGObject>=3.42,<3.51'
 # pip, for a python3 of its own (pyenv, venv) or Debian's (which wants the flag).
 PIP          := python3 -m pip install -q --disable-pip-version-check
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+# lprojd's version, written once, in Sources/LprojVersion/LprojVersion.swift.
+VERSION      := $(shell sed -n 's/^ *public static let current = "\(.*\)"$$/\1/p' Sources/LprojVersion/LprojVersion.swift)
 
 COMMA        := ,
 
-.PHONY: all deps deps-demo deps-app test-docs build release test test-clients test-extract extract demo-app install-client bench soak fuzz-build fuzz fuzz-smoke demo install install-binaries install-data clean generate format lint-format
+.PHONY: all deps deps-demo deps-app test-docs build release test test-clients test-extract test-man extract demo-app install-client bench soak fuzz-build fuzz fuzz-smoke demo install install-binaries install-data install-man install-completions clean generate man print-version format lint-format
 
 all: build
 
@@ -132,6 +144,7 @@ test: deps
 	$(HARDENING) Tests/with-deadline 900 $(SWIFT) test --skip-build --filter HardeningTests $(BUILD_FLAGS)
 	$(MAKE) test-clients
 	$(MAKE) test-extract
+	$(MAKE) test-man
 	$(MAKE) test-docs
 
 # lproj-extract's own package (swift-syntax takes minutes to build, once).
@@ -149,6 +162,15 @@ test-clients:
 	$(SWIFT) build --product lproj-swift-demo $(BUILD_FLAGS)
 	$(PIP) './clients/python[glib,test]' || $(PIP) --break-system-packages './clients/python[glib,test]'
 	LPROJD_BINARY=$(CURDIR)/.build/release/lprojd python3 -m pytest -q -p no:cacheprovider clients/python/tests
+
+# The manual pages (Tests/man): fresh (written again from the debug builds,
+# lproj-extract's as test-extract built it), naming every option, command and
+# setting, rendered by groff without a warning; and the manual pages and
+# completions `make install` puts where man and each shell look.
+test-man:
+	LPROJD=$(CURDIR)/.build/debug/lprojd LPROJCTL=$(CURDIR)/.build/debug/lprojctl \
+	  LPROJ_EXTRACT=$(CURDIR)/Extract/.build/debug/lproj-extract PYTHONDONTWRITEBYTECODE=1 \
+	  python3 -m pytest -q -p no:cacheprovider Tests/man
 
 # The documentation's tests (Tests/docs): links and anchors, the
 # architecture page against Package.swift and the imports, and every example
@@ -171,6 +193,17 @@ bench: deps
 generate:
 	$(SWIFT) run varlink-codegen Sources/LprojInterface/org.lprojd.Localization.varlink --namespace Localization \
 	  --output Sources/LprojInterface/Localization.swift
+
+# The manual pages, written from the debug builds' --experimental-dump-help
+# and man/parts (man/generate says how).
+man: deps-demo
+	$(SWIFT) build --product lprojd $(BUILD_FLAGS)
+	$(SWIFT) build --product lprojctl $(BUILD_FLAGS)
+	$(SWIFT) build --package-path Extract --product lproj-extract $(BUILD_FLAGS)
+	man/generate man lprojd=.build/debug/lprojd lprojctl=.build/debug/lprojctl lproj-extract=Extract/.build/debug/lproj-extract
+
+print-version:
+	@echo $(VERSION)
 
 FORMATTED := Sources Tests Benchmarks Examples/SwiftDemo Fuzz/Sources Package.swift Fuzz/Package.swift Extract/Sources Extract/Tests Extract/Package.swift
 
@@ -206,7 +239,7 @@ demo: build
 	@echo "In another terminal: export LPROJD_SOCKET=$(DEMO_SOCKET); then .build/debug/lprojctl bundles"
 	$(SWIFT) run lprojd --socket $(DEMO_SOCKET) --state-directory $(DEMO_DIR)/state --bundle demo=$(CURDIR)/Examples/DemoApp@en --pseudo-locales
 
-install: install-binaries install-data install-client
+install: install-binaries install-data install-man install-completions install-client
 
 # The C client: library, header and pkg-config file (lprojd-client).
 install-client:
@@ -222,6 +255,25 @@ install-binaries:
 	@test -x $(BUILD_DIR)/lprojd -a -x $(BUILD_DIR)/lprojctl || { echo "No binaries in $(BUILD_DIR): run 'make release' first."; exit 1; }
 	install -d $(DESTDIR)$(BINDIR)
 	install -m 0755 $(BUILD_DIR)/lprojd $(BUILD_DIR)/lprojctl $(DESTDIR)$(BINDIR)/
+
+install-man:
+	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8
+	install -m 0644 man/lprojctl.1 man/lproj-extract.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 0644 man/lprojd.conf.5 $(DESTDIR)$(MANDIR)/man5/
+	install -m 0644 man/lprojd.8 $(DESTDIR)$(MANDIR)/man8/
+
+# The completions are the programs' own (swift-argument-parser writes them),
+# so they are written from the binaries being installed.
+install-completions:
+	@test -x $(BUILD_DIR)/lprojd -a -x $(BUILD_DIR)/lprojctl || { echo "No binaries in $(BUILD_DIR): run 'make release' first."; exit 1; }
+	install -d $(DESTDIR)$(BASH_COMPLETION_DIR) $(DESTDIR)$(ZSH_COMPLETION_DIR) $(DESTDIR)$(FISH_COMPLETION_DIR)
+	for program in lprojd lprojctl; do \
+	  $(BUILD_DIR)/$$program --generate-completion-script bash > $(DESTDIR)$(BASH_COMPLETION_DIR)/$$program && \
+	  $(BUILD_DIR)/$$program --generate-completion-script zsh > $(DESTDIR)$(ZSH_COMPLETION_DIR)/_$$program && \
+	  $(BUILD_DIR)/$$program --generate-completion-script fish > $(DESTDIR)$(FISH_COMPLETION_DIR)/$$program.fish && \
+	  chmod 0644 $(DESTDIR)$(BASH_COMPLETION_DIR)/$$program $(DESTDIR)$(ZSH_COMPLETION_DIR)/_$$program \
+	    $(DESTDIR)$(FISH_COMPLETION_DIR)/$$program.fish || exit 1; \
+	done
 
 # The units name /usr/bin/lprojd and /etc/lprojd; they are rewritten for
 # BINDIR and SYSCONFDIR. An existing configuration is never overwritten.

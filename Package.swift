@@ -26,6 +26,8 @@ let package = Package(
         // The live localizer built on it (clients/README.md): the engine and
         // ICU (opened at run time) come with it.
         .library(name: "LprojLocalizer", targets: ["LprojLocalizer"]),
+        // The version, for lproj-extract (Extract/) to report the same.
+        .library(name: "LprojVersion", targets: ["LprojVersion"]),
         // For the fuzzers in Fuzz/ (a package of their own, built with
         // -sanitize=fuzzer and -enable-testing): the modules they drive,
         // and the oracles. What is not API is `package`, which they see
@@ -58,6 +60,8 @@ let package = Package(
         .target(name: "LprojEngine", dependencies: ["LprojTables", "LprojLocales", "LprojFormat"], swiftSettings: strictSwift),
         .target(name: "LprojFormatting", dependencies: ["CLprojICU", "LprojLocales", "LprojFormat"], swiftSettings: strictSwift),
         .target(name: "ClientBudget", swiftSettings: strictSwift),
+        // The version every program and the Varlink service report.
+        .target(name: "LprojVersion", swiftSettings: strictSwift),
         .target(name: "LprojFiles", dependencies: ["LprojEngine"], swiftSettings: strictSwift),
         .target(
             name: "LprojLint", dependencies: ["LprojEngine", "LprojFormat", "LprojLocales", "LprojTables"], swiftSettings: strictSwift),
@@ -83,7 +87,7 @@ let package = Package(
             name: "LprojService",
             dependencies: [
                 "LprojEngine", "LprojFiles", "LprojLocales", "LprojFormat", "LprojFormatting", "LprojTables", "LprojStore", "LprojWatch",
-                "LprojInterface", "ClientBudget",
+                "LprojInterface", "LprojVersion", "ClientBudget",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -141,7 +145,7 @@ let package = Package(
             name: "lprojd",
             dependencies: [
                 "LprojService", "LprojVarlink", "LprojInterface", "LprojConfiguration", "LprojEngine", "LprojFiles", "LprojLocales",
-                "LprojStore", "LprojSystemd",
+                "LprojStore", "LprojSystemd", "LprojVersion",
                 "VarlinkNIO", "VarlinkProtocol", "ClientBudget",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -156,7 +160,7 @@ let package = Package(
             name: "lprojctl",
             dependencies: [
                 "LprojEngine", "LprojFiles", "LprojLint", "LprojCoverage", "LprojClient", "LprojInterface", "LprojLocales", "LprojTables",
-                "VarlinkProtocol", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "LprojVersion", "VarlinkProtocol", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSwift
         ),

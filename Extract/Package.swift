@@ -33,7 +33,10 @@ let package = Package(
             swiftSettings: strictSwift),
         .executableTarget(
             name: "lproj-extract",
-            dependencies: ["LprojExtract", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [
+                "LprojExtract", .product(name: "LprojVersion", package: "lprojd"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             swiftSettings: strictSwift),
         .testTarget(
             name: "LprojExtractTests",

@@ -10,6 +10,13 @@ package enum ConfigurationFile {
     /// The file lprojd reads when `--config` is not given.
     package static let defaultPath = "/etc/lprojd/lprojd.conf"
 
+    /// The settings the file may hold at its top level, and in each of its
+    /// `bundles` (those of `limits` are ``LimitSetting``'s). lprojd.conf(5)
+    /// describes each; a test holds it to these.
+    static var settings: (file: [String], bundle: [String]) {
+        (FileModel.CodingKeys.allCases.map(\.rawValue), BundleModel.CodingKeys.allCases.map(\.rawValue))
+    }
+
     /// Reads a configuration file. Relative bundle directories are taken
     /// relative to the file's own directory.
     package static func read(path: String) throws(ConfigurationError) -> DaemonConfiguration {
@@ -150,7 +157,7 @@ package enum ConfigurationFile {
         var bundles: [BundleModel]?
         var limits: [String: ByteCount]?
 
-        enum CodingKeys: String, CodingKey {
+        enum CodingKeys: String, CodingKey, CaseIterable {
             case socket, bundles, limits
             case stateDirectory = "state-directory"
             case logLevel = "log-level"

@@ -1,4 +1,5 @@
 import ArgumentParser
+import LprojVersion
 
 /// lprojctl: a plain `lookup` is answered at once (``QuickLookup``);
 /// everything else goes through the argument parser.
@@ -20,6 +21,7 @@ struct LprojCtl: AsyncParsableCommand {
             user's socket ($XDG_RUNTIME_DIR/lprojd/) or the system's (/run/lprojd/).
             Offline commands (no daemon needed): lint, dump, compile, coverage, extract.
             """,
+        version: LprojVersion.current,
         subcommands: [
             LookupCommand.self, TableCommand.self, SelectionCommand.self, SelectCommand.self, ResetCommand.self,
             BundlesCommand.self, NegotiateCommand.self, WatchCommand.self, StatusCommand.self, ReloadCommand.self,

@@ -6,6 +6,7 @@ import LprojService
 import LprojVarlink
 import LprojStore
 import LprojSystemd
+import LprojVersion
 import NIOCore
 import NIOPosix
 import ServiceLifecycle
@@ -152,7 +153,7 @@ struct Daemon {
             connectionCount: { uid in serverReference.connectionCount(uid: uid) }, logger: logger)
         service.restoreMisses()
         let dispatcher = VarlinkDispatcher(
-            info: .init(vendor: "lprojd", product: "lprojd", version: LocalizationService.version, url: "https://github.com/lprojd/lprojd"),
+            info: .init(vendor: "lprojd", product: "lprojd", version: LprojVersion.current, url: "https://github.com/lprojd/lprojd"),
             interfaces: [LocalizationVarlinkInterface(service: service, subscriptions: events)])
         let server = VarlinkServer(
             listener: try listener(logger: logger), dispatcher: dispatcher, configuration: serverConfiguration(limits), group: group,

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LprojSystemd
+import LprojVersion
 
 /// lprojd: the localization daemon.
 @main
@@ -13,7 +14,7 @@ struct Lprojd: AsyncParsableCommand {
             notifies readiness (Type=notify), serves a socket passed by socket activation, pings \
             the watchdog, logs to the journal, and re-reads its configuration on SIGHUP.
             """,
-        version: "0.1.0"
+        version: LprojVersion.current
     )
 
     @Option(help: "The configuration file (YAML). A missing default file is fine.")

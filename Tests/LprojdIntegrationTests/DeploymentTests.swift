@@ -34,6 +34,14 @@ import LprojTestSupport
             #expect(manager.fileExists(atPath: "\(prefix)/\(unit)"), "\(unit)")
         }
         #expect(manager.fileExists(atPath: "\(prefix)/share/lprojd/demo/de.lproj/Localizable.stringsdict"))
+        // The manual pages and completions (Tests/man checks what they say).
+        for file in [
+            "share/man/man8/lprojd.8", "share/man/man1/lprojctl.1", "share/man/man1/lproj-extract.1", "share/man/man5/lprojd.conf.5",
+            "share/bash-completion/completions/lprojctl", "share/zsh/vendor-completions/_lprojd",
+            "share/fish/vendor_completions.d/lprojctl.fish",
+        ] {
+            #expect(manager.fileExists(atPath: "\(prefix)/\(file)"), "\(file)")
+        }
         let service = try String(contentsOfFile: "\(prefix)/lib/systemd/system/lprojd.service", encoding: .utf8)
         #expect(service.contains("ExecStart=\(prefix)/bin/lprojd --config \(sysconf)/lprojd/lprojd.conf\n"))
         // The process is bounded a little above its budgets: a ledger bug is

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LprojExtract
+import LprojVersion
 
 /// `lproj-extract` (and `lprojctl extract`): the keys in the code, into the
 /// development language's `.strings` tables.
@@ -17,7 +18,8 @@ struct LprojExtractCommand: ParsableCommand {
             longer uses are reported (in a catalog, marked stale). Running it again changes nothing. \
             --check changes nothing and exits 1 if the tables lack keys the code uses or hold keys it \
             no longer uses.
-            """)
+            """,
+        version: LprojVersion.current)
 
     @Argument(help: "Source files or directories.") var paths: [String]
     @Option(name: .shortAndLong, help: "The folder holding the .lproj folders (the bundle directory).") var output: String

@@ -4,6 +4,7 @@ internal import LprojEngine
 package import LprojInterface
 internal import LprojLocales
 internal import LprojTables
+internal import LprojVersion
 
 extension LocalizationService {
     package func listBundles(_ call: Localization.ListBundles.Parameters) -> Localization.ListBundles.Reply {
@@ -92,7 +93,7 @@ extension LocalizationService {
         let everyone = caller.uid == 0 || caller.uid == daemonUID
         let usage = everyone ? budget.usageByUID : [caller.uid: budget.usage(of: caller.uid)]
         return .init(
-            version: Self.version, generation: snapshot.generation, bundles: snapshot.bundles.count, tables: snapshot.tableCount,
+            version: LprojVersion.current, generation: snapshot.generation, bundles: snapshot.bundles.count, tables: snapshot.tableCount,
             entries: snapshot.entryCount, connections: connectionCount(everyone ? nil : caller.uid),
             subscribers: everyone ? events.subscriberCount : events.subscriberCount(uid: caller.uid),
             selections: everyone ? store.selectionCount : store.selectionCount(uid: caller.uid),

@@ -42,9 +42,6 @@ package final class LocalizationService: Sendable {
     /// Open connections: of one uid, or all (nil).
     let connectionCount: @Sendable (UInt32?) -> Int
 
-    /// lprojd's version.
-    package static let version = "0.1.0"
-
     /// Creates the service over the daemon's parts.
     package init(
         catalog: Catalog, watcher: CatalogWatcher, events: any EventSink, store: ClientStore, added: AddedStringsRegistry,

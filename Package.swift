@@ -77,7 +77,12 @@ let package = Package(
             name: "LprojStore", dependencies: ["ClientBudget", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: strictSwift),
         .target(name: "LprojWatch", swiftSettings: strictSwift),
         .target(
-            name: "LprojConfiguration", dependencies: ["LprojEngine", "LprojLocales", "ClientBudget", "Yams"], swiftSettings: strictSwift),
+            name: "LprojConfiguration",
+            dependencies: [
+                "LprojEngine", "LprojLocales", "LprojWatch", "ClientBudget", "Yams", .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strictSwift),
         .target(
             name: "LprojService",
             dependencies: [

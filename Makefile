@@ -18,9 +18,12 @@
 #                   (terminal apps on the C and Swift localizers: Examples/CDemo,
 #                   Examples/SwiftDemo; make test drives all three)
 #   make install    after `make release`: binaries, systemd units (system and
-#                   user), the sample configuration and the demo bundle, and
-#                   the C client (make install-client), under PREFIX (default
+#                   user), the sample configuration (which serves no bundle:
+#                   apps register theirs with drop-in files), and the C
+#                   client (make install-client), under PREFIX (default
 #                   /usr/local), staged in DESTDIR if set
+#   make install-examples  the demo bundle and its drop-in file, which
+#                   lprojd then serves as org.lprojd.Demo
 #
 #   make test-docs  the documentation's tests (links, docs/architecture.md
 #                   against the code, every example run against the demo
@@ -68,7 +71,7 @@ SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 COMMA        := ,
 
-.PHONY: all deps deps-demo deps-app test-docs build release test test-clients test-extract extract demo-app install-client bench soak fuzz-build fuzz fuzz-smoke demo install install-binaries install-data clean generate format lint-format
+.PHONY: all deps deps-demo deps-app test-docs build release test test-clients test-extract extract demo-app install-client bench soak fuzz-build fuzz fuzz-smoke demo install install-binaries install-data install-examples clean generate format lint-format
 
 all: build
 
@@ -227,8 +230,8 @@ install-binaries:
 # BINDIR and SYSCONFDIR. An existing configuration is never overwritten.
 UNIT_PATHS := -e 's|/usr/bin/lprojd|$(BINDIR)/lprojd|g' -e 's|/etc/lprojd/|$(SYSCONFDIR)/lprojd/|g'
 
-# The demo bundle goes in too, world-readable as the service's dynamic user
-# needs, so that the sample configuration serves something at once.
+# The sample configuration serves no bundle; the drop-in directories are
+# made, for the administrator's files and the packages'.
 install-data:
 	install -d $(DESTDIR)$(SYSTEMD_SYSTEM_UNIT_DIR) $(DESTDIR)$(SYSTEMD_USER_UNIT_DIR)
 	for unit in lprojd.socket lprojd.service; do \
@@ -243,11 +246,21 @@ install-data:
 	else target=$(DESTDIR)$(SYSCONFDIR)/lprojd/lprojd.conf; fi; \
 	sed -e 's|/usr/share/lprojd/|$(DATADIR)/lprojd/|g' -e 's|/etc/lprojd/|$(SYSCONFDIR)/lprojd/|g' etc/lprojd/lprojd.conf > $$target; \
 	chmod 0644 $$target
-	install -d $(DESTDIR)$(DATADIR)/lprojd/demo
+	install -d -m 0755 $(DESTDIR)$(SYSCONFDIR)/lprojd/bundles.d $(DESTDIR)$(DATADIR)/lprojd/bundles.d
+
+# The demo bundle, world-readable as the service's dynamic user needs, and
+# the drop-in file that registers it, as an app's package would: lprojd
+# serves it at once, as org.lprojd.Demo.
+install-examples:
+	install -d $(DESTDIR)$(DATADIR)/lprojd/demo $(DESTDIR)$(DATADIR)/lprojd/bundles.d
 	cd Examples/DemoApp && for folder in *.lproj; do \
 	  install -d $(DESTDIR)$(DATADIR)/lprojd/demo/$$folder; \
 	  install -m 0644 $$folder/* $(DESTDIR)$(DATADIR)/lprojd/demo/$$folder/; \
 	done
+	sed -e 's|/usr/share/lprojd/|$(DATADIR)/lprojd/|g' Examples/bundles.d/org.lprojd.Demo.conf \
+	  > $(DESTDIR)$(DATADIR)/lprojd/bundles.d/.org.lprojd.Demo.conf.new
+	chmod 0644 $(DESTDIR)$(DATADIR)/lprojd/bundles.d/.org.lprojd.Demo.conf.new
+	mv -f $(DESTDIR)$(DATADIR)/lprojd/bundles.d/.org.lprojd.Demo.conf.new $(DESTDIR)$(DATADIR)/lprojd/bundles.d/org.lprojd.Demo.conf
 
 clean:
 	rm -rf .build

@@ -33,9 +33,20 @@ import LprojTestSupport
         ] {
             #expect(manager.fileExists(atPath: "\(prefix)/\(unit)"), "\(unit)")
         }
+        // The installed configuration serves no bundle: apps register
+        // theirs with drop-in files, and the demo's comes with the examples.
+        let installed = try String(contentsOfFile: "\(sysconf)/lprojd/lprojd.conf", encoding: .utf8)
+        #expect(installed.firstMatch(of: /(?m)^bundles:/) == nil && installed.contains("\n# bundles:\n"))
+        #expect(!manager.fileExists(atPath: "\(prefix)/share/lprojd/demo"))
+        #expect(manager.fileExists(atPath: "\(sysconf)/lprojd/bundles.d") && manager.fileExists(atPath: "\(prefix)/share/lprojd/bundles.d"))
+        let examples = try await run(
+            "make", ["-s", "-C", DaemonProcess.packageRoot.path, "install-examples", "PREFIX=\(prefix)", "SYSCONFDIR=\(sysconf)"])
+        #expect(examples.status == 0, "\(examples.errors)")
         #expect(manager.fileExists(atPath: "\(prefix)/share/lprojd/demo/de.lproj/Localizable.stringsdict"))
+        let dropIn = try String(contentsOfFile: "\(prefix)/share/lprojd/bundles.d/org.lprojd.Demo.conf", encoding: .utf8)
+        #expect(dropIn.contains("directory: \(prefix)/share/lprojd/demo\n"))
         let service = try String(contentsOfFile: "\(prefix)/lib/systemd/system/lprojd.service", encoding: .utf8)
-        #expect(service.contains("ExecStart=\(prefix)/bin/lprojd --config \(sysconf)/lprojd/lprojd.conf\n"))
+        #expect(service.contains("ExecStart=\(prefix)/bin/lprojd --system --config \(sysconf)/lprojd/lprojd.conf\n"))
         // The process is bounded a little above its budgets: a ledger bug is
         // a restart, not the machine's OOM killer.
         let memoryMax = service.firstMatch(of: /\nMemoryMax=(\d+)M\n/).flatMap { Int($0.1) }
@@ -63,14 +74,15 @@ import LprojTestSupport
         let score = security.output.firstMatch(of: /Overall exposure level for lprojd\.service: (\d+\.\d)/).flatMap { Double($0.1) }
         #expect(score != nil && score! <= 2.0, "\(security.output)")
 
-        // The installed binary serves the installed demo bundle from the
-        // installed configuration.
+        // The installed binary, on the installed configuration, serves the
+        // demo bundle its installed drop-in registers.
         let socket = scratch.url.appendingPathComponent("run/org.lprojd.Localization").path
         let daemon = Process()
         daemon.executableURL = URL(fileURLWithPath: "\(prefix)/bin/lprojd")
         daemon.arguments = [
             "--config", "\(sysconf)/lprojd/lprojd.conf", "--socket", socket, "--state-directory",
-            scratch.url.appendingPathComponent("state").path,
+            scratch.url.appendingPathComponent("state").path, "--drop-in-directory", "\(sysconf)/lprojd/bundles.d",
+            "--drop-in-directory", "\(prefix)/share/lprojd/bundles.d",
         ]
         daemon.standardError = FileHandle.nullDevice
         try daemon.run()
@@ -80,7 +92,7 @@ import LprojTestSupport
                 try await Task.sleep(for: .milliseconds(20))
             }
         }
-        #expect(try await client.lookup(bundle: "demo", key: "welcome.title", locale: "de").value == "Willkommen bei Demo")
+        #expect(try await client.lookup(bundle: "org.lprojd.Demo", key: "welcome.title", locale: "de").value == "Willkommen bei Demo")
         await client.close()
         kill(daemon.processIdentifier, SIGTERM)
         try await withTimeout(seconds: 15, "the installed lprojd did not stop") {

@@ -125,7 +125,13 @@ package actor DropInWatcher: Service {
                 }
             }
             if event.mask.contains(.ignored) {
-                for case .directory(let index) in watches.dropped(event.watch) { rescans.insert(index) }
+                // The kernel dropped the watch (its directory is gone): watch
+                // what there is now instead.
+                for target in watches.dropped(event.watch) {
+                    switch target {
+                    case .directory(let index), .ancestor(let index, _): rescans.insert(index)
+                    }
+                }
             }
         }
         for index in rescans.sorted() { rescan(index) }

@@ -205,9 +205,9 @@ fuzz-smoke: fuzz-build
 	Fuzz/run-fuzzers --seconds 30
 
 demo: build
-	@echo "Serving Examples/DemoApp as the bundle 'demo' on $(DEMO_SOCKET)."
+	@echo "Serving Examples/DemoApp as the bundle 'demo' on $(DEMO_SOCKET), and the drop-ins of $(DEMO_DIR)/bundles.d."
 	@echo "In another terminal: export LPROJD_SOCKET=$(DEMO_SOCKET); then .build/debug/lprojctl bundles"
-	$(SWIFT) run lprojd --socket $(DEMO_SOCKET) --state-directory $(DEMO_DIR)/state --bundle demo=$(CURDIR)/Examples/DemoApp@en --pseudo-locales
+	$(SWIFT) run lprojd --socket $(DEMO_SOCKET) --state-directory $(DEMO_DIR)/state --bundle demo=$(CURDIR)/Examples/DemoApp@en --pseudo-locales --drop-in-directory $(DEMO_DIR)/bundles.d
 
 install: install-binaries install-data install-client
 

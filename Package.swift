@@ -242,7 +242,8 @@ let package = Package(
             swiftSettings: strictSwift),
         .testTarget(name: "LprojWatchTests", dependencies: ["LprojWatch"], swiftSettings: strictSwift),
         .testTarget(
-            name: "LprojConfigurationTests", dependencies: ["LprojConfiguration", "LprojEngine", "LprojInterface"],
+            name: "LprojConfigurationTests",
+            dependencies: ["LprojConfiguration", "LprojEngine", "LprojInterface", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSwift),
         .testTarget(
             name: "LprojdIntegrationTests",

@@ -122,6 +122,7 @@ import LprojTestSupport
         // As an unprivileged user, as under DynamicUser= (SQLite, for one,
         // only fchown()s its files when it runs as root).
         let daemon = try await DaemonProcess(
+            dropIns: ["bundles.d"],
             launch: Launch(
                 notify: notify, environment: ["WATCHDOG_USEC": "400000"],
                 wrapper: ["strace", "-f", "-qq", "-u", "nobody", "-o", trace], wrapperForks: true, writableBy: 65534))
@@ -152,7 +153,8 @@ import LprojTestSupport
 
     /// What lprojd does in a day: lookups, tables, a subscription, a
     /// selection (SQLite), added strings, a table edited on disk (inotify),
-    /// a reload asked for, SIGHUP, and the watchdog ticking.
+    /// a drop-in bundle file installed, a reload asked for, SIGHUP (which
+    /// reads the drop-ins again), and the watchdog ticking.
     private func workOut(_ daemon: DaemonProcess, notify: NotifyListener) async throws {
         let lprojd = try await daemon.client()
         let events = EventRecorder(try await lprojd.events(client: "org.example.Trace"))
@@ -163,6 +165,8 @@ import LprojTestSupport
         _ = try await lprojd.addStrings(["k": "v"], client: "org.example.Trace", bundle: "demo", locale: "fr")
         try daemon.replace("fr.lproj/Localizable.strings", "\"welcome.title\" = \"Bonjour\";\n")
         _ = try await events.next { $0.type == .tablesChanged }
+        try daemon.installDropIn("org.example.Trace.conf", in: "bundles.d", "directory: $BUNDLE\n")
+        _ = try await events.next { $0.type == .bundleChanged && $0.bundle == "org.example.Trace" }
         _ = try await lprojd.reload(bundle: "demo")
         let mark = notify.messages.count
         daemon.send(SIGHUP)

@@ -18,10 +18,13 @@
 #                   (terminal apps on the C and Swift localizers: Examples/CDemo,
 #                   Examples/SwiftDemo; make test drives all three)
 #   make install    after `make release`: binaries, systemd units (system and
-#                   user), the sample configuration and the demo bundle, the
-#                   manual pages and the shell completions, and the C client
-#                   (make install-client), under PREFIX (default /usr/local),
+#                   user), the sample configuration (which serves no bundle:
+#                   apps register theirs with drop-in files), the manual
+#                   pages and the shell completions, and the C client (make
+#                   install-client), under PREFIX (default /usr/local),
 #                   staged in DESTDIR if set
+#   make install-examples  the demo bundle and its drop-in file, which
+#                   lprojd then serves as org.lprojd.Demo
 #   make man        the manual pages in man/, written from the programs' own
 #                   help and man/parts (a test fails when they are stale)
 #   make print-version  lprojd's version (Sources/LprojVersion), for packaging
@@ -80,7 +83,7 @@ VERSION      := $(shell sed -n 's/^ *public static let current = "\(.*\)"$$/\1/p
 
 COMMA        := ,
 
-.PHONY: all deps deps-demo deps-app test-docs build release test test-clients test-extract test-man extract demo-app install-client bench soak fuzz-build fuzz fuzz-smoke demo install install-binaries install-data install-man install-completions clean generate man print-version format lint-format
+.PHONY: all deps deps-demo deps-app test-docs build release test test-clients test-extract test-man extract demo-app install-client bench soak fuzz-build fuzz fuzz-smoke demo install install-binaries install-data install-examples install-man install-completions clean generate man print-version format lint-format
 
 all: build
 
@@ -235,9 +238,9 @@ fuzz-smoke: fuzz-build
 	Fuzz/run-fuzzers --seconds 30
 
 demo: build
-	@echo "Serving Examples/DemoApp as the bundle 'demo' on $(DEMO_SOCKET)."
+	@echo "Serving Examples/DemoApp as the bundle 'demo' on $(DEMO_SOCKET), and the drop-ins of $(DEMO_DIR)/bundles.d."
 	@echo "In another terminal: export LPROJD_SOCKET=$(DEMO_SOCKET); then .build/debug/lprojctl bundles"
-	$(SWIFT) run lprojd --socket $(DEMO_SOCKET) --state-directory $(DEMO_DIR)/state --bundle demo=$(CURDIR)/Examples/DemoApp@en --pseudo-locales
+	$(SWIFT) run lprojd --socket $(DEMO_SOCKET) --state-directory $(DEMO_DIR)/state --bundle demo=$(CURDIR)/Examples/DemoApp@en --pseudo-locales --drop-in-directory $(DEMO_DIR)/bundles.d
 
 install: install-binaries install-data install-man install-completions install-client
 
@@ -279,8 +282,8 @@ install-completions:
 # BINDIR and SYSCONFDIR. An existing configuration is never overwritten.
 UNIT_PATHS := -e 's|/usr/bin/lprojd|$(BINDIR)/lprojd|g' -e 's|/etc/lprojd/|$(SYSCONFDIR)/lprojd/|g'
 
-# The demo bundle goes in too, world-readable as the service's dynamic user
-# needs, so that the sample configuration serves something at once.
+# The sample configuration serves no bundle; the drop-in directories are
+# made, for the administrator's files and the packages'.
 install-data:
 	install -d $(DESTDIR)$(SYSTEMD_SYSTEM_UNIT_DIR) $(DESTDIR)$(SYSTEMD_USER_UNIT_DIR)
 	for unit in lprojd.socket lprojd.service; do \
@@ -295,11 +298,21 @@ install-data:
 	else target=$(DESTDIR)$(SYSCONFDIR)/lprojd/lprojd.conf; fi; \
 	sed -e 's|/usr/share/lprojd/|$(DATADIR)/lprojd/|g' -e 's|/etc/lprojd/|$(SYSCONFDIR)/lprojd/|g' etc/lprojd/lprojd.conf > $$target; \
 	chmod 0644 $$target
-	install -d $(DESTDIR)$(DATADIR)/lprojd/demo
+	install -d -m 0755 $(DESTDIR)$(SYSCONFDIR)/lprojd/bundles.d $(DESTDIR)$(DATADIR)/lprojd/bundles.d
+
+# The demo bundle, world-readable as the service's dynamic user needs, and
+# the drop-in file that registers it, as an app's package would: lprojd
+# serves it at once, as org.lprojd.Demo.
+install-examples:
+	install -d $(DESTDIR)$(DATADIR)/lprojd/demo $(DESTDIR)$(DATADIR)/lprojd/bundles.d
 	cd Examples/DemoApp && for folder in *.lproj; do \
 	  install -d $(DESTDIR)$(DATADIR)/lprojd/demo/$$folder; \
 	  install -m 0644 $$folder/* $(DESTDIR)$(DATADIR)/lprojd/demo/$$folder/; \
 	done
+	sed -e 's|/usr/share/lprojd/|$(DATADIR)/lprojd/|g' Examples/bundles.d/org.lprojd.Demo.conf \
+	  > $(DESTDIR)$(DATADIR)/lprojd/bundles.d/.org.lprojd.Demo.conf.new
+	chmod 0644 $(DESTDIR)$(DATADIR)/lprojd/bundles.d/.org.lprojd.Demo.conf.new
+	mv -f $(DESTDIR)$(DATADIR)/lprojd/bundles.d/.org.lprojd.Demo.conf.new $(DESTDIR)$(DATADIR)/lprojd/bundles.d/org.lprojd.Demo.conf
 
 clean:
 	rm -rf .build

@@ -82,7 +82,12 @@ let package = Package(
             name: "LprojStore", dependencies: ["ClientBudget", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: strictSwift),
         .target(name: "LprojWatch", swiftSettings: strictSwift),
         .target(
-            name: "LprojConfiguration", dependencies: ["LprojEngine", "LprojLocales", "ClientBudget", "Yams"], swiftSettings: strictSwift),
+            name: "LprojConfiguration",
+            dependencies: [
+                "LprojEngine", "LprojLocales", "LprojWatch", "ClientBudget", "Yams", .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strictSwift),
         .target(
             name: "LprojService",
             dependencies: [
@@ -242,7 +247,8 @@ let package = Package(
             swiftSettings: strictSwift),
         .testTarget(name: "LprojWatchTests", dependencies: ["LprojWatch"], swiftSettings: strictSwift),
         .testTarget(
-            name: "LprojConfigurationTests", dependencies: ["LprojConfiguration", "LprojEngine", "LprojInterface"],
+            name: "LprojConfigurationTests",
+            dependencies: ["LprojConfiguration", "LprojEngine", "LprojInterface", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSwift),
         .testTarget(
             name: "LprojdIntegrationTests",

@@ -3,10 +3,11 @@
 //
 //   swift build -c release --product lprojd && swift run -c release lproj-bench
 //   ... lproj-bench --smoke                 a quick check that everything runs
-//   ... lproj-bench --only parse,catalog,lookup,memory,daemon,localizer,cli
+//   ... lproj-bench --only parse,catalog,lookup,memory,daemon,dropins,localizer,cli
 //                                           (socket: the daemon's rows of one
 //                                           connection's calls; window: the
-//                                           sliding window alone)
+//                                           sliding window alone; dropins:
+//                                           drop-in files at start and live)
 //   ... lproj-bench --lprojctl PATH         the lprojctl the cli rows run
 //                                           (default: the one beside lproj-bench)
 //   ... lproj-bench --only window --baseline-daemon PATH [--rounds N] [--calls N]
@@ -26,7 +27,7 @@ if arguments.contains("--help") || arguments.contains("-h") {
         """
         usage: lproj-bench [--smoke] [--only SECTION,...] [--lprojctl PATH]
                            [--baseline-daemon PATH] [--rounds N] [--calls N]
-          sections: parse, catalog, lookup, memory, daemon, localizer, cli (all by default);
+          sections: parse, catalog, lookup, memory, daemon, dropins, localizer, cli (all by default);
                     socket (the daemon's rows of one connection's calls), window (the sliding window alone)
           --baseline-daemon PATH  the sliding window also against this lprojd, alternating round by round
           --rounds N, --calls N   the sliding window's rounds (5) and calls per round (200000)
@@ -40,7 +41,7 @@ func option(_ name: String) -> String? {
 }
 
 let smoke = arguments.contains("--smoke")
-var sections: Set<String> = ["parse", "catalog", "lookup", "memory", "daemon", "localizer", "cli"]
+var sections: Set<String> = ["parse", "catalog", "lookup", "memory", "daemon", "dropins", "localizer", "cli"]
 var lprojctl = Binaries.directory.appendingPathComponent("lprojctl")
 if let index = arguments.firstIndex(of: "--lprojctl"), index + 1 < arguments.count {
     lprojctl = URL(fileURLWithPath: arguments[index + 1])
@@ -73,6 +74,7 @@ do {
     } else if sections.contains("window") {
         rows += try DaemonBenchmarks.run(smoke: smoke, rows: .window, window: window)
     }
+    if sections.contains("dropins") { rows += try DropInBenchmark.run(smoke: smoke) }
     if sections.contains("localizer") { rows += try await LocalizerBenchmark.run(smoke: smoke) }
     if sections.contains("cli") { rows += try CommandLineBenchmark.run(smoke: smoke, lprojctl: lprojctl) }
 } catch {

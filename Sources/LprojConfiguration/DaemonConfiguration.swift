@@ -15,6 +15,9 @@ package struct DaemonConfiguration: Sendable, Equatable {
     package var logLevel: String?
     /// Count the lookups that miss their locale's own chain (`GetMisses`).
     package var countMisses = true
+    /// The directories of drop-in bundle files, first the one that wins;
+    /// `nil` for the instance's defaults (``DefaultPaths/dropInDirectories(environment:instance:)``).
+    package var dropInDirectories: [String]?
 
     /// An empty configuration.
     package init() {}

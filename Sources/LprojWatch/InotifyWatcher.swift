@@ -37,6 +37,8 @@ package struct InotifyMask: OptionSet, Sendable, Hashable {
     package static let delete = InotifyMask(rawValue: UInt32(IN_DELETE))
     package static let deleteSelf = InotifyMask(rawValue: UInt32(IN_DELETE_SELF))
     package static let moveSelf = InotifyMask(rawValue: UInt32(IN_MOVE_SELF))
+    /// Owner or mode changed (what the drop-in directories' trust depends on).
+    package static let attributes = InotifyMask(rawValue: UInt32(IN_ATTRIB))
     package static let onlyDirectory = InotifyMask(rawValue: UInt32(IN_ONLYDIR))
     package static let isDirectory = InotifyMask(rawValue: UInt32(IN_ISDIR))
     package static let queueOverflow = InotifyMask(rawValue: UInt32(IN_Q_OVERFLOW))

@@ -1,5 +1,5 @@
 import Logging
-import LprojService
+import LprojConfiguration
 import LprojSystemd
 import ServiceLifecycle
 import UnixSignals
@@ -7,8 +7,9 @@ import UnixSignals
 /// Re-reads the configuration on `SIGHUP` (`systemctl reload lprojd`, whose
 /// `ExecReload=` sends it), between `RELOADING=1` and `READY=1`.
 ///
-/// Bundles are added, removed or re-read as the file now says, and
-/// subscribers hear of each (`bundleChanged`); the log level changes at
+/// Bundles are added, removed or re-read as the file and the drop-ins now
+/// say (every drop-in directory is read again), and subscribers hear of
+/// each (`bundleChanged`); the log level changes at
 /// once. Connections stay open throughout, and lookups never wait: the new
 /// bundles are swapped in as one snapshot. `max-table-file-size` applies at
 /// once (every bundle is read again under it); the socket, the state
@@ -19,7 +20,7 @@ struct ConfigurationReloader: Service {
     let hangups: UnixSignalsSequence
     let running: DaemonSettings
     let rereadSettings: @Sendable () throws -> DaemonSettings
-    let watcher: CatalogWatcher
+    let dropIns: DropInWatcher
     let logLevel: LogLevelControl
     let status: StatusReporter
     let logger: Logger
@@ -39,7 +40,8 @@ struct ConfigurationReloader: Service {
                 logger.warning("\(change) changed in the configuration; the change takes effect at the next start")
             }
             logLevel.level = settings.logLevel
-            await watcher.reconfigure(settings.configuration.bundles)
+            await dropIns.reload(
+                configured: settings.configuredBundles, directories: settings.dropInDirectories, reader: settings.dropInReader)
             status.notify(.ready)
         } catch {
             logger.error("the configuration reload failed, so the previous configuration stays: \(error)")

@@ -46,7 +46,13 @@ struct Daemon {
         let budget = BudgetBook(limits: settings.configuration.limits.budget)
         let store = openStore(budget: budget, logger: logger)
         let events = EventDelivery(clock: ContinuousClock(), book: budget, logger: logger)
-        let (catalog, watcher) = try loadBundles(events: events, logger: logger)
+        // The drop-in directories are watched and read before the bundles
+        // load, and follow them once the catalog is there.
+        let dropIns = try DropInWatcher(
+            directories: settings.dropInDirectories, reader: settings.dropInReader, configured: settings.configuredBundles,
+            logger: logger)
+        let (catalog, watcher) = try loadBundles(dropIns.bundles, events: events, logger: logger)
+        await dropIns.applyChanges { await watcher.reconfigure($0) }
         let group = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
         LoopLagMonitor.startIfAsked(group: group, environment: ProcessInfo.processInfo.environment, logger: logger)
         let (server, service) = try await serve(
@@ -56,10 +62,10 @@ struct Daemon {
             StatusReporter.summary(of: catalog.snapshot, connections: server.connectionCount, subscribers: events.subscriberCount)
         }
         let reloader = ConfigurationReloader(
-            hangups: hangups, running: settings, rereadSettings: rereadSettings ?? { settings }, watcher: watcher,
+            hangups: hangups, running: settings, rereadSettings: rereadSettings ?? { settings }, dropIns: dropIns,
             logLevel: logLevel, status: status, logger: logger)
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
-            .init(service: watcher), .init(service: events), .init(service: server), .init(service: reloader),
+            .init(service: watcher), .init(service: dropIns), .init(service: events), .init(service: server), .init(service: reloader),
             .init(service: StateRecovery(store: store, logger: logger)),
             .init(service: MissSaver(service: service)),
         ]
@@ -104,9 +110,11 @@ struct Daemon {
     }
 
     /// Watches first, then loads every bundle: a change made while loading
-    /// waits in inotify's queue, unmissed.
-    private func loadBundles(events: any EventSink, logger: Logger) throws -> (Catalog, CatalogWatcher) {
-        let bundles = settings.configuration.bundles
+    /// waits in inotify's queue, unmissed. Each bundle's log line says the
+    /// file that defines it.
+    private func loadBundles(_ sourced: [SourcedBundle], events: any EventSink, logger: Logger) throws -> (Catalog, CatalogWatcher) {
+        let bundles = sourced.map(\.configuration)
+        let sources = Dictionary(sourced.map { ($0.name, $0.source) }, uniquingKeysWith: { $1 })
         let started = ContinuousClock.now
         let catalog = Catalog()
         let watcher = try CatalogWatcher(catalog: catalog, events: events, configurations: bundles, logger: logger)
@@ -115,7 +123,7 @@ struct Daemon {
         let snapshot = catalog.snapshot
         for (name, bundle) in snapshot.bundles.sorted(by: { $0.key < $1.key }) {
             logger.info(
-                "loaded \(bundle.localizations.count) folders, \(bundle.entryCount) entries from \(bundle.configuration.directory)",
+                "bundle \(name) from \(sources[name] ?? "?"): \(bundle.localizations.count) folders, \(bundle.entryCount) entries in \(bundle.configuration.directory)",
                 metadata: ["bundle.name": "\(name)"])
             for problem in bundle.problems { logger.warning("\(problem.message)", metadata: ["bundle.name": "\(name)"]) }
             for report in bundle.fileReports {
@@ -224,7 +232,7 @@ struct Daemon {
         server.maximumStreamsPerUID = limits.maximumSubscriptionsPerUID
         server.maximumStreamQueueBytes = limits.maximumSubscriberQueueBytes
         server.incompleteMessageTimeout = .seconds(Int64(limits.incompleteMessageTimeout))
-        server.socketMode = getuid() == 0 ? 0o666 : 0o600
+        server.socketMode = settings.instance == .system ? 0o666 : 0o600
         server.limitError = LocalizationVarlinkInterface.limitError
         server.shutdownReply = LocalizationVarlinkInterface.shutdownReply
         return server

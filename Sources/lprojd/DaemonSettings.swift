@@ -5,40 +5,68 @@ import LprojEngine
 import LprojFiles
 import LprojLocales
 
-/// What lprojd runs with: the configuration file, then the options.
+/// What lprojd runs with: the configuration file, then the options, and
+/// where to find drop-in bundle files.
 struct DaemonSettings: Sendable {
 
     var configuration: DaemonConfiguration
+    /// The file read, if any.
+    var configurationPath: String?
+    /// The bundles of the file and of `--bundle`, each with where it is
+    /// defined; drop-ins come on top (``DropIns``).
+    var configuredBundles: [SourcedBundle]
+    /// The system's lprojd, or a user's.
+    var instance: DaemonInstance
+    /// The drop-in directories, the one that wins first.
+    var dropInDirectories: [String]
+    /// How drop-in files are read, and whose are taken.
+    var dropInReader: DropInReader
     /// Where to bind; nil only when the service manager passed the socket.
     var socketPath: String?
     var stateDirectory: String
     var logLevel: Logger.Level
 
-    /// - Parameter socketActivated: whether the service manager passed a
-    ///   listening socket, which then needs no path.
+    /// - Parameters:
+    ///   - dropInDirectories: `--drop-in-directory`, if given: they replace
+    ///     the configuration's and the defaults.
+    ///   - system: `--system`: the system's lprojd even when not root (the
+    ///     system unit runs it as a dynamic user).
+    ///   - socketActivated: whether the service manager passed a
+    ///     listening socket, which then needs no path.
     init(
         configPath: String?, socket: String?, stateDirectory: String?, bundles: [String], pseudoLocales: Bool = false, logLevel: String?,
-        environment: [String: String],
-        socketActivated: Bool = false
+        dropInDirectories: [String] = [], system: Bool = false, environment: [String: String], socketActivated: Bool = false
     ) throws {
-        let isRoot = getuid() == 0
-        let candidates = DefaultPaths.configurationFiles(environment: environment, isRoot: isRoot)
+        let instance = DaemonInstance.of(uid: getuid(), system: system)
+        self.instance = instance
+        let candidates = DefaultPaths.configurationFiles(environment: environment, instance: instance)
         let path = configPath ?? candidates.first { FileManager.default.fileExists(atPath: $0) } ?? ConfigurationFile.defaultPath
         if configPath != nil || FileManager.default.fileExists(atPath: path) {
             configuration = try ConfigurationFile.read(path: path)
+            configurationPath = path
         } else {
             configuration = DaemonConfiguration()
         }
+        var sources = Dictionary(configuration.bundles.map { ($0.name, path) }, uniquingKeysWith: { $1 })
         for argument in bundles {
             var bundle = try Self.bundle(argument, limits: configuration.limits)
             bundle.pseudoLocales = pseudoLocales
             configuration.setBundle(bundle)
+            sources[bundle.name] = "--bundle"
         }
+        configuredBundles = configuration.bundles.map { SourcedBundle($0, source: sources[$0.name] ?? path) }
         if let socket { configuration.socketPath = socket }
         if let stateDirectory { configuration.stateDirectory = stateDirectory }
         if let logLevel { configuration.logLevel = logLevel }
+        let given = dropInDirectories.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+        var seen: Set<String> = []
+        self.dropInDirectories =
+            (given.isEmpty
+            ? configuration.dropInDirectories ?? DefaultPaths.dropInDirectories(environment: environment, instance: instance)
+            : given).filter { seen.insert($0).inserted }
+        dropInReader = DropInReader(trust: DropInTrust(instance: instance), maximumTableFileSize: configuration.limits.maximumTableFileSize)
 
-        let socketPath = configuration.socketPath ?? DefaultPaths.socket(environment: environment, isRoot: isRoot)
+        let socketPath = configuration.socketPath ?? DefaultPaths.socket(environment: environment, instance: instance)
         if socketPath == nil && !socketActivated {
             throw SettingsError(description: "no socket path: pass --socket, set socket in the configuration, or set XDG_RUNTIME_DIR")
         }
@@ -52,8 +80,11 @@ struct DaemonSettings: Sendable {
             throw SettingsError(description: "'\(level)' is not a log level (trace, debug, info, notice, warning, error, critical)")
         }
         self.logLevel = parsed
-        if configuration.bundles.isEmpty {
-            throw SettingsError(description: "no bundles to serve: add some to \(path) or pass --bundle NAME=DIR")
+        // With drop-in directories, lprojd may start with no bundle: a
+        // package may drop one in later.
+        if configuredBundles.isEmpty && self.dropInDirectories.isEmpty {
+            throw SettingsError(
+                description: "no bundles to serve: add some to \(path), pass --bundle NAME=DIR, or leave drop-in directories on")
         }
     }
 

@@ -40,7 +40,39 @@ struct Lprojd: AsyncParsableCommand {
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: String?
 
+    @Option(
+        name: .customLong("drop-in-directory"),
+        help: ArgumentHelp(
+            "A directory of drop-in bundle files (NAME.conf), watched; the first given wins. Repeatable; replaces the defaults.",
+            valueName: "dir"))
+    var dropInDirectories: [String] = []
+
+    @Flag(help: "Run as the system's lprojd when not root (the system unit's dynamic user): its default paths, root's drop-ins only.")
+    var system = false
+
+    @Flag(
+        name: .customLong("check-config"),
+        help:
+            "Read the configuration and every drop-in as lprojd would, print each problem as file:line:column: message, and exit: 1 on an error, 0 otherwise."
+    )
+    var checkConfig = false
+
+    @Argument(help: ArgumentHelp("With --check-config: the configuration file to check (as --config).", valueName: "file"))
+    var checkedFile: String?
+
+    func validate() throws {
+        if checkedFile != nil && !checkConfig {
+            throw ValidationError("a FILE argument goes with --check-config; lprojd takes --config FILE")
+        }
+        if checkedFile != nil && config != nil {
+            throw ValidationError("give the file to check once: --check-config FILE or --config FILE")
+        }
+    }
+
     func run() async throws {
+        if checkConfig {
+            throw ExitCode(ConfigurationCheck.run { try daemonSettings(configPath: checkedFile ?? config, socketActivated: true) })
+        }
         MemoryReturn.configure()
         let notifier = ServiceNotifier.system
         // Take the activated sockets first: reading them unsets LISTEN_*.
@@ -52,14 +84,9 @@ struct Lprojd: AsyncParsableCommand {
             throw ExitCode(1)
         }
 
-        let (config, socket, stateDirectory, bundles, logLevel, pseudoLocales) = (
-            config, socket, stateDirectory, bundles, logLevel, pseudoLocales
-        )
+        let command = self
         let readSettings: @Sendable () throws -> DaemonSettings = {
-            try DaemonSettings(
-                configPath: config, socket: socket, stateDirectory: stateDirectory, bundles: bundles, pseudoLocales: pseudoLocales,
-                logLevel: logLevel,
-                environment: ProcessInfo.processInfo.environment, socketActivated: activated != nil)
+            try command.daemonSettings(configPath: command.config, socketActivated: activated != nil)
         }
         let settings: DaemonSettings
         do {
@@ -74,6 +101,14 @@ struct Lprojd: AsyncParsableCommand {
             fail("\(error)", errno: StartupErrno.errno(for: error), notifier: notifier)
             throw ExitCode(1)
         }
+    }
+
+    /// The settings the options and the configuration say, read again at each `SIGHUP`.
+    private func daemonSettings(configPath: String?, socketActivated: Bool) throws -> DaemonSettings {
+        try DaemonSettings(
+            configPath: configPath, socket: socket, stateDirectory: stateDirectory, bundles: bundles, pseudoLocales: pseudoLocales,
+            logLevel: logLevel, dropInDirectories: dropInDirectories, system: system, environment: ProcessInfo.processInfo.environment,
+            socketActivated: socketActivated)
     }
 
     /// Says why lprojd cannot run: on stderr (the journal, under systemd)

@@ -13,20 +13,36 @@ import Testing
     @Test func theSampleConfigurationReads() throws {
         let configuration = try ConfigurationFile.read(path: Self.sample)
         // The socket and the state directory are left to their defaults
-        // (and to systemd), but the commented-out examples are valid.
+        // (and to systemd), the bundles to drop-ins; but the commented-out
+        // examples are valid.
         #expect(configuration.socketPath == nil && configuration.stateDirectory == nil)
-        let text = try String(contentsOfFile: Self.sample, encoding: .utf8)
-            .replacingOccurrences(of: "# socket: ", with: "socket: ")
-            .replacingOccurrences(of: "# state-directory: ", with: "state-directory: ")
-        let uncommented = try ConfigurationFile.parse(text, name: "sample", baseDirectory: "/etc/lprojd")
+        #expect(configuration.bundles.isEmpty && configuration.dropInDirectories == nil)
+        let uncommented = try ConfigurationFile.parse(Self.uncommented(), name: "sample", baseDirectory: "/etc/lprojd")
         #expect(uncommented.socketPath == "/run/lprojd/org.lprojd.Localization")
         #expect(uncommented.stateDirectory == "/var/lib/lprojd")
+        #expect(uncommented.dropInDirectories == ["/etc/lprojd/bundles.d", "/usr/share/lprojd/bundles.d"])
         #expect(configuration.logLevel == "info")
-        let demo = try #require(configuration.bundles.first)
+        #expect(uncommented.bundles.map(\.name) == ["demo", "org.example.Editor"])
+        let demo = try #require(uncommented.bundles.first)
         #expect(demo.name == "demo" && demo.directory == "/usr/share/lprojd/demo" && demo.developmentLocale.tag == "en")
         #expect(demo.customLocales["und-x-pirate"]?.tag == "en")
         #expect(demo.customLocales["tlh"]?.tag == "en")
         #expect(configuration.limits == DaemonConfiguration.Limits())
+    }
+
+    /// The sample with its examples put in: the settings after `# `, and
+    /// the commented `bundles:` block.
+    static func uncommented() throws -> String {
+        var inBundles = false
+        return try String(contentsOfFile: sample, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            if line == "# bundles:" { inBundles = true }
+            if line.isEmpty { inBundles = false }
+            if inBundles { return String(line.dropFirst(2)) }
+            for setting in ["socket", "state-directory", "drop-in-directories"] where line.hasPrefix("# \(setting): ") {
+                return String(line.dropFirst(2))
+            }
+            return String(line)
+        }.joined(separator: "\n")
     }
 
     @Test func emptyAndCommentOnlyFilesAreFine() throws {
@@ -44,7 +60,7 @@ import Testing
         let text = "bundles:\n  - name: a\n    directory: /a\n    pseudo-locales: true\n  - name: b\n    directory: /b\n"
         let configuration = try ConfigurationFile.parse(text, name: "x", baseDirectory: "/")
         #expect(configuration.bundles.map(\.pseudoLocales) == [true, false])
-        #expect(try ConfigurationFile.read(path: Self.sample).bundles.first?.pseudoLocales == false)
+        #expect(try ConfigurationFile.parse(Self.uncommented(), name: "sample", baseDirectory: "/").bundles.first?.pseudoLocales == false)
     }
 
     @Test func missesAreCountedUnlessTurnedOff() throws {
@@ -76,11 +92,15 @@ import Testing
     }
 
     @Test func defaultPaths() {
-        #expect(DefaultPaths.socket(environment: [:], isRoot: true) == "/run/lprojd/org.lprojd.Localization")
+        #expect(DefaultPaths.socket(environment: [:], instance: .system) == "/run/lprojd/org.lprojd.Localization")
         #expect(
-            DefaultPaths.socket(environment: ["XDG_RUNTIME_DIR": "/run/user/1000"], isRoot: false)
+            DefaultPaths.socket(environment: ["XDG_RUNTIME_DIR": "/run/user/1000"], instance: .user(uid: 1000))
                 == "/run/user/1000/lprojd/org.lprojd.Localization")
-        #expect(DefaultPaths.socket(environment: [:], isRoot: false) == nil)
+        #expect(DefaultPaths.socket(environment: [:], instance: .user(uid: 1000)) == nil)
+        // The system unit runs lprojd as a dynamic user, with --system.
+        #expect(DaemonInstance.of(uid: 61234, system: true) == .system)
+        #expect(DaemonInstance.of(uid: 0, system: false) == .system)
+        #expect(DaemonInstance.of(uid: 1000, system: false) == .user(uid: 1000))
         #expect(
             DefaultPaths.stateDirectory(environment: ["STATE_DIRECTORY": "/var/lib/lprojd:/var/lib/other", "HOME": "/h"])
                 == "/var/lib/lprojd")
@@ -90,23 +110,23 @@ import Testing
 
     @Test func aUsersOwnConfigurationComesBeforeTheSystems() {
         let system = "/etc/lprojd/lprojd.conf"
-        #expect(DefaultPaths.configurationFiles(environment: ["HOME": "/home/a"], isRoot: true) == [system])
+        #expect(DefaultPaths.configurationFiles(environment: ["HOME": "/home/a"], instance: .system) == [system])
         #expect(
-            DefaultPaths.configurationFiles(environment: ["HOME": "/home/a"], isRoot: false) == [
+            DefaultPaths.configurationFiles(environment: ["HOME": "/home/a"], instance: .user(uid: 1000)) == [
                 "/home/a/.config/lprojd/lprojd.conf", system,
             ])
         #expect(
-            DefaultPaths.configurationFiles(environment: ["HOME": "/home/a", "XDG_CONFIG_HOME": "/c"], isRoot: false) == [
+            DefaultPaths.configurationFiles(environment: ["HOME": "/home/a", "XDG_CONFIG_HOME": "/c"], instance: .user(uid: 1000)) == [
                 "/c/lprojd/lprojd.conf", system,
             ])
         // systemd's dynamic users have HOME=/ (or none): only the system's.
-        #expect(DefaultPaths.configurationFiles(environment: ["HOME": "/"], isRoot: false) == [system])
-        #expect(DefaultPaths.configurationFiles(environment: [:], isRoot: false) == [system])
+        #expect(DefaultPaths.configurationFiles(environment: ["HOME": "/"], instance: .user(uid: 1000)) == [system])
+        #expect(DefaultPaths.configurationFiles(environment: [:], instance: .user(uid: 1000)) == [system])
     }
 
     @Test func commandLineBundlesOverrideTheFile() throws {
-        var configuration = try ConfigurationFile.read(path: Self.sample)
+        var configuration = try ConfigurationFile.parse(Self.uncommented(), name: "sample", baseDirectory: "/")
         configuration.setBundle(BundleConfiguration(name: "demo", directory: "/elsewhere", developmentLocale: try .init("de")))
-        #expect(configuration.bundles.count == 1 && configuration.bundles[0].directory == "/elsewhere")
+        #expect(configuration.bundles.count == 2 && configuration.bundles.last?.directory == "/elsewhere")
     }
 }

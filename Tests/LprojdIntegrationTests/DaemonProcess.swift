@@ -81,7 +81,16 @@ final class DaemonProcess: @unchecked Sendable {
     }
 
     /// Copies the demo bundle (or the given files) and starts lprojd on it.
-    init(configuration: String? = nil, files: [String: String]? = nil, arguments: [String] = [], launch: Launch = Launch()) async throws {
+    /// `dropIns` names its drop-in directories (made, in the daemon's
+    /// directory, the first the one that wins), and `dropInFiles` what is in
+    /// them at start (by path in the daemon's directory; `$BUNDLE` is the
+    /// bundle's directory); without any, lprojd gets one that does not
+    /// exist, so that no test reads the machine's. `beforeStart` runs last
+    /// before lprojd starts.
+    init(
+        configuration: String? = nil, files: [String: String]? = nil, arguments: [String] = [], dropIns: [String] = [],
+        dropInFiles: [String: String] = [:], launch: Launch = Launch(), beforeStart: (DaemonProcess) throws -> Void = { _ in }
+    ) async throws {
         self.launch = launch
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("lprojd-it-\(UUID().uuidString.prefix(8))")
         configurationPath = directory.appendingPathComponent("lprojd.conf")
@@ -108,6 +117,18 @@ final class DaemonProcess: @unchecked Sendable {
         } else {
             arguments += ["--bundle", "demo=\(bundleDirectory.path)"]
         }
+        for name in dropIns {
+            try FileManager.default.createDirectory(at: directory.appendingPathComponent(name), withIntermediateDirectories: true)
+            chmod(directory.appendingPathComponent(name).path, 0o755)
+            arguments += ["--drop-in-directory", directory.appendingPathComponent(name).path]
+        }
+        for (path, contents) in dropInFiles {
+            try Data(contents.replacingOccurrences(of: "$BUNDLE", with: bundleDirectory.path).utf8).write(
+                to: directory.appendingPathComponent(path))
+        }
+        if !arguments.contains("--drop-in-directory") {
+            arguments += ["--drop-in-directory", directory.appendingPathComponent("no-drop-ins").path]
+        }
         extraArguments = arguments
         if let owner = launch.writableBy {
             for path in [URL(fileURLWithPath: socket).deletingLastPathComponent().path, stateDirectory] {
@@ -115,6 +136,7 @@ final class DaemonProcess: @unchecked Sendable {
                 chown(path, owner, gid_t(owner))
             }
         }
+        try beforeStart(self)
         try await start()
     }
 
@@ -285,6 +307,21 @@ final class DaemonProcess: @unchecked Sendable {
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data(contents.utf8).write(to: url)
     }
+
+    /// Installs a drop-in file as dpkg does: written as `NAME.dpkg-new`
+    /// beside its place, then renamed into place. Returns when it renamed.
+    @discardableResult
+    func installDropIn(_ file: String, in dropIns: String, _ contents: String) throws -> ContinuousClock.Instant {
+        let url = directory.appendingPathComponent("\(dropIns)/\(file)")
+        let staged = url.appendingPathExtension("dpkg-new")
+        try Data(contents.replacingOccurrences(of: "$BUNDLE", with: bundleDirectory.path).utf8).write(to: staged)
+        let renamed = ContinuousClock.now
+        guard rename(staged.path, url.path) == 0 else { throw DaemonError(description: "rename failed") }
+        return renamed
+    }
+
+    /// A drop-in directory's path.
+    func dropIns(_ name: String) -> URL { directory.appendingPathComponent(name) }
 
     /// Writes a file next to its final place, then renames it over, as
     /// editors and `git checkout` do.

@@ -33,6 +33,15 @@ import LprojTestSupport
         ] {
             #expect(manager.fileExists(atPath: "\(prefix)/\(unit)"), "\(unit)")
         }
+        // The installed configuration serves no bundle: apps register
+        // theirs with drop-in files, and the demo's comes with the examples.
+        let installed = try String(contentsOfFile: "\(sysconf)/lprojd/lprojd.conf", encoding: .utf8)
+        #expect(installed.firstMatch(of: /(?m)^bundles:/) == nil && installed.contains("\n# bundles:\n"))
+        #expect(!manager.fileExists(atPath: "\(prefix)/share/lprojd/demo"))
+        #expect(manager.fileExists(atPath: "\(sysconf)/lprojd/bundles.d") && manager.fileExists(atPath: "\(prefix)/share/lprojd/bundles.d"))
+        let examples = try await run(
+            "make", ["-s", "-C", DaemonProcess.packageRoot.path, "install-examples", "PREFIX=\(prefix)", "SYSCONFDIR=\(sysconf)"])
+        #expect(examples.status == 0, "\(examples.errors)")
         #expect(manager.fileExists(atPath: "\(prefix)/share/lprojd/demo/de.lproj/Localizable.stringsdict"))
         // The manual pages and completions (Tests/man checks what they say).
         for file in [
@@ -42,8 +51,10 @@ import LprojTestSupport
         ] {
             #expect(manager.fileExists(atPath: "\(prefix)/\(file)"), "\(file)")
         }
+        let dropIn = try String(contentsOfFile: "\(prefix)/share/lprojd/bundles.d/org.lprojd.Demo.conf", encoding: .utf8)
+        #expect(dropIn.contains("directory: \(prefix)/share/lprojd/demo\n"))
         let service = try String(contentsOfFile: "\(prefix)/lib/systemd/system/lprojd.service", encoding: .utf8)
-        #expect(service.contains("ExecStart=\(prefix)/bin/lprojd --config \(sysconf)/lprojd/lprojd.conf\n"))
+        #expect(service.contains("ExecStart=\(prefix)/bin/lprojd --system --config \(sysconf)/lprojd/lprojd.conf\n"))
         // The process is bounded a little above its budgets: a ledger bug is
         // a restart, not the machine's OOM killer.
         let memoryMax = service.firstMatch(of: /\nMemoryMax=(\d+)M\n/).flatMap { Int($0.1) }
@@ -71,14 +82,15 @@ import LprojTestSupport
         let score = security.output.firstMatch(of: /Overall exposure level for lprojd\.service: (\d+\.\d)/).flatMap { Double($0.1) }
         #expect(score != nil && score! <= 2.0, "\(security.output)")
 
-        // The installed binary serves the installed demo bundle from the
-        // installed configuration.
+        // The installed binary, on the installed configuration, serves the
+        // demo bundle its installed drop-in registers.
         let socket = scratch.url.appendingPathComponent("run/org.lprojd.Localization").path
         let daemon = Process()
         daemon.executableURL = URL(fileURLWithPath: "\(prefix)/bin/lprojd")
         daemon.arguments = [
             "--config", "\(sysconf)/lprojd/lprojd.conf", "--socket", socket, "--state-directory",
-            scratch.url.appendingPathComponent("state").path,
+            scratch.url.appendingPathComponent("state").path, "--drop-in-directory", "\(sysconf)/lprojd/bundles.d",
+            "--drop-in-directory", "\(prefix)/share/lprojd/bundles.d",
         ]
         daemon.standardError = FileHandle.nullDevice
         try daemon.run()
@@ -88,7 +100,7 @@ import LprojTestSupport
                 try await Task.sleep(for: .milliseconds(20))
             }
         }
-        #expect(try await client.lookup(bundle: "demo", key: "welcome.title", locale: "de").value == "Willkommen bei Demo")
+        #expect(try await client.lookup(bundle: "org.lprojd.Demo", key: "welcome.title", locale: "de").value == "Willkommen bei Demo")
         await client.close()
         kill(daemon.processIdentifier, SIGTERM)
         try await withTimeout(seconds: 15, "the installed lprojd did not stop") {
@@ -118,6 +130,7 @@ import LprojTestSupport
         // As an unprivileged user, as under DynamicUser= (SQLite, for one,
         // only fchown()s its files when it runs as root).
         let daemon = try await DaemonProcess(
+            dropIns: ["bundles.d"],
             launch: Launch(
                 notify: notify, environment: ["WATCHDOG_USEC": "400000"],
                 wrapper: ["strace", "-f", "-qq", "-u", "nobody", "-o", trace], wrapperForks: true, writableBy: 65534))
@@ -148,7 +161,8 @@ import LprojTestSupport
 
     /// What lprojd does in a day: lookups, tables, a subscription, a
     /// selection (SQLite), added strings, a table edited on disk (inotify),
-    /// a reload asked for, SIGHUP, and the watchdog ticking.
+    /// a drop-in bundle file installed, a reload asked for, SIGHUP (which
+    /// reads the drop-ins again), and the watchdog ticking.
     private func workOut(_ daemon: DaemonProcess, notify: NotifyListener) async throws {
         let lprojd = try await daemon.client()
         let events = EventRecorder(try await lprojd.events(client: "org.example.Trace"))
@@ -159,6 +173,8 @@ import LprojTestSupport
         _ = try await lprojd.addStrings(["k": "v"], client: "org.example.Trace", bundle: "demo", locale: "fr")
         try daemon.replace("fr.lproj/Localizable.strings", "\"welcome.title\" = \"Bonjour\";\n")
         _ = try await events.next { $0.type == .tablesChanged }
+        try daemon.installDropIn("org.example.Trace.conf", in: "bundles.d", "directory: $BUNDLE\n")
+        _ = try await events.next { $0.type == .bundleChanged && $0.bundle == "org.example.Trace" }
         _ = try await lprojd.reload(bundle: "demo")
         let mark = notify.messages.count
         daemon.send(SIGHUP)

@@ -167,6 +167,6 @@ import Testing
             ["--config", config.path, "--socket", directory.appendingPathComponent("s").path, "--state-directory", directory.path],
             environment: [:])
         #expect(status == 2)
-        #expect(output == "lprojd: \(config.path): bundles[0].devlopment-locale: unknown setting 'devlopment-locale'\n")
+        #expect(output == "lprojd: \(config.path):4:5: bundles[0].devlopment-locale: unknown setting 'devlopment-locale'\n")
     }
 }

@@ -244,7 +244,7 @@ import Testing
                 stderrIsJournalStream: true, readiness: .launched))
         _ = try await notify.next("READY", "1")
 
-        let loaded = try await journal.entry { $0["MESSAGE"]?.hasPrefix("loaded ") == true }
+        let loaded = try await journal.entry { $0["MESSAGE"]?.hasPrefix("bundle demo from --bundle: ") == true }
         #expect(loaded["duplicates"] == nil, "each field once: \(loaded)")
         #expect(loaded["PRIORITY"] == "6")
         #expect(loaded["SYSLOG_IDENTIFIER"] == "lprojd")

@@ -12,7 +12,7 @@ package enum ConfigurationFile {
     /// `bundles` (those of `limits` are ``LimitSetting``'s). lprojd.conf(5)
     /// describes each; a test holds it to these.
     static var settings: (file: [String], bundle: [String]) {
-        (FileModel.CodingKeys.allCases.map(\.rawValue), BundleModel.CodingKeys.allCases.map(\.rawValue))
+        (FileModel.CodingKeys.allCases.map(\.rawValue), BundleEntry.CodingKeys.allCases.map(\.rawValue))
     }
 
     /// Reads a configuration file. Relative bundle directories are taken

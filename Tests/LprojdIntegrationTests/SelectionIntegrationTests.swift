@@ -20,7 +20,8 @@ import Testing
                 == .init(client: app, bundle: "demo", locale: "en", reason: .default, requested: nil))
         // A preferred language the bundle has, by its language without region: chosen and saved.
         #expect(try await lprojd.selection(client: app, bundle: "demo", preferredLanguages: ["it", "fr-CA", "de"]).locale == "fr")
-        #expect(try await lprojd.selection(client: app, bundle: "demo").reason == .saved)
+        // Saved as the best match for the preferred languages, not as the app's choice: it follows them.
+        #expect(try await lprojd.selection(client: app, bundle: "demo").reason == .preferred)
         // The client's lookups follow it.
         #expect(try await lprojd.lookup(bundle: "demo", key: "settings.title", client: app).value == "Réglages")
 

@@ -1,0 +1,151 @@
+package import ClientBudget
+internal import Foundation
+package import LprojLocales
+internal import Synchronization
+
+/// The client and bundle pairs each uid's calls named lately: what
+/// `ListClients` calls "used recently", and the clients whose locale follows
+/// the desktop's languages.
+///
+/// "Recently" is: among the last ``capacity`` distinct pairs (64 by default)
+/// a uid's calls named since lprojd started, in `Lookup`, `GetTable`,
+/// `GetSelection`, `SelectLocale`, `ResetSelection` or `Subscribe` with a
+/// client id. The record lives in memory only: after a restart, apps name
+/// their bundles again as they reconnect. Each pair remembers when it was
+/// last named and the preferred languages its process last sent
+/// (`GetSelection`; the first 16), so that a change of the desktop's languages can choose
+/// anew with them.
+///
+/// Every entry is charged to its uid's saved-state budget
+/// (``Resource/savedState``), beside its selections and preferences. A new
+/// pair past the capacity, or past the budget, replaces the uid's least
+/// recently used one; a pair that does not fit even then is not recorded
+/// (nothing a client sees depends on it but `ListClients`).
+package final class RecentClients: Sendable {
+    /// One pair, as last seen.
+    package struct Entry: Sendable, Equatable {
+        package let client: String
+        package let bundle: String
+        /// When a call last named it, in seconds since 1970.
+        package var lastUsed: Double
+        /// The preferred languages the client's process last sent, if it did.
+        package var languages: [LocaleIdentifier]?
+    }
+
+    private struct Pair: Hashable {
+        let client: String
+        let bundle: String
+    }
+
+    private struct Record {
+        var entries: [Pair: Entry] = [:]
+        var bytes: [Pair: Int] = [:]
+        /// Each pair's last use, in the order of uses (clock readings may tie).
+        var uses: [Pair: UInt64] = [:]
+        var tick: UInt64 = 0
+
+        mutating func use(_ pair: Pair) {
+            tick += 1
+            uses[pair] = tick
+        }
+    }
+
+    /// The most pairs kept per uid.
+    package let capacity: Int
+    private let book: BudgetBook
+    private let records = Mutex<[UInt32: Record]>([:])
+
+    /// A record of at most `capacity` pairs a uid, charged to `budget`.
+    package init(capacity: Int = 64, budget: BudgetBook) {
+        self.capacity = capacity
+        self.book = budget
+    }
+
+    /// What an entry is charged: its texts, and about what the dictionary
+    /// keeps beside them.
+    static func cost(client: String, bundle: String, languages: [LocaleIdentifier]?) -> Int {
+        128 + client.utf8.count + bundle.utf8.count + (languages ?? []).reduce(0) { $0 + 32 + $1.tag.utf8.count }
+    }
+
+    /// The most preferred languages kept per pair: the first ones decide.
+    package static let maximumLanguages = 16
+
+    /// Records that a call of `uid` named `client` and `bundle` (with the
+    /// process's preferred languages, when the call sent them). Returns
+    /// whether it is the first pair the uid has. A pair already recorded
+    /// costs a hash and two stores, in place (lookups call this).
+    @discardableResult
+    package func record(
+        uid: UInt32, client: String, bundle: String, languages: [LocaleIdentifier]? = nil,
+        now: Double = Date().timeIntervalSince1970
+    ) -> Bool {
+        let pair = Pair(client: client, bundle: bundle)
+        let languages = languages.map { Array($0.prefix(Self.maximumLanguages)) }
+        return records.withLock { records in
+            let first = records[uid] == nil
+            use(pair, uid: uid, languages: languages, now: now, in: &records[uid, default: Record()])
+            if records[uid]?.entries.isEmpty == true { records[uid] = nil }
+            return first
+        }
+    }
+
+    private func use(_ pair: Pair, uid: UInt32, languages: [LocaleIdentifier]?, now: Double, in record: inout Record) {
+        if record.entries[pair] != nil {
+            record.entries[pair]?.lastUsed = now
+            record.use(pair)
+            guard let languages, languages != record.entries[pair]?.languages else { return }
+            let old = record.bytes[pair] ?? 0
+            let new = Self.cost(client: pair.client, bundle: pair.bundle, languages: languages)
+            guard charge(new - old, uid: uid, record: &record, keeping: pair) else { return }
+            record.entries[pair]?.languages = languages
+            record.bytes[pair] = new
+            return
+        }
+        if record.entries.count >= capacity { evictOldest(uid: uid, record: &record, keeping: nil) }
+        let bytes = Self.cost(client: pair.client, bundle: pair.bundle, languages: languages)
+        guard charge(bytes, uid: uid, record: &record, keeping: nil) else { return }
+        record.entries[pair] = Entry(client: pair.client, bundle: pair.bundle, lastUsed: now, languages: languages)
+        record.bytes[pair] = bytes
+        record.use(pair)
+    }
+
+    /// Charges `bytes` more (or releases less) to the uid, making room by
+    /// forgetting its least recently used pairs (never `keeping`).
+    private func charge(_ bytes: Int, uid: UInt32, record: inout Record, keeping: Pair?) -> Bool {
+        if bytes <= 0 {
+            book.release(-bytes, of: .savedState, from: uid)
+            return true
+        }
+        while book.charge(bytes, of: .savedState, to: uid) != nil {
+            guard evictOldest(uid: uid, record: &record, keeping: keeping) else { return false }
+        }
+        return true
+    }
+
+    @discardableResult
+    private func evictOldest(uid: UInt32, record: inout Record, keeping: Pair?) -> Bool {
+        guard let oldest = record.uses.filter({ $0.key != keeping }).min(by: { $0.value < $1.value })?.key else { return false }
+        record.entries[oldest] = nil
+        record.uses[oldest] = nil
+        book.release(record.bytes.removeValue(forKey: oldest) ?? 0, of: .savedState, from: uid)
+        return true
+    }
+
+    /// A uid's pairs, most recently used first.
+    package func entries(uid: UInt32) -> [Entry] {
+        records.withLock { records in
+            guard let record = records[uid] else { return [] }
+            return record.uses.sorted { $0.value > $1.value }.compactMap { record.entries[$0.key] }
+        }
+    }
+
+    /// One pair of a uid, if it is recorded.
+    package func entry(uid: UInt32, client: String, bundle: String) -> Entry? {
+        records.withLock { $0[uid]?.entries[Pair(client: client, bundle: bundle)] }
+    }
+
+    /// What a uid's record is charged, in all.
+    package func heldBytes(uid: UInt32) -> Int {
+        records.withLock { $0[uid]?.bytes.values.reduce(0, +) ?? 0 }
+    }
+}

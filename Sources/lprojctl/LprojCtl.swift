@@ -25,7 +25,7 @@ struct LprojCtl: AsyncParsableCommand {
         subcommands: [
             LookupCommand.self, TableCommand.self, SelectionCommand.self, SelectCommand.self, ResetCommand.self,
             BundlesCommand.self, NegotiateCommand.self, WatchCommand.self, StatusCommand.self, ReloadCommand.self,
-            FormatCommand.self, ParseDateCommand.self, PreferencesCommand.self, LocalesCommand.self, MissesCommand.self,
+            FormatCommand.self, ParseDateCommand.self, PreferencesCommand.self, LocalesCommand.self, MissesCommand.self, AppsCommand.self,
             Lint.self, Dump.self, Compile.self, CoverageCommand.self, ExtractCommand.self,
         ]
     )

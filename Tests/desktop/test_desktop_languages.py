@@ -1,0 +1,128 @@
+"""lprojd follows the desktop's languages (accountsservice on the system bus), live.
+
+The bus is a real dbus-daemon. accountsservice is the real accounts-daemon
+where it can run (as root, on the standard system bus address, which must be
+free: it needs polkit, whose helper serves only that address); elsewhere a
+python3-dbusmock object with the same interface (Tests/desktop/accounts_template.py).
+Each test prints which it used.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+from harness import REPOSITORY, Lprojd, SystemBus, Traced, artifacts_directory, demo_app, running
+
+# "At once": from the bus's answer to SetLanguage to the app's new render.
+SWITCH_TIMEOUT = 1.0
+
+needs_display = pytest.mark.skipif(not os.environ.get("DISPLAY"), reason="no display (make test runs these under xvfb-run)")
+needs_bus = pytest.mark.skipif(shutil.which("dbus-daemon") is None or shutil.which("busctl") is None,
+                               reason="dbus-daemon and busctl are missing (Debian packages dbus-daemon, systemd)")
+
+
+def c_locale() -> dict[str, str]:
+    """An environment whose process sends no languages of its own (the C locale): the desktop's decide."""
+    environment = {key: value for key, value in os.environ.items() if key not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES")}
+    environment["LANG"] = "C.UTF-8"
+    return environment
+
+
+def lookup(lprojd: Lprojd, key: str, locale: str) -> str:
+    return lprojd.call("Lookup", bundle="demo", key=key, locale=locale)["value"]
+
+
+def test_without_a_system_bus_lprojd_works_as_before_and_says_once_why():
+    lprojd = Lprojd().start()
+    with running(lprojd):
+        # Calls with client ids make the system's lprojd follow their user's desktop, which it cannot.
+        selection = lprojd.call("GetSelection", client="org.example.App", bundle="demo", preferredLanguages=["de_AT"])
+        assert selection["selection"] == {"client": "org.example.App", "bundle": "demo", "locale": "de", "reason": "preferred"}
+        assert lprojd.call("Lookup", bundle="demo", key="welcome.title", client="org.example.App")["value"] == "Willkommen bei Demo"
+        assert lprojd.call("GetSelection", client="org.example.Other", bundle="demo")["selection"]["reason"] == "default"
+        lprojd.wait_for_log("not following the desktop's languages: no system bus")
+        assert lprojd.log().count("not following the desktop's languages") == 1
+
+
+@needs_bus
+def test_without_accountsservice_lprojd_works_as_before_and_says_once_why():
+    directory = Path(tempfile.mkdtemp(prefix="lprojd-bus-"))
+    path = directory / "bus"
+    pid = int(subprocess.run(["dbus-daemon", "--session", f"--address=unix:path={path}", "--fork", "--print-pid",
+                              "--nopidfile"], capture_output=True, text=True, check=True, timeout=30).stdout.split()[0])
+    lprojd = Lprojd(system_bus=f"unix:path={path}").start()
+    try:
+        assert lprojd.call("GetSelection", client="org.example.App", bundle="demo",
+                           preferredLanguages=["fr"])["selection"]["locale"] == "fr"
+        lprojd.wait_for_log("accountsservice does not answer on the system bus")
+        assert lprojd.call("GetSelection", client="org.example.Other", bundle="demo")["selection"]["reason"] == "default"
+        assert lprojd.log().count("not following the desktop's languages") == 1
+    finally:
+        lprojd.close()
+        os.kill(pid, 15)
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+@needs_bus
+@needs_display
+def test_the_desktops_language_switches_every_app_that_follows_it_live():
+    directory = Path(tempfile.mkdtemp(prefix="lprojd-desktop-bus-"))
+    artifacts = artifacts_directory("desktop-language")
+    bus = SystemBus(directory).start()
+    print(f"accountsservice: {bus.kind}, on {bus.address}")
+    try:
+        bus.set_language("de_DE.UTF-8")
+        lprojd = Lprojd(system_bus=bus.address).start()
+        with running(lprojd):
+            # An app's own choice, and an app whose process's languages the bundle has: both stay.
+            lprojd.call("SelectLocale", client="org.example.Chooser", bundle="demo", locale="ja")
+            assert lprojd.call("GetSelection", client="org.example.Russian", bundle="demo",
+                               preferredLanguages=["ru_RU"])["selection"]["locale"] == "ru"
+            demo = demo_app(lprojd.socket, artifacts / "demo.log", environment=c_locale(), screenshots=artifacts)
+            apps: list[Traced] = [demo]
+            swift_demo = os.environ.get("LPROJ_SWIFT_DEMO") or str(REPOSITORY / ".build" / "debug" / "lproj-swift-demo")
+            swift = None
+            if os.access(swift_demo, os.X_OK):
+                swift = Traced("the Swift demo", [swift_demo, "--socket", lprojd.socket], c_locale(), artifacts / "swift.log",
+                               quit="quit")
+                apps.append(swift)
+            with running(*apps):
+                # The desktop says German; the apps send no languages of their own.
+                german = demo.wait_for(lambda r: r.get("event") == "render" and r["locale"] == "de")
+                assert german["labels"]["title"] == lookup(lprojd, "welcome.title", "de")
+                if swift:
+                    swift.wait_for(lambda r: r.get("event") == "render" and r.get("locale") == "de")
+
+                started = time.monotonic()
+                bus.set_language("fr_FR.UTF-8")
+                french = demo.wait_for(lambda r: r.get("event") == "render" and r["locale"] == "fr", timeout=10)
+                elapsed = time.monotonic() - started
+                print(f"the GTK demo showed French {elapsed * 1000:.0f} ms after SetLanguage")
+                assert elapsed < SWITCH_TIMEOUT
+                assert french["labels"]["title"] == lookup(lprojd, "welcome.title", "fr") == "Bienvenue dans Demo"
+                assert french["labels"]["settings"] == lookup(lprojd, "settings.title", "fr")
+                if swift:
+                    swift.wait_for(lambda r: r.get("event") == "render" and r.get("locale") == "fr", timeout=10)
+                demo.wait_for(lambda r: r.get("event") == "screenshot" and r["render"] == french["render"])
+
+                # Choices stay; a process's own languages count first.
+                assert lprojd.call("GetSelection", client="org.example.Chooser", bundle="demo")["selection"]["locale"] == "ja"
+                assert lprojd.call("GetSelection", client="org.example.Russian", bundle="demo")["selection"]["locale"] == "ru"
+                demo_selection = lprojd.call("GetSelection", client="org.lprojd.GtkDemo", bundle="demo")["selection"]
+                assert demo_selection == {"client": "org.lprojd.GtkDemo", "bundle": "demo", "locale": "fr", "reason": "preferred"}
+                listed = {client["client"]: client["bundles"][0] for client in lprojd.call("ListClients")["clients"]}
+                assert listed["org.lprojd.GtkDemo"]["reason"] == "preferred" and listed["org.lprojd.GtkDemo"]["locale"] == "fr"
+                assert listed["org.example.Chooser"]["reason"] == "selected"
+                # The names are in the desktop's language now.
+                names = {name["locale"]: name["name"] for name in lprojd.call("ListClients")["bundles"][0]["locales"]}
+                assert names["de"] == "Allemand"
+    finally:
+        bus.stop()
+        shutil.rmtree(directory, ignore_errors=True)

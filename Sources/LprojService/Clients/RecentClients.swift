@@ -17,10 +17,12 @@ internal import Synchronization
 /// anew with them.
 ///
 /// Every entry is charged to its uid's saved-state budget
-/// (``Resource/savedState``), beside its selections and preferences. A new
-/// pair past the capacity, or past the budget, replaces the uid's least
-/// recently used one; a pair that does not fit even then is not recorded
-/// (nothing a client sees depends on it but `ListClients`).
+/// (``Resource/savedState``), beside its selections and preferences, and a
+/// uid's record holds at most a quarter of that budget, so that what is
+/// saved always has the rest. A new pair past the capacity, the quarter or
+/// the budget replaces the uid's least recently used one; a pair that does
+/// not fit even then is not recorded (nothing a client sees depends on it
+/// but `ListClients` and the desktop's languages).
 package final class RecentClients: Sendable {
     /// One pair, as last seen.
     package struct Entry: Sendable, Equatable {
@@ -40,6 +42,7 @@ package final class RecentClients: Sendable {
     private struct Record {
         var entries: [Pair: Entry] = [:]
         var bytes: [Pair: Int] = [:]
+        var total = 0
         /// Each pair's last use, in the order of uses (clock readings may tie).
         var uses: [Pair: UInt64] = [:]
         var tick: UInt64 = 0
@@ -52,6 +55,8 @@ package final class RecentClients: Sendable {
 
     /// The most pairs kept per uid.
     package let capacity: Int
+    /// The most bytes a uid's record holds: a quarter of its saved-state budget.
+    private let share: Int
     private let book: BudgetBook
     private let records = Mutex<[UInt32: Record]>([:])
 
@@ -59,6 +64,7 @@ package final class RecentClients: Sendable {
     package init(capacity: Int = 64, budget: BudgetBook) {
         self.capacity = capacity
         self.book = budget
+        self.share = (budget.limits.perUID[.savedState] ?? .max) / 4
     }
 
     /// What an entry is charged: its texts, and about what the dictionary
@@ -114,11 +120,13 @@ package final class RecentClients: Sendable {
     private func charge(_ bytes: Int, uid: UInt32, record: inout Record, keeping: Pair?) -> Bool {
         if bytes <= 0 {
             book.release(-bytes, of: .savedState, from: uid)
+            record.total += bytes
             return true
         }
-        while book.charge(bytes, of: .savedState, to: uid) != nil {
+        while record.total + bytes > share || book.charge(bytes, of: .savedState, to: uid) != nil {
             guard evictOldest(uid: uid, record: &record, keeping: keeping) else { return false }
         }
+        record.total += bytes
         return true
     }
 
@@ -127,7 +135,9 @@ package final class RecentClients: Sendable {
         guard let oldest = record.uses.filter({ $0.key != keeping }).min(by: { $0.value < $1.value })?.key else { return false }
         record.entries[oldest] = nil
         record.uses[oldest] = nil
-        book.release(record.bytes.removeValue(forKey: oldest) ?? 0, of: .savedState, from: uid)
+        let bytes = record.bytes.removeValue(forKey: oldest) ?? 0
+        record.total -= bytes
+        book.release(bytes, of: .savedState, from: uid)
         return true
     }
 

@@ -1,5 +1,8 @@
 """A python3-dbusmock template with accountsservice's interface, as much as lprojd reads of it.
 
+Parameters: `uids` (default [0]), `language` (every user's), `language_by_uid`
+({"65534": "ja_JP.UTF-8"}), `languages` (adds the newer Languages list).
+
 Used where the real accounts-daemon cannot run (another system bus owns the
 standard address; accounts-daemon needs polkit, which serves only that
 address). FindUserById answers /org/freedesktop/Accounts/User<uid>; each
@@ -20,7 +23,8 @@ SYSTEM_BUS = True
 def load(mock, parameters):
     mock.AddMethods(MAIN_IFACE, [("FindUserById", "x", "o", 'ret = "/org/freedesktop/Accounts/User%d" % args[0]')])
     for uid in parameters.get("uids", [0]):
-        properties = {"Uid": dbus.UInt64(uid), "Language": dbus.String(parameters.get("language", ""))}
+        language = parameters.get("language_by_uid", {}).get(str(uid), parameters.get("language", ""))
+        properties = {"Uid": dbus.UInt64(uid), "Language": dbus.String(language)}
         if "languages" in parameters:
             properties["Languages"] = dbus.Array(parameters["languages"], signature="s")
         mock.AddObject(

@@ -261,21 +261,30 @@ class SystemBus:
         # `s "fr_FR.UTF-8"`
         self.previous_language = previous[3:-1] if previous.startswith('s "') else ""
 
-    def _start_mock(self) -> None:
+    def start_bus_only(self) -> SystemBus:
+        """A private bus with no accountsservice on it (yet: see `start_mock_accounts`)."""
         path = self.directory / "system_bus_socket"
         output = subprocess.run(
             ["dbus-daemon", "--session", f"--address=unix:path={path}", "--fork", "--print-pid", "--nopidfile"],
             capture_output=True, text=True, check=True, timeout=30).stdout
         self.bus_pid = int(output.split()[0])
         self.address = f"unix:path={path}"
+        return self
+
+    def start_mock_accounts(self, parameters: dict[str, Any] | None = None) -> SystemBus:
         mock = subprocess.Popen(
             ["/usr/bin/python3", "-m", "dbusmock", "--system", "--template",
-             str(Path(__file__).with_name("accounts_template.py")), "--parameters", '{"uids": [0]}'],
+             str(Path(__file__).with_name("accounts_template.py")), "--parameters", json.dumps(parameters or {"uids": [0]})],
             env=dict(os.environ, DBUS_SYSTEM_BUS_ADDRESS=self.address), stdout=subprocess.DEVNULL,
             stderr=open(self.directory / "dbusmock.log", "ab"))
         self.started.append(mock)
         self._wait_for_accounts()
         self.kind = "a python3-dbusmock object with accountsservice's interface"
+        return self
+
+    def _start_mock(self) -> None:
+        self.start_bus_only()
+        self.start_mock_accounts()
 
     def set_language(self, language: str) -> None:
         self.busctl("call", "org.freedesktop.Accounts", "/org/freedesktop/Accounts/User0",
@@ -330,3 +339,41 @@ class Keyboard:
 
     def type(self, text: str) -> None:
         subprocess.run(["xdotool", "type", "--delay", "20", text], check=True, timeout=30)
+
+
+AS_ANOTHER_USER = r"""
+import json, socket, sys
+path, method, parameters = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
+with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as connection:
+    connection.settimeout(10)
+    connection.connect(path)
+    connection.sendall(json.dumps({"method": "org.lprojd.Localization." + method, "parameters": parameters}).encode() + b"\0")
+    data = b""
+    while not data.endswith(b"\0"):
+        chunk = connection.recv(65536)
+        if not chunk:
+            break
+        data += chunk
+print(data[:-1].decode())
+"""
+
+
+def call_as(uid: int, socket_path: str, method: str, **parameters: Any) -> dict[str, Any]:
+    """One call from another user (setpriv; Debian's python3, which any user may run)."""
+    finished = subprocess.run(
+        ["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "/usr/bin/python3", "-c", AS_ANOTHER_USER,
+         socket_path, method, json.dumps(parameters)], capture_output=True, text=True, timeout=30, check=True)
+    reply = json.loads(finished.stdout)
+    return reply if "error" in reply else reply["parameters"]
+
+
+def eventually(probe: Callable[[], Any], expected: Any, timeout: float = 10.0) -> Any:
+    """Polls `probe` (a call to lprojd) until it returns `expected`, with a deadline."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = probe()
+        if value == expected:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"still {value!r}, not {expected!r}, after {timeout} s")
+        time.sleep(0.02)  # polling lprojd, with a deadline

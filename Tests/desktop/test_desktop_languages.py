@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from harness import REPOSITORY, Lprojd, SystemBus, Traced, artifacts_directory, demo_app, running
+from harness import REPOSITORY, Lprojd, SystemBus, Traced, artifacts_directory, call_as, demo_app, eventually, running
 
 # "At once": from the bus's answer to SetLanguage to the app's new render.
 SWITCH_TIMEOUT = 1.0
@@ -67,6 +67,59 @@ def test_without_accountsservice_lprojd_works_as_before_and_says_once_why():
     finally:
         lprojd.close()
         os.kill(pid, 15)
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+@needs_bus
+def test_accountsservice_that_starts_later_is_followed():
+    directory = Path(tempfile.mkdtemp(prefix="lprojd-bus-"))
+    bus = SystemBus(directory).start_bus_only()
+    try:
+        lprojd = Lprojd(system_bus=bus.address).start()
+        with running(lprojd):
+            def follower() -> str:
+                return lprojd.call("GetSelection", client="org.example.Follower", bundle="demo")["selection"]["locale"]
+
+            assert follower() == "en"
+            lprojd.wait_for_log("accountsservice does not answer on the system bus")
+            bus.start_mock_accounts({"uids": [0], "language": "ja_JP.UTF-8"})
+            print(f"accountsservice: {bus.kind}")
+            # NameOwnerChanged: lprojd reads root's languages, and the app follows them.
+            eventually(follower, "ja")
+            assert lprojd.call("ListClients")["clients"][0]["bundles"][0]["reason"] == "preferred"
+    finally:
+        bus.stop()
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+@needs_bus
+@pytest.mark.skipif(os.geteuid() != 0 or shutil.which("setpriv") is None, reason="needs root and setpriv to act as a second user")
+def test_the_systems_lprojd_follows_each_users_own_desktop():
+    directory = Path(tempfile.mkdtemp(prefix="lprojd-bus-"))
+    bus = SystemBus(directory).start_bus_only()
+    bus.start_mock_accounts({"uids": [0, 65534], "language_by_uid": {"0": "de_DE.UTF-8", "65534": "ja_JP.UTF-8"}})
+    print(f"accountsservice: {bus.kind}")
+    try:
+        lprojd = Lprojd(system_bus=bus.address).start()
+        with running(lprojd):
+            def mine() -> str:
+                return lprojd.call("GetSelection", client="org.example.App", bundle="demo")["selection"]["locale"]
+
+            def nobodys() -> str:
+                return call_as(65534, lprojd.socket, "GetSelection", client="org.example.App",
+                               bundle="demo")["selection"]["locale"]
+
+            eventually(mine, "de")
+            # Another user's app of the same id: that user's desktop, once its first call made lprojd follow it.
+            eventually(nobodys, "ja")
+            assert mine() == "de"
+            assert [client["client"] for client in call_as(65534, lprojd.socket, "ListClients")["clients"]] == ["org.example.App"]
+            bus.busctl("call", "org.freedesktop.Accounts", "/org/freedesktop/Accounts/User65534",
+                       "org.freedesktop.Accounts.User", "SetLanguage", "s", "fr_FR.UTF-8")
+            eventually(nobodys, "fr")
+            assert mine() == "de"
+    finally:
+        bus.stop()
         shutil.rmtree(directory, ignore_errors=True)
 
 

@@ -45,7 +45,7 @@ def artifacts_directory(name: str) -> Path:
 class Lprojd:
     """The real lprojd on a temporary socket, serving the demo bundle as `demo`; its log kept."""
 
-    def __init__(self, system_bus: str | None = None):
+    def __init__(self, system_bus: str | None = None, as_user: int | None = None):
         # Under /tmp: a socket's path has at most 107 bytes. World-readable,
         # for the tests that act as another user.
         self.directory = Path(tempfile.mkdtemp(prefix="lprojd-desktop-"))
@@ -57,14 +57,21 @@ class Lprojd:
         # Only the bus a test names: never the machine's by chance.
         self.environment["DBUS_SYSTEM_BUS_ADDRESS"] = system_bus or f"unix:path={self.directory}/no-system-bus"
         self.process: subprocess.Popen | None = None
+        # A user's lprojd (not root's, which is the system's): setpriv runs it as that user, in a directory of theirs.
+        self.as_user = as_user
+        if as_user is not None:
+            os.chown(self.directory, as_user, as_user)
 
     def start(self) -> Lprojd:
         notify_path = str(self.directory / "notify")
         with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as notify:
             notify.bind(notify_path)
+            os.chmod(notify_path, 0o777)
+            wrapper = [] if self.as_user is None else [
+                "setpriv", f"--reuid={self.as_user}", f"--regid={self.as_user}", "--clear-groups"]
             with open(self.log_path, "ab") as log:
                 self.process = subprocess.Popen(
-                    [lprojd_binary(), "--socket", self.socket, "--state-directory", str(self.directory / "state"),
+                    wrapper + [lprojd_binary(), "--socket", self.socket, "--state-directory", str(self.directory / "state"),
                      "--bundle", f"demo={DEMO_BUNDLE}@en", "--drop-in-directory", str(self.directory / "bundles.d"),
                      "--log-level", "debug"],
                     env=dict(self.environment, NOTIFY_SOCKET=notify_path), stdout=subprocess.DEVNULL, stderr=log)
@@ -262,10 +269,27 @@ class SystemBus:
         self.previous_language = previous[3:-1] if previous.startswith('s "') else ""
 
     def start_bus_only(self) -> SystemBus:
-        """A private bus with no accountsservice on it (yet: see `start_mock_accounts`)."""
+        """A private bus with no accountsservice on it (yet: see `start_mock_accounts`), open to every user as
+        the system bus is."""
         path = self.directory / "system_bus_socket"
+        configuration = self.directory / "bus.conf"
+        configuration.write_text(f"""<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <type>system</type>
+  <listen>unix:path={path}</listen>
+  <auth>EXTERNAL</auth>
+  <policy context="default">
+    <allow user="*"/>
+    <allow own="*"/>
+    <allow send_destination="*" eavesdrop="false"/>
+    <allow receive_sender="*"/>
+  </policy>
+</busconfig>
+""")
+        os.chmod(self.directory, 0o755)
         output = subprocess.run(
-            ["dbus-daemon", "--session", f"--address=unix:path={path}", "--fork", "--print-pid", "--nopidfile"],
+            ["dbus-daemon", f"--config-file={configuration}", "--fork", "--print-pid", "--nopidfile"],
             capture_output=True, text=True, check=True, timeout=30).stdout
         self.bus_pid = int(output.split()[0])
         self.address = f"unix:path={path}"

@@ -124,6 +124,27 @@ def test_the_systems_lprojd_follows_each_users_own_desktop():
 
 
 @needs_bus
+@pytest.mark.skipif(os.geteuid() != 0 or shutil.which("setpriv") is None, reason="needs root and setpriv to act as a second user")
+def test_a_users_lprojd_follows_its_own_users_desktop():
+    directory = Path(tempfile.mkdtemp(prefix="lprojd-bus-"))
+    bus = SystemBus(directory).start_bus_only()
+    bus.start_mock_accounts({"uids": [0, 65534], "language_by_uid": {"0": "de_DE.UTF-8", "65534": "ja_JP.UTF-8"}})
+    print(f"accountsservice: {bus.kind}")
+    try:
+        # nobody's own lprojd, as `systemctl --user` runs it: it follows nobody's desktop from the start.
+        lprojd = Lprojd(system_bus=bus.address, as_user=65534).start()
+        with running(lprojd):
+            lprojd.wait_for_log("the desktop's languages of uid 65534 are now ja-JP")
+            assert call_as(65534, lprojd.socket, "GetSelection", client="org.example.App",
+                           bundle="demo")["selection"] == {"client": "org.example.App", "bundle": "demo", "locale": "ja",
+                                                           "reason": "preferred"}
+            assert "uid 0" not in lprojd.log()
+    finally:
+        bus.stop()
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+@needs_bus
 @needs_display
 def test_the_desktops_language_switches_every_app_that_follows_it_live():
     directory = Path(tempfile.mkdtemp(prefix="lprojd-desktop-bus-"))

@@ -150,7 +150,9 @@ import Testing
         let applied = try await DatabaseQueue(path: path).read { db in
             try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier")
         }
-        #expect(applied == ["v1-selections", "v2-preferences", "v3-preference-fields", "v4-misses"])
+        #expect(applied == ["v1-selections", "v2-preferences", "v3-preference-fields", "v4-misses", "v5-selection-origin"])
+        // A locale saved before it had an origin is the client's own choice.
+        #expect(store.selection(for: key, bundle: "demo")?.origin == .selected)
     }
 
     /// Preferences saved as columns (the second migration) become a row a

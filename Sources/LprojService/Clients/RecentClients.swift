@@ -79,7 +79,7 @@ package final class RecentClients: Sendable {
     /// Records that a call of `uid` named `client` and `bundle` (with the
     /// process's preferred languages, when the call sent them). Returns
     /// whether it is the first pair the uid has. A pair already recorded
-    /// costs a hash and two stores, in place (lookups call this).
+    /// costs a lock and a few hashed stores, in place (lookups call this).
     @discardableResult
     package func record(
         uid: UInt32, client: String, bundle: String, languages: [LocaleIdentifier]? = nil,

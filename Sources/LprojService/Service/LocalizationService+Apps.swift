@@ -15,16 +15,24 @@ extension LocalizationService {
         Localization.ListClients.Reply
     > {
         let display = try call.locale.map { text throws(ServiceError) in try locale(text) }
+        // A uid's rows are as many as its saved-state budget holds (a few
+        // thousand), and each bundle's locales are named by ICU: all later,
+        // off the event loop.
+        return .later { self.clients(of: caller.uid, display: display) }
+    }
+
+    /// What ``listClients(_:caller:)`` answers, built on a worker.
+    func clients(of uid: UInt32, display: LocaleIdentifier?) -> Localization.ListClients.Reply {
         let snapshot = catalog.snapshot
         struct Pair: Hashable {
             let client: String
             let bundle: String
         }
         var saved: [Pair: SavedSelection] = [:]
-        for selection in store.selections(uid: caller.uid) { saved[Pair(client: selection.client, bundle: selection.bundle)] = selection }
-        let withPreferences = Set(store.preferenceKeys(uid: caller.uid).map { Pair(client: $0.client, bundle: $0.bundle) })
+        for selection in store.selections(uid: uid) { saved[Pair(client: selection.client, bundle: selection.bundle)] = selection }
+        let withPreferences = Set(store.preferenceKeys(uid: uid).map { Pair(client: $0.client, bundle: $0.bundle) })
         var lastUsed: [Pair: Double] = [:]
-        for entry in recent.entries(uid: caller.uid) { lastUsed[Pair(client: entry.client, bundle: entry.bundle)] = entry.lastUsed }
+        for entry in recent.entries(uid: uid) { lastUsed[Pair(client: entry.client, bundle: entry.bundle)] = entry.lastUsed }
         let pairs = Set(saved.keys).union(withPreferences).union(lastUsed.keys).filter { snapshot.bundles[$0.bundle] != nil }
         var clients: [String: [Localization.ClientBundle]] = [:]
         for pair in pairs {
@@ -43,26 +51,22 @@ extension LocalizationService {
                     selectedLocale: selection?.origin == .selected && choice.reason != .saved ? selection?.locale : nil,
                     hasPreferences: withPreferences.contains(pair), lastUsed: lastUsed[pair].map { .init($0, fractionDigits: 3) }))
         }
-        let reply = clients.keys.sorted().map { client in
+        let listed = clients.keys.sorted().map { client in
             Localization.Client(client: client, bundles: (clients[client] ?? []).sorted { $0.bundle < $1.bundle })
         }
-        let bundles = Set(pairs.map(\.bundle)).sorted().compactMap { snapshot.bundles[$0] }
-        let desktopLanguage = desktop.languages(of: caller.uid).first
-        // Two ICU calls per locale of each bundle: made later, off the loop.
-        return .later {
-            let names = bundles.map { bundle in
-                let shown = display ?? desktopLanguage ?? bundle.configuration.developmentLocale
-                let formatter = LocaleFormatter(locale: shown)
-                return Localization.ClientBundleLocales(
-                    bundle: bundle.name, developmentLocale: bundle.configuration.developmentLocale.tag, displayLocale: shown.tag,
-                    locales: bundle.supportedLocales.map { locale in
-                        Localization.LocaleName(
-                            locale: locale.tag, name: formatter.name(of: locale), nativeName: LocaleFormatter.nativeName(of: locale),
-                            bundleName: nil)
-                    })
-            }
-            return .init(clients: reply, bundles: names)
+        let desktopLanguage = desktop.languages(of: uid).first
+        let bundles = Set(pairs.map(\.bundle)).sorted().compactMap { snapshot.bundles[$0] }.map { bundle in
+            let shown = display ?? desktopLanguage ?? bundle.configuration.developmentLocale
+            let formatter = LocaleFormatter(locale: shown)
+            return Localization.ClientBundleLocales(
+                bundle: bundle.name, developmentLocale: bundle.configuration.developmentLocale.tag, displayLocale: shown.tag,
+                locales: bundle.supportedLocales.map { locale in
+                    Localization.LocaleName(
+                        locale: locale.tag, name: formatter.name(of: locale), nativeName: LocaleFormatter.nativeName(of: locale),
+                        bundleName: nil)
+                })
         }
+        return .init(clients: listed, bundles: bundles)
     }
 
     /// A uid's desktop languages changed (or were read for the first time):

@@ -1,5 +1,5 @@
 package import ClientBudget
-internal import Foundation
+internal import Glibc
 package import LprojLocales
 internal import Synchronization
 
@@ -13,8 +13,8 @@ internal import Synchronization
 /// client id. The record lives in memory only: after a restart, apps name
 /// their bundles again as they reconnect. Each pair remembers when it was
 /// last named and the preferred languages its process last sent
-/// (`GetSelection`; the first 16), so that a change of the desktop's languages can choose
-/// anew with them.
+/// (`GetSelection`; the first 16), so that a change of the desktop's
+/// languages can choose anew with them.
 ///
 /// Every entry is charged to its uid's saved-state budget
 /// (``Resource/savedState``), beside its selections and preferences, and a
@@ -28,7 +28,8 @@ package final class RecentClients: Sendable {
     package struct Entry: Sendable, Equatable {
         package let client: String
         package let bundle: String
-        /// When a call last named it, in seconds since 1970.
+        /// When a call last named it, in seconds since 1970 (to a few
+        /// milliseconds).
         package var lastUsed: Double
         /// The preferred languages the client's process last sent, if it did.
         package var languages: [LocaleIdentifier]?
@@ -39,17 +40,28 @@ package final class RecentClients: Sendable {
         let bundle: String
     }
 
+    /// A pair's entry, what it is charged, and its last use in the order of
+    /// uses (clock readings may tie).
+    private struct Slot {
+        var entry: Entry
+        var bytes: Int
+        var use: UInt64
+
+        mutating func touch(now: Double, use: UInt64) {
+            entry.lastUsed = now
+            self.use = use
+        }
+    }
+
     private struct Record {
-        var entries: [Pair: Entry] = [:]
-        var bytes: [Pair: Int] = [:]
+        var slots: [Pair: Slot] = [:]
         var total = 0
-        /// Each pair's last use, in the order of uses (clock readings may tie).
-        var uses: [Pair: UInt64] = [:]
         var tick: UInt64 = 0
 
-        mutating func use(_ pair: Pair) {
-            tick += 1
-            uses[pair] = tick
+        /// Marks a known pair used, with one lookup; false if it is not known.
+        mutating func touch(_ pair: Pair, now: Double) -> Bool {
+            tick &+= 1
+            return slots[pair]?.touch(now: now, use: tick) != nil
         }
     }
 
@@ -76,43 +88,49 @@ package final class RecentClients: Sendable {
     /// The most preferred languages kept per pair: the first ones decide.
     package static let maximumLanguages = 16
 
+    /// The wall clock to a few milliseconds, without a system call
+    /// (`CLOCK_REALTIME_COARSE`): lookups call ``record(uid:client:bundle:languages:now:)``.
+    package static func coarseNow() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME_COARSE, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
+
     /// Records that a call of `uid` named `client` and `bundle` (with the
     /// process's preferred languages, when the call sent them). Returns
-    /// whether it is the first pair the uid has. A pair already recorded
-    /// costs a lock and a few hashed stores, in place (lookups call this).
+    /// whether it is the first pair the uid has. A pair already recorded,
+    /// named without languages (as lookups name it), costs a lock and one
+    /// hashed update in place.
     @discardableResult
     package func record(
-        uid: UInt32, client: String, bundle: String, languages: [LocaleIdentifier]? = nil,
-        now: Double = Date().timeIntervalSince1970
+        uid: UInt32, client: String, bundle: String, languages: [LocaleIdentifier]? = nil, now: Double = RecentClients.coarseNow()
     ) -> Bool {
         let pair = Pair(client: client, bundle: bundle)
-        let languages = languages.map { Array($0.prefix(Self.maximumLanguages)) }
         return records.withLock { records in
+            if languages == nil, records[uid]?.touch(pair, now: now) == true { return false }
             let first = records[uid] == nil
+            let languages = languages.map { Array($0.prefix(Self.maximumLanguages)) }
             use(pair, uid: uid, languages: languages, now: now, in: &records[uid, default: Record()])
-            if records[uid]?.entries.isEmpty == true { records[uid] = nil }
+            if records[uid]?.slots.isEmpty == true { records[uid] = nil }
             return first
         }
     }
 
     private func use(_ pair: Pair, uid: UInt32, languages: [LocaleIdentifier]?, now: Double, in record: inout Record) {
-        if record.entries[pair] != nil {
-            record.entries[pair]?.lastUsed = now
-            record.use(pair)
-            guard let languages, languages != record.entries[pair]?.languages else { return }
-            let old = record.bytes[pair] ?? 0
+        if record.touch(pair, now: now) {
+            guard let languages, let slot = record.slots[pair], languages != slot.entry.languages else { return }
             let new = Self.cost(client: pair.client, bundle: pair.bundle, languages: languages)
-            guard charge(new - old, uid: uid, record: &record, keeping: pair) else { return }
-            record.entries[pair]?.languages = languages
-            record.bytes[pair] = new
+            guard charge(new - slot.bytes, uid: uid, record: &record, keeping: pair) else { return }
+            record.slots[pair]?.entry.languages = languages
+            record.slots[pair]?.bytes = new
             return
         }
-        if record.entries.count >= capacity { evictOldest(uid: uid, record: &record, keeping: nil) }
+        if record.slots.count >= capacity { evictOldest(uid: uid, record: &record, keeping: nil) }
         let bytes = Self.cost(client: pair.client, bundle: pair.bundle, languages: languages)
         guard charge(bytes, uid: uid, record: &record, keeping: nil) else { return }
-        record.entries[pair] = Entry(client: pair.client, bundle: pair.bundle, lastUsed: now, languages: languages)
-        record.bytes[pair] = bytes
-        record.use(pair)
+        record.tick &+= 1
+        record.slots[pair] = Slot(
+            entry: Entry(client: pair.client, bundle: pair.bundle, lastUsed: now, languages: languages), bytes: bytes, use: record.tick)
     }
 
     /// Charges `bytes` more (or releases less) to the uid, making room by
@@ -132,30 +150,26 @@ package final class RecentClients: Sendable {
 
     @discardableResult
     private func evictOldest(uid: UInt32, record: inout Record, keeping: Pair?) -> Bool {
-        guard let oldest = record.uses.filter({ $0.key != keeping }).min(by: { $0.value < $1.value })?.key else { return false }
-        record.entries[oldest] = nil
-        record.uses[oldest] = nil
-        let bytes = record.bytes.removeValue(forKey: oldest) ?? 0
-        record.total -= bytes
-        book.release(bytes, of: .savedState, from: uid)
+        guard let oldest = record.slots.filter({ $0.key != keeping }).min(by: { $0.value.use < $1.value.use })?.key,
+            let slot = record.slots.removeValue(forKey: oldest)
+        else { return false }
+        record.total -= slot.bytes
+        book.release(slot.bytes, of: .savedState, from: uid)
         return true
     }
 
     /// A uid's pairs, most recently used first.
     package func entries(uid: UInt32) -> [Entry] {
-        records.withLock { records in
-            guard let record = records[uid] else { return [] }
-            return record.uses.sorted { $0.value > $1.value }.compactMap { record.entries[$0.key] }
-        }
+        records.withLock { $0[uid]?.slots.values.sorted { $0.use > $1.use }.map(\.entry) ?? [] }
     }
 
     /// One pair of a uid, if it is recorded.
     package func entry(uid: UInt32, client: String, bundle: String) -> Entry? {
-        records.withLock { $0[uid]?.entries[Pair(client: client, bundle: bundle)] }
+        records.withLock { $0[uid]?.slots[Pair(client: client, bundle: bundle)]?.entry }
     }
 
     /// What a uid's record is charged, in all.
     package func heldBytes(uid: UInt32) -> Int {
-        records.withLock { $0[uid]?.bytes.values.reduce(0, +) ?? 0 }
+        records.withLock { $0[uid]?.total ?? 0 }
     }
 }

@@ -15,13 +15,16 @@
 #   make format     lay out the Swift sources (swift format, .swift-format);
 #                   make lint-format checks them, as CI does
 #   make demo-app   the GTK 4 app (Examples/GtkDemo) on the demo daemon
+#   make panel      the language panel (panel/: GTK 4, libadwaita) on the
+#                   demo daemon
 #                   (terminal apps on the C and Swift localizers: Examples/CDemo,
 #                   Examples/SwiftDemo; make test drives all three)
 #   make install    after `make release`: binaries, systemd units (system and
 #                   user), the sample configuration (which serves no bundle:
 #                   apps register theirs with drop-in files), the manual
-#                   pages and the shell completions, and the C client (make
-#                   install-client), under PREFIX (default /usr/local),
+#                   pages and the shell completions, the C client (make
+#                   install-client) and the language panel (make
+#                   install-panel), under PREFIX (default /usr/local),
 #                   staged in DESTDIR if set
 #   make install-examples  the demo bundle and its drop-in file, which
 #                   lprojd then serves as org.lprojd.Demo
@@ -57,18 +60,23 @@ BUILD_FLAGS  ?=
 
 # What building lprojd and lprojctl needs (ICU's headers, libsystemd, SQLite).
 APT_DEMO     := libicu-dev libsystemd-dev libsqlite3-dev pkg-config
-# The GTK 4 app (Examples/GtkDemo). PyGObject is built by pip for whichever
-# python3 runs it, hence its build headers.
-APT_APP      := gir1.2-gtk-4.0 libgirepository1.0-dev libcairo2-dev python3-dev
+# The GTK 4 app (Examples/GtkDemo) and the language panel (panel/, which
+# adds libadwaita). PyGObject is built by pip for whichever python3 runs
+# them, hence its build headers.
+APT_APP      := gir1.2-gtk-4.0 gir1.2-adw-1 libgirepository1.0-dev libcairo2-dev python3-dev
 # The tests: systemd-analyze and systemd-socket-activate, setpriv and unshare,
 # strace; gdb for Tests/with-deadline's stacks. The C client (GLib,
 # json-glib; gettext's msgfmt for its benchmark's baseline), and the GTK 4
 # app under a headless X server. lprojctl coverage's HTML page is laid out by
 # headless Chromium in a test. The manual pages are rendered by groff, and the
 # zsh completions read by zsh, in a test. libxml2's xmllint reads every
-# XLIFF file lprojctl exports, in a test.
+# XLIFF file lprojctl exports, in a test. The desktop tests (Tests/desktop):
+# a system bus (dbus-daemon) with accountsservice (and python3-dbusmock where
+# the real one cannot run), and the accessibility bus and its introspection
+# data (at-spi2-core, gir1.2-atspi-2.0), to read the windows as a screen
+# reader does, and xdotool, to type on them as a person does.
 APT_TEST     := systemd util-linux strace gdb gcc libglib2.0-dev libjson-glib-dev gettext xvfb xauth chromium groff-base man-db zsh \
-                libxml2-utils
+                libxml2-utils dbus-daemon accountsservice python3-dbusmock at-spi2-core gir1.2-atspi-2.0 xdotool
 APT_PACKAGES := $(APT_DEMO) $(APT_APP) $(APT_TEST)
 DEMO_DIR     ?= $(or $(XDG_RUNTIME_DIR),/tmp)/lprojd-demo
 DEMO_SOCKET  ?= $(DEMO_DIR)/org.lprojd.Localization
@@ -85,7 +93,7 @@ VERSION      := $(shell sed -n 's/^ *public static let current = "\(.*\)"$$/\1/p
 
 COMMA        := ,
 
-.PHONY: all deps deps-demo deps-app test-docs build release test test-clients test-extract test-man extract demo-app install-client bench soak fuzz-build fuzz fuzz-smoke demo install install-binaries install-data install-examples install-man install-completions clean generate man print-version format lint-format
+.PHONY: all deps deps-demo deps-app test-docs build release test test-clients test-desktop test-extract panel install-panel test-man extract demo-app install-client bench soak fuzz-build fuzz fuzz-smoke demo install install-binaries install-data install-examples install-man install-completions clean generate man print-version format lint-format
 
 all: build
 
@@ -148,6 +156,7 @@ test: deps
 	Tests/with-deadline 1200 $(SWIFT) test --skip-build --skip HardeningTests $(BUILD_FLAGS)
 	$(HARDENING) Tests/with-deadline 900 $(SWIFT) test --skip-build --filter HardeningTests $(BUILD_FLAGS)
 	$(MAKE) test-clients
+	$(MAKE) test-desktop
 	$(MAKE) test-extract
 	$(MAKE) test-man
 	$(MAKE) test-docs
@@ -167,6 +176,16 @@ test-clients:
 	$(SWIFT) build --product lproj-swift-demo $(BUILD_FLAGS)
 	$(PIP) './clients/python[glib,test]' || $(PIP) --break-system-packages './clients/python[glib,test]'
 	LPROJD_BINARY=$(CURDIR)/.build/release/lprojd python3 -m pytest -q -p no:cacheprovider clients/python/tests
+
+# The desktop (Tests/desktop), against the release lprojd, under a headless X
+# server and a session bus of their own (the accessibility bus comes with
+# it): lprojd follows the desktop's languages on a real system bus (the
+# real accounts-daemon where it can run), and the language panel switches
+# the running GTK demo live. Screenshots go to Tests/desktop/artifacts.
+test-desktop:
+	$(SWIFT) build --product lproj-swift-demo $(BUILD_FLAGS)
+	LPROJD_BINARY=$(CURDIR)/.build/release/lprojd LPROJ_SWIFT_DEMO=$(CURDIR)/.build/debug/lproj-swift-demo PYTHONDONTWRITEBYTECODE=1 \
+	  xvfb-run -a -s '-screen 0 1280x1024x24' dbus-run-session -- python3 -m pytest -q -s -p no:cacheprovider Tests/desktop
 
 # The manual pages (Tests/man): fresh (written again from the debug builds,
 # lproj-extract's as test-extract built it), naming every option, command and
@@ -244,11 +263,29 @@ demo: build
 	@echo "In another terminal: export LPROJD_SOCKET=$(DEMO_SOCKET); then .build/debug/lprojctl bundles"
 	$(SWIFT) run lprojd --socket $(DEMO_SOCKET) --state-directory $(DEMO_DIR)/state --bundle demo=$(CURDIR)/Examples/DemoApp@en --pseudo-locales --drop-in-directory $(DEMO_DIR)/bundles.d
 
-install: install-binaries install-data install-man install-completions install-client
+install: install-binaries install-data install-man install-completions install-client install-panel
 
 # The C client: library, header and pkg-config file (lprojd-client).
 install-client:
 	$(MAKE) -C clients/c install PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
+
+# The language panel: its Python package in DATADIR/lprojd-panel, the
+# lprojd-panel command, its desktop file and its icon, where GNOME looks.
+PANEL_DIR ?= $(DATADIR)/lprojd-panel
+install-panel:
+	install -d $(DESTDIR)$(PANEL_DIR)/lprojd_panel $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/applications \
+	  $(DESTDIR)$(DATADIR)/icons/hicolor/scalable/apps
+	install -m 0644 panel/lprojd_panel/*.py $(DESTDIR)$(PANEL_DIR)/lprojd_panel/
+	sed 's|^PACKAGE_DIRECTORY = .*|PACKAGE_DIRECTORY = "$(PANEL_DIR)"|' panel/lprojd-panel > $(DESTDIR)$(BINDIR)/lprojd-panel
+	chmod 0755 $(DESTDIR)$(BINDIR)/lprojd-panel
+	sed 's|^Exec=lprojd-panel|Exec=$(BINDIR)/lprojd-panel|' panel/org.lprojd.Panel.desktop > $(DESTDIR)$(DATADIR)/applications/org.lprojd.Panel.desktop
+	chmod 0644 $(DESTDIR)$(DATADIR)/applications/org.lprojd.Panel.desktop
+	install -m 0644 panel/org.lprojd.Panel.svg $(DESTDIR)$(DATADIR)/icons/hicolor/scalable/apps/
+
+# The language panel against the demo daemon (make demo's, or none: it then
+# says lprojd is not running). Needs a display.
+panel: deps-app
+	LPROJD_SOCKET=$(DEMO_SOCKET) panel/lprojd-panel
 
 # The GTK 4 app (Examples/GtkDemo) against the demo daemon: the one `make
 # demo` runs, else one started for it. Needs a display.

@@ -27,8 +27,8 @@ struct LprojCtl: AsyncParsableCommand {
             LookupCommand.self, TableCommand.self, SelectionCommand.self, SelectCommand.self, ResetCommand.self,
             BundlesCommand.self, NegotiateCommand.self, WatchCommand.self, StatusCommand.self, ReloadCommand.self,
             FormatCommand.self, ParseDateCommand.self, PreferencesCommand.self, LocalesCommand.self, MissesCommand.self,
-            Lint.self, Dump.self, Compile.self, CoverageCommand.self, ExtractCommand.self, ExportLocalizations.self,
-            ImportLocalizations.self, POCommand.self,
+            AppsCommand.self, Lint.self, Dump.self, Compile.self, CoverageCommand.self, ExtractCommand.self,
+            ExportLocalizations.self, ImportLocalizations.self, POCommand.self,
         ]
     )
 }

@@ -134,7 +134,10 @@ import Testing
             localeChanges(fixture.events.events.dropFirst(seen)) == ["1000/follower: fr -> de", "1000/quiet: fr -> de"])
         // A process that starts now gets the desktop's, after its own.
         #expect(try await selection(fixture, "newcomer", preferred: ["ja"]).locale == "de")
-        #expect(try await selection(fixture, "newcomer", preferred: ["fr"]).locale == "fr")
+        #expect(try await selection(fixture, "newcomer", preferred: ["en-GB"]).locale == "en")
+        // French was the desktop's: a process that sends it got it from the
+        // session, and the desktop's languages now count first.
+        #expect(try await selection(fixture, "newcomer", preferred: ["fr"]).locale == "de")
 
         // "Use the system language": the choice goes, the desktop's applies.
         let reset = try await fixture.service.resetSelection(.init(client: "chooser", bundle: "demo"), caller: alice).reply()
@@ -148,7 +151,32 @@ import Testing
         #expect(
             localeChanges(fixture.events.events.dropFirst(seen)) == [
                 "1000/follower: de -> en", "1000/quiet: de -> en", "1000/chooser: de -> en",
+                // With no desktop languages, its process's own are all it has.
+                "1000/newcomer: de -> fr",
             ])
         #expect(try await selection(fixture, "quiet").reason == .default)
+    }
+
+    /// GNOME's session gives every app it starts the desktop's language at
+    /// login (LANG, LANGUAGE) until the next login; a change in GNOME
+    /// Settings must still reach them.
+    @Test func aProcessThatSentTheDesktopsEarlierLanguageFollowsTheDesktopsChange() async throws {
+        let fixture = try ServiceFixture()
+        await fixture.service.desktopLanguagesChanged(uid: 1000, to: [try LocaleIdentifier("en_US")])
+        // Started in the session: the language the desktop has.
+        #expect(try await selection(fixture, "editor", preferred: ["en-US", "en"]).locale == "en")
+        // Started with a language of its own (LANGUAGE=de in a terminal).
+        #expect(try await selection(fixture, "viewer", preferred: ["de-AT"]).locale == "de")
+
+        let seen = fixture.events.events.count
+        await fixture.service.desktopLanguagesChanged(uid: 1000, to: [try LocaleIdentifier("fr_FR")])
+        #expect(localeChanges(fixture.events.events.dropFirst(seen)) == ["1000/editor: en -> fr"])
+        #expect(try await selection(fixture, "editor", preferred: ["en-US", "en"]).locale == "fr")
+        #expect(try await selection(fixture, "viewer", preferred: ["de-AT"]).locale == "de")
+        // A process the session starts after the change still has the
+        // login's language, and gets the desktop's.
+        #expect(try await selection(fixture, "calculator", preferred: ["en-US"]).locale == "fr")
+        // Without a desktop, the process's own languages are all there is.
+        #expect(try await selection(fixture, "editor", preferred: ["en-US"], caller: bob).locale == "en")
     }
 }

@@ -9,8 +9,26 @@ internal import Synchronization
 /// languages the bundle has keeps them, and the desktop's decide for the
 /// rest. A uid the watcher has not read (or that has no desktop languages)
 /// has none, and selection works as without a desktop.
+///
+/// One exception makes a change of the desktop's language reach apps that
+/// are already running: a process whose first language is one the desktop
+/// had *before* (GNOME's session gives every app it starts the language the
+/// desktop had at login, until the next login) sent the desktop's old
+/// language, not one of its own (in any region of it), so the desktop's current languages count
+/// first for it.
 package final class DesktopLanguages: Sendable {
-    private let languages = Mutex<[UInt32: [LocaleIdentifier]]>([:])
+    private struct Desktop {
+        var languages: [LocaleIdentifier] = []
+        /// The first language of each earlier list, oldest first, without
+        /// the current one's; at most `earlierKept`.
+        var earlier: [LocaleIdentifier] = []
+    }
+
+    /// Enough for the languages a session goes through; older ones are
+    /// forgotten, and a process that still sends one keeps it as its own.
+    static let earlierKept = 8
+
+    private let desktops = Mutex<[UInt32: Desktop]>([:])
     private let followed = Mutex<Set<UInt32>>([])
     private let startFollowing: @Sendable (UInt32) -> Void
 
@@ -22,7 +40,24 @@ package final class DesktopLanguages: Sendable {
 
     /// The desktop's languages of a uid, most preferred first.
     package func languages(of uid: UInt32) -> [LocaleIdentifier] {
-        languages.withLock { $0[uid] ?? [] }
+        desktops.withLock { $0[uid]?.languages ?? [] }
+    }
+
+    /// The languages a selection is made from for a process of `uid` that
+    /// sent `process`: its own first, then the desktop's; the desktop's
+    /// first when the process's first is one the desktop had before.
+    package func preferred(process: [LocaleIdentifier], uid: UInt32) -> [LocaleIdentifier] {
+        desktops.withLock { desktops in
+            guard let desktop = desktops[uid] else { return process }
+            // By language and script: the session's LANG=fr_FR.UTF-8 may
+            // reach the process as fr-FR or, through LANGUAGE, as fr.
+            guard let first = process.first,
+                desktop.earlier.contains(where: { $0.language == first.language && $0.effectiveScript == first.effectiveScript })
+            else {
+                return process + desktop.languages
+            }
+            return desktop.languages + process
+        }
     }
 
     /// Asks for a uid's desktop to be followed, once.
@@ -34,10 +69,17 @@ package final class DesktopLanguages: Sendable {
     /// Sets a uid's desktop languages; returns whether they changed.
     @discardableResult
     package func set(_ new: [LocaleIdentifier], of uid: UInt32) -> Bool {
-        languages.withLock { languages in
-            let old = languages[uid] ?? []
-            languages[uid] = new.isEmpty ? nil : new
-            return old != new
+        desktops.withLock { desktops in
+            var desktop = desktops[uid] ?? Desktop()
+            guard desktop.languages != new else { return false }
+            if let old = desktop.languages.first, !desktop.earlier.contains(where: { $0.matchKey == old.matchKey }) {
+                desktop.earlier.append(old)
+            }
+            if let current = new.first { desktop.earlier.removeAll { $0.matchKey == current.matchKey } }
+            desktop.earlier.removeFirst(max(0, desktop.earlier.count - Self.earlierKept))
+            desktop.languages = new
+            desktops[uid] = desktop
+            return true
         }
     }
 

@@ -94,7 +94,7 @@ extension LocalizationService {
             guard let bundle = snapshot.bundles[pair.bundle], saved?.origin != .selected else { continue }
             let key = ClientKey(uid: uid, client: pair.client)
             let process = processLanguages(of: key, bundle: pair.bundle, saved: saved)
-            let choice = SelectionPolicy.current(in: bundle, saved: nil, preferred: process + languages)
+            let choice = SelectionPolicy.current(in: bundle, saved: nil, preferred: desktop.preferred(process: process, uid: uid))
             let before = Self.inEffect(saved?.locale, in: bundle)
             // Nothing anyone sees changes for a client with nothing saved
             // that keeps its locale.

@@ -17,15 +17,14 @@ extension LocalizationService {
         noteUse(of: client, bundle: bundle.name, by: caller, languages: sent)
         let key = ClientKey(uid: caller.uid, client: client)
         let saved = store.selection(for: key, bundle: bundle.name)
-        let desktopLanguages = desktop.languages(of: caller.uid)
         if let saved, saved.origin == .selected {
             // The client's own choice; while the bundle lacks it, the
             // preferred languages answer, and nothing is saved.
-            let choice = SelectionPolicy.current(in: bundle, saved: saved.locale, preferred: (sent ?? []) + desktopLanguages)
+            let choice = SelectionPolicy.current(in: bundle, saved: saved.locale, preferred: desktop.preferred(process: sent ?? [], uid: caller.uid))
             return .now(.init(selection: Self.selection(client: client, bundle: bundle.name, choice: choice, requested: nil)))
         }
         let languages = sent ?? processLanguages(of: key, bundle: bundle.name, saved: saved)
-        let choice = SelectionPolicy.current(in: bundle, saved: nil, preferred: languages + desktopLanguages)
+        let choice = SelectionPolicy.current(in: bundle, saved: nil, preferred: desktop.preferred(process: languages, uid: caller.uid))
         let reply = Localization.GetSelection.Reply(
             selection: Self.selection(client: client, bundle: bundle.name, choice: choice, requested: nil))
         let tags = sent.map { $0.map(\.tag) }
@@ -76,7 +75,7 @@ extension LocalizationService {
         let saved = store.selection(for: key, bundle: bundle.name)
         let previous = Self.inEffect(saved?.locale, in: bundle)
         let languages = processLanguages(of: key, bundle: bundle.name, saved: saved)
-        let choice = SelectionPolicy.current(in: bundle, saved: nil, preferred: languages + desktop.languages(of: caller.uid))
+        let choice = SelectionPolicy.current(in: bundle, saved: nil, preferred: desktop.preferred(process: languages, uid: caller.uid))
         let reply = Localization.ResetSelection.Reply(
             selection: Self.selection(client: client, bundle: bundle.name, choice: choice, requested: nil))
         return committing { [store] in

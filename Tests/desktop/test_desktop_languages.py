@@ -35,6 +35,13 @@ def c_locale() -> dict[str, str]:
     return environment
 
 
+def session_locale(lang: str) -> dict[str, str]:
+    """An environment as GNOME's session gives the apps it starts: the desktop's language at login, in LANG."""
+    environment = c_locale()
+    environment["LANG"] = lang
+    return environment
+
+
 def lookup(lprojd: Lprojd, key: str, locale: str) -> str:
     return lprojd.call("Lookup", bundle="demo", key=key, locale=locale)["value"]
 
@@ -159,16 +166,18 @@ def test_the_desktops_language_switches_every_app_that_follows_it_live():
             lprojd.call("SelectLocale", client="org.example.Chooser", bundle="demo", locale="ja")
             assert lprojd.call("GetSelection", client="org.example.Russian", bundle="demo",
                                preferredLanguages=["ru_RU"])["selection"]["locale"] == "ru"
-            demo = demo_app(lprojd.socket, artifacts / "demo.log", environment=c_locale(), screenshots=artifacts)
+            # Started as GNOME's session starts apps: with the login's language, which they keep until the next login.
+            demo = demo_app(lprojd.socket, artifacts / "demo.log", environment=session_locale("de_DE.UTF-8"),
+                            screenshots=artifacts)
             apps: list[Traced] = [demo]
             swift_demo = os.environ.get("LPROJ_SWIFT_DEMO") or str(REPOSITORY / ".build" / "debug" / "lproj-swift-demo")
             swift = None
             if os.access(swift_demo, os.X_OK):
-                swift = Traced("the Swift demo", [swift_demo, "--socket", lprojd.socket], c_locale(), artifacts / "swift.log",
-                               quit="quit")
+                swift = Traced("the Swift demo", [swift_demo, "--socket", lprojd.socket], session_locale("de_DE.UTF-8"),
+                               artifacts / "swift.log", quit="quit")
                 apps.append(swift)
             with running(*apps):
-                # The desktop says German; the apps send no languages of their own.
+                # The desktop says German, and so does the apps' LANG, which the desktop gave them.
                 german = demo.wait_for(lambda r: r.get("event") == "render" and r["locale"] == "de")
                 assert german["labels"]["title"] == lookup(lprojd, "welcome.title", "de")
                 if swift:
@@ -186,7 +195,8 @@ def test_the_desktops_language_switches_every_app_that_follows_it_live():
                     swift.wait_for(lambda r: r.get("event") == "render" and r.get("locale") == "fr", timeout=10)
                 demo.wait_for(lambda r: r.get("event") == "screenshot" and r["render"] == french["render"])
 
-                # Choices stay; a process's own languages count first.
+                # The apps' LANG still says German, the desktop's language before: the desktop's count first.
+                # Choices stay; a process's own languages (Russian, which the desktop never had) count first.
                 assert lprojd.call("GetSelection", client="org.example.Chooser", bundle="demo")["selection"]["locale"] == "ja"
                 assert lprojd.call("GetSelection", client="org.example.Russian", bundle="demo")["selection"]["locale"] == "ru"
                 demo_selection = lprojd.call("GetSelection", client="org.lprojd.GtkDemo", bundle="demo")["selection"]

@@ -64,10 +64,17 @@ APT_DEMO     := libicu-dev libsystemd-dev libsqlite3-dev pkg-config
 # adds libadwaita). PyGObject is built by pip for whichever python3 runs
 # them, hence its build headers.
 APT_APP      := gir1.2-gtk-4.0 gir1.2-adw-1 libgirepository1.0-dev libcairo2-dev python3-dev
+# The C client (clients/c, make install-client): built with meson, on GLib
+# and json-glib; its typelib and gir (gobject-introspection), its vapi
+# (valac's vapigen), its reference (gi-docgen), and the GTK 4 example its
+# reference quotes (libgtk-4-dev).
+APT_CLIENT   := gcc meson libglib2.0-dev libjson-glib-dev gobject-introspection libgirepository1.0-dev valac gi-docgen libgtk-4-dev
 # The tests: systemd-analyze and systemd-socket-activate, setpriv and unshare,
-# strace; gdb for Tests/with-deadline's stacks. The C client (GLib,
-# json-glib; gettext's msgfmt for its benchmark's baseline), and the GTK 4
-# app under a headless X server. lprojctl coverage's HTML page is laid out by
+# strace; gdb for Tests/with-deadline's stacks. The C client's: gettext's
+# msgfmt for its benchmark's baseline, gjs and Debian's PyGObject (3.42)
+# for its tests through the typelib, valgrind for make -C clients/c
+# check-valgrind, mypy for the Python client's annotations; the GTK apps
+# under a headless X server. lprojctl coverage's HTML page is laid out by
 # headless Chromium in a test. The manual pages are rendered by groff, and the
 # zsh completions read by zsh, in a test. libxml2's xmllint reads every
 # XLIFF file lprojctl exports, in a test. The desktop tests (Tests/desktop):
@@ -75,9 +82,9 @@ APT_APP      := gir1.2-gtk-4.0 gir1.2-adw-1 libgirepository1.0-dev libcairo2-dev
 # the real one cannot run), and the accessibility bus and its introspection
 # data (at-spi2-core, gir1.2-atspi-2.0), to read the windows as a screen
 # reader does, and xdotool, to type on them as a person does.
-APT_TEST     := systemd util-linux strace gdb gcc libglib2.0-dev libjson-glib-dev gettext xvfb xauth chromium groff-base man-db zsh \
+APT_TEST     := systemd util-linux strace gdb gettext gjs python3-gi valgrind mypy xvfb xauth chromium groff-base man-db zsh \
                 libxml2-utils dbus-daemon accountsservice python3-dbusmock at-spi2-core gir1.2-atspi-2.0 xdotool
-APT_PACKAGES := $(APT_DEMO) $(APT_APP) $(APT_TEST)
+APT_PACKAGES := $(APT_DEMO) $(APT_APP) $(APT_CLIENT) $(APT_TEST)
 DEMO_DIR     ?= $(or $(XDG_RUNTIME_DIR),/tmp)/lprojd-demo
 DEMO_SOCKET  ?= $(DEMO_DIR)/org.lprojd.Localization
 # The tour's Python examples use varlink; the tests babel too (plural rules
@@ -169,13 +176,20 @@ test-extract:
 	$(SWIFT) build --package-path Extract --build-tests $(BUILD_FLAGS)
 	$(SWIFT) test --package-path Extract --skip-build $(BUILD_FLAGS)
 
-# The C and Python localizers and the GTK app, against the release lprojd.
+# The C and Python localizers and the GTK app, against the release lprojd:
+# the C library's tests (meson test: C, GJS, Python and Vala through its
+# typelib and vapi, its GTK example, its reference), again under
+# AddressSanitizer and UBSan, then the Python client's, which compare it with
+# the typelib answer for answer.
+CLIENT_BUILD := $(CURDIR)/clients/c/build
 test-clients:
 	$(MAKE) -C clients/c check LPROJD_BINARY=$(CURDIR)/.build/release/lprojd
+	$(MAKE) -C clients/c check-asan LPROJD_BINARY=$(CURDIR)/.build/release/lprojd
 	$(MAKE) -C Examples/CDemo
 	$(SWIFT) build --product lproj-swift-demo $(BUILD_FLAGS)
 	$(PIP) './clients/python[glib,test]' || $(PIP) --break-system-packages './clients/python[glib,test]'
-	LPROJD_BINARY=$(CURDIR)/.build/release/lprojd python3 -m pytest -q -p no:cacheprovider clients/python/tests
+	LPROJD_BINARY=$(CURDIR)/.build/release/lprojd GI_TYPELIB_PATH=$(CLIENT_BUILD) LD_LIBRARY_PATH=$(CLIENT_BUILD) \
+	  python3 -m pytest -q -p no:cacheprovider clients/python/tests
 
 # The desktop (Tests/desktop), against the release lprojd, under a headless X
 # server and a session bus of their own (the accessibility bus comes with
@@ -265,7 +279,10 @@ demo: build
 
 install: install-binaries install-data install-man install-completions install-client install-panel
 
-# The C client: library, header and pkg-config file (lprojd-client).
+# The C client, built with meson: the library, its headers and pkg-config
+# file (lprojd-client), Lprojd-1.0.gir and .typelib, the vapi and the HTML
+# reference, as far as the tools found allow (APT_CLIENT has them all).
+# CC, CFLAGS and LDFLAGS reach meson; LIBDIR defaults to PREFIX/lib.
 install-client:
 	$(MAKE) -C clients/c install PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
 

@@ -14,6 +14,12 @@ enum Output {
     }
 }
 
+/// A count and its noun, singular for one: "1 bundle", "2 bundles", "0
+/// entries" (`many` when adding "s" is not the plural).
+func count(_ number: Int, _ one: String, _ many: String? = nil) -> String {
+    "\(number) \(number == 1 ? one : many ?? one + "s")"
+}
+
 /// A failure reported as one line on stderr and exit status 1.
 struct CommandError: Error, CustomStringConvertible {
     let description: String

@@ -50,6 +50,21 @@ import Testing
         #expect(lint.errors.contains("file=libicui18n.so"), "lint did not open ICU")
     }
 
+    /// "1 bundle", not "1 bundles": lprojctl's own output is English, with
+    /// English plurals.
+    @Test func statusCountsInTheSingularForOne() async throws {
+        let daemon = try await DaemonProcess(files: ["en.lproj/Localizable.strings": "\"title\" = \"Title\";\n"])
+        let ctl = DaemonProcess.binaries.appendingPathComponent("lprojctl").path
+        let status = try await run(ctl, ["status", "--socket", daemon.socket])
+        #expect(status.status == 0, "\(status.errors)")
+        let lines = status.output.split(separator: "\n").map(String.init)
+        #expect(lines.count >= 3 && lines[1] == "1 bundle, 1 table, 1 entry", "\(status.output)")
+        // Its own connection is the one.
+        #expect(lines.count >= 3 && lines[2] == "1 connection, 0 subscribers, 0 saved selections", "\(status.output)")
+        let bundles = try await run(ctl, ["bundles", "--socket", daemon.socket])
+        #expect(bundles.output.contains("; 1 entry; generation"), "\(bundles.output)")
+    }
+
     @Test func failuresAreReportedByTheParserPath() async throws {
         let daemon = try await DaemonProcess(files: Self.files)
         let ctl = DaemonProcess.binaries.appendingPathComponent("lprojctl").path

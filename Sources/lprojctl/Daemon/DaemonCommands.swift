@@ -20,7 +20,7 @@ struct BundlesCommand: AsyncParsableCommand {
             for bundle in bundles {
                 print("\(bundle.name): \(bundle.directory)")
                 print(
-                    "  development locale \(bundle.developmentLocale)\(bundle.hasBase ? ", Base" : ""); \(bundle.entries) entries; generation \(bundle.generation)"
+                    "  development locale \(bundle.developmentLocale)\(bundle.hasBase ? ", Base" : ""); \(count(bundle.entries, "entry", "entries")); generation \(bundle.generation)"
                 )
                 print("  locales: \(bundle.supportedLocales.joined(separator: " "))")
                 print("  tables: \(bundle.tables.joined(separator: " "))")
@@ -43,12 +43,14 @@ struct StatusCommand: AsyncParsableCommand {
                 return
             }
             print("lprojd \(status.version), up \(Int(status.uptime.double)) s, generation \(status.generation)")
-            print("\(status.bundles) bundles, \(status.tables) tables, \(status.entries) entries")
-            print("\(status.connections) connections, \(status.subscribers) subscribers, \(status.selections) saved selections")
+            print("\(count(status.bundles, "bundle")), \(count(status.tables, "table")), \(count(status.entries, "entry", "entries"))")
+            print(
+                "\(count(status.connections, "connection")), \(count(status.subscribers, "subscriber")), \(count(status.selections, "saved selection"))"
+            )
             if status.errors.isEmpty {
                 print("no errors")
             } else {
-                print("\(status.errors.count) error\(status.errors.count == 1 ? "" : "s"):")
+                print("\(count(status.errors.count, "error")):")
                 for error in status.errors {
                     let place = [error.line, error.column].compactMap { $0 }.map(String.init).joined(separator: ":")
                     print("  \(error.bundle): \(error.file)\(place.isEmpty ? "" : ":\(place)"): \(error.message)")
@@ -72,7 +74,9 @@ struct ReloadCommand: AsyncParsableCommand {
             if connection.json {
                 connection.printJSON(bundles)
             } else {
-                for bundle in bundles { print("\(bundle.name): \(bundle.entries) entries, generation \(bundle.generation)") }
+                for bundle in bundles {
+                    print("\(bundle.name): \(count(bundle.entries, "entry", "entries")), generation \(bundle.generation)")
+                }
             }
         }
     }

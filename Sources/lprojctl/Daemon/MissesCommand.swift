@@ -26,7 +26,7 @@ struct MissesCommand: AsyncParsableCommand {
         try await connection.withClient { client in
             if reset {
                 let removed = try await client.resetMisses(bundle: bundle)
-                print("forgot \(removed) miss\(removed == 1 ? "" : "es")")
+                print("forgot \(count(removed, "miss", "misses"))")
                 return
             }
             let reply = try await client.misses(
@@ -37,10 +37,10 @@ struct MissesCommand: AsyncParsableCommand {
             }
             print(Self.table(reply.misses))
             for unknown in reply.unknownKeys {
-                print("\(unknown.bundle): \(unknown.count) lookup\(unknown.count == 1 ? "" : "s") of keys no table has, such as:")
+                print("\(unknown.bundle): \(count(unknown.count, "lookup")) of keys no table has, such as:")
                 for key in unknown.sample { print("  \(key.debugDescription)") }
             }
-            if reply.dropped > 0 { print("\(reply.dropped) misses were not recorded: the record is full") }
+            if reply.dropped > 0 { print("\(count(reply.dropped, "miss was", "misses were")) not recorded: the record is full") }
         }
     }
 

@@ -56,7 +56,7 @@ struct Lint: ParsableCommand {
         }
         let errors = findings.filter { $0.diagnostic.severity == .error }.count
         let warnings = findings.count - errors
-        Output.note("\(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")")
+        Output.note("\(count(errors, "error")), \(count(warnings, "warning"))")
         if errors > 0 { throw ExitCode(1) }
     }
 }

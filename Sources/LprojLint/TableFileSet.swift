@@ -10,6 +10,8 @@ struct ParsedTableFile {
     let strings: StringsFile?
     let stringsdict: StringsdictFile?
     let failure: TableParseError?
+    /// The file as read, for pointing into it.
+    var bytes: [UInt8] = []
 
     /// The value of a key as a format, with the entry's variables.
     func format(forKey key: String) -> (format: FormatString, variables: [String: PluralVariable])? {
@@ -78,6 +80,7 @@ final class TableFileSet {
         } catch {
             parsed = ParsedTableFile(path: path, kind: kind, strings: nil, stringsdict: nil, failure: error)
         }
+        parsed.bytes = bytes
         cache[path] = .success(parsed)
         return .success(parsed)
     }

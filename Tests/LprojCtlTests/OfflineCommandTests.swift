@@ -8,7 +8,7 @@ import Testing
         #expect(result.status == 1)
         #expect(
             result.output.contains(
-                "\(file):840:1: error: \"ADD_ALERT_MESSAGE_MULTIPLE\": argument 1 is %@ (object) here but %d (integer) in en"))
+                "\(file):840:36: error: \"ADD_ALERT_MESSAGE_MULTIPLE\": argument 1 is %@ (object) here but %d (integer) in en"))
         #expect(result.errors.contains("error"))
     }
 
@@ -79,7 +79,10 @@ import Testing
         try Data("\"a\" = \"b\";\n\"c\" = \"d\"\n\"e\" = \"f\";\n".utf8).write(to: file)
         let result = try Tool.run("lprojctl", ["dump", file.path])
         #expect(result.status != 0)
-        #expect(result.errors.contains("\(file.path):3:1: error: expected ';' after the value of the key \"c\", found '\"'"))
+        // Where the ';' belongs (after "d", line 2), not where the next key starts.
+        #expect(
+            result.errors.contains("\(file.path):2:10: error: expected ';' after the value of the key \"c\", found '\"' at 3:1"),
+            "\(result.errors)")
         #expect(result.output.isEmpty)
     }
 }

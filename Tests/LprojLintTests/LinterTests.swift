@@ -25,6 +25,10 @@ import Testing
                 hits.allSatisfy {
                     $0.diagnostic.severity == .error && $0.diagnostic.code == "argument-type" && $0.diagnostic.location?.line == 840
                 })
+            // At the specifiers: UTF-16 files' columns count scalars, as the parser's do.
+            if language == "ja" {
+                #expect(Set(hits.compactMap(\.diagnostic.location?.column)) == [36, 46], "\(hits.map(\.formatted))")
+            }
         }
         // German kept the order: nothing to say about that key.
         #expect(
@@ -112,6 +116,28 @@ import Testing
             root.appendingPathComponent("fr.lproj/Localizable.strings").path
         ])
         #expect(findings.map(\.diagnostic.code) == ["argument-extra"])
+        // At the specifier to edit, not at the entry's key.
+        #expect(findings.first?.diagnostic.location == SourceLocation(line: 1, column: 24))
+    }
+
+    /// Lint points where to edit, as a compiler does: a type mismatch at
+    /// the specifier (the key holding the same text is passed over), a
+    /// missing ';' just after the value, not at the next key lines below.
+    @Test func findingsPointAtTheMistake() throws {
+        let root = try fixture([
+            "en.lproj/Localizable.strings": "\"%d files\" = \"%d files\";\n\"title\" = \"Title\";\n",
+            "de.lproj/Localizable.strings": "\"%d files\" =\n    \"%@ Dateien\";\n\"title\" = \"Titel\";\n",
+            "fr.lproj/Localizable.strings": "/* A comment */\n\"title\" = \"Titre\"\n\n\n/* Next */\n\n\"%d files\" = \"%d fichiers\";\n",
+        ])
+        defer { try? FileManager.default.removeItem(at: root) }
+        let linter = Linter(files: DiskFileTree(), developmentLocale: try LocaleIdentifier("en"))
+        let german = linter.lint(paths: [root.appendingPathComponent("de.lproj/Localizable.strings").path])
+        #expect(german.map(\.diagnostic.code) == ["argument-type"])
+        #expect(german.first?.diagnostic.location == SourceLocation(line: 2, column: 6), "\(german.map(\.formatted))")
+        let french = linter.lint(paths: [root.appendingPathComponent("fr.lproj/Localizable.strings").path])
+        let syntax = try #require(french.first { $0.diagnostic.severity == .error })
+        #expect(syntax.diagnostic.location == SourceLocation(line: 2, column: 18), "\(syntax.formatted)")
+        #expect(syntax.diagnostic.message.hasSuffix("found '\"' at 7:1"), "\(syntax.formatted)")
     }
 
     @Test func missingPathsAreErrors() {

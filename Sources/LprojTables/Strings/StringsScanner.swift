@@ -137,11 +137,10 @@ struct StringsScanner {
                     "expected '=' or ';' after the key \(quotedKey(start: keyStart, length: keyLength)), found \(describe(at: position))")
             }
             keyOffsets.append(UInt32(truncatingIfNeeded: keyOffset))
+            let valueEnd = position
             guard skipSpace(), text[position] == Byte.semicolon else {
-                throw error(
-                    at: min(position, count),
-                    "expected ';' after the value of the key \(quotedKey(start: keyStart, length: keyLength)), found \(describe(at: position))"
-                )
+                throw missingSemicolon(
+                    after: valueEnd, found: position, key: quotedKey(start: keyStart, length: keyLength))
             }
             position += 1
             guard builder.bytes.count < Int(UInt32.max) else {
@@ -317,9 +316,9 @@ struct StringsScanner {
                 failure = error(at: position, "expected '=' or ';' after the key \(quoted(key)), found \(describe(at: position))")
                 return nil
             }
+            let valueEnd = position
             guard skipSpace(), text[position] == Byte.semicolon else {
-                failure = error(
-                    at: min(position, count), "expected ';' after the value of the key \(quoted(key)), found \(describe(at: position))")
+                failure = missingSemicolon(after: valueEnd, found: position, key: quoted(key))
                 return nil
             }
             position += 1
@@ -600,6 +599,19 @@ struct StringsScanner {
 
     private mutating func error(at offset: Int, _ message: String) -> TableParseError {
         TableParseError(location: location(of: offset), message: message)
+    }
+
+    /// A missing `;` is reported where it belongs, just after the value, as
+    /// a compiler does, not at what follows (often the next entry's key, lines
+    /// below); the message says what was found there, and where.
+    private mutating func missingSemicolon(after valueEnd: Int, found: Int, key: String) -> TableParseError {
+        let place = location(of: valueEnd)
+        var message = "expected ';' after the value of the key \(key), found \(describe(at: found))"
+        if found < count {
+            let next = location(of: found)
+            if next.line != place.line { message += " at \(next.line):\(next.column)" }
+        }
+        return TableParseError(location: place, message: message)
     }
 
     private mutating func unterminatedString(at opening: Int) -> TableParseError {

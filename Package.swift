@@ -28,6 +28,8 @@ let package = Package(
         .library(name: "LprojLocalizer", targets: ["LprojLocalizer"]),
         // The version, for lproj-extract (Extract/) to report the same.
         .library(name: "LprojVersion", targets: ["LprojVersion"]),
+        // The progress bar long runs draw on a terminal, lproj-extract's too.
+        .library(name: "TerminalProgress", targets: ["TerminalProgress"]),
         // For the fuzzers in Fuzz/ (a package of their own, built with
         // -sanitize=fuzzer and -enable-testing): the modules they drive,
         // and the oracles. What is not API is `package`, which they see
@@ -62,6 +64,8 @@ let package = Package(
         .target(name: "ClientBudget", swiftSettings: strictSwift),
         // The version every program and the Varlink service report.
         .target(name: "LprojVersion", swiftSettings: strictSwift),
+        // A progress bar on a terminal, and none elsewhere.
+        .target(name: "TerminalProgress", swiftSettings: strictSwift),
         .target(name: "LprojFiles", dependencies: ["LprojEngine"], swiftSettings: strictSwift),
         .target(
             name: "LprojLint", dependencies: ["LprojEngine", "LprojFormat", "LprojLocales", "LprojTables"], swiftSettings: strictSwift),
@@ -169,7 +173,8 @@ let package = Package(
             name: "lprojctl",
             dependencies: [
                 "LprojEngine", "LprojFiles", "LprojLint", "LprojCoverage", "LprojExchange", "LprojClient", "LprojInterface", "LprojLocales",
-                "LprojTables", "LprojVersion", "VarlinkProtocol", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "LprojTables", "LprojVersion", "TerminalProgress", "VarlinkProtocol",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSwift
         ),
@@ -296,5 +301,6 @@ let package = Package(
             swiftSettings: strictSwift
         ),
         .testTarget(name: "LprojCtlTests", dependencies: ["lprojctl"], swiftSettings: strictSwift),
+        .testTarget(name: "TerminalProgressTests", dependencies: ["TerminalProgress"], swiftSettings: strictSwift),
     ]
 )

@@ -18,7 +18,12 @@ package struct CoverageAnalyzer: Sendable {
 
     /// The report for the bundle in `directory`, whose keys are written in
     /// `developmentLocale`.
-    package func report(directory: String, developmentLocale: LocaleIdentifier, name: String) -> CoverageReport {
+    /// `progress` is told of each locale as it is measured (its tag, and
+    /// how many there are).
+    package func report(
+        directory: String, developmentLocale: LocaleIdentifier, name: String,
+        progress: (_ locale: String, _ total: Int) -> Void = { _, _ in }
+    ) -> CoverageReport {
         let configuration = BundleConfiguration(name: name, directory: directory, developmentLocale: developmentLocale)
         let bundle = BundleLoader(files: files).load(configuration)
         let development = bundle.developmentLocale
@@ -26,22 +31,32 @@ package struct CoverageAnalyzer: Sendable {
         let problems = Problems(
             findings: Linter(files: files, developmentLocale: developmentLocale).lint(paths: [directory]), bundle: bundle, locales: locales)
         let states = CatalogStates(bundle: bundle, files: files, locales: locales)
+        let unreadable = Unreadable(bundle: bundle, locales: locales)
 
         // The development locale's keys, once per table, not once per locale.
         let sourceTables = bundle.tableNames.map { table in (table, bundle.resolvedTable(table, locale: development).entries) }
         var coverage: [LocaleCoverage] = []
         for locale in locales {
+            defer { progress(locale.tag, locales.count) }
             guard let resolved = try? bundle.resolve(locale: locale) else { continue }
             var tables: [TableCoverage] = []
             for (table, sources) in sourceTables where !sources.isEmpty {
                 var counts = Counts()
                 var missing: [String] = [], identical: [String] = []
+                var sourceTexts: [String: String] = [:]
                 for (key, source) in sources {
                     counts.keys += 1
                     let answer = bundle.lookup(key, table: table, locale: resolved)
                     guard resolved.isOwn(chainPosition: answer.chainPosition) else {
+                        // A file of this table in this locale could not be
+                        // read: the key may well be in it.
+                        if unreadable.places.contains(Place(locale: locale.tag, table: table)) {
+                            counts.unknown += 1
+                            continue
+                        }
                         counts.missing += 1
                         missing.append(key)
+                        sourceTexts[key] = Self.text(of: source)
                         continue
                     }
                     if let folder = answer.localization, folder.name.description == source.source {
@@ -60,11 +75,65 @@ package struct CoverageAnalyzer: Sendable {
                 counts.argumentProblems = problems.arguments[place]?.count ?? 0
                 counts.needsReview = states.needsReview[place]?.count ?? 0
                 counts.stale = states.stale[place]?.count ?? 0
-                tables.append(TableCoverage(table: table, counts: counts, missingKeys: missing.sorted(), identicalKeys: identical.sorted()))
+                tables.append(
+                    TableCoverage(
+                        table: table, counts: counts, missingKeys: missing.sorted(), identicalKeys: identical.sorted(), sources: sourceTexts
+                    ))
             }
             coverage.append(LocaleCoverage(locale: locale.tag, tables: tables))
         }
-        return CoverageReport(bundle: name, developmentLocale: developmentLocale.tag, locales: coverage.sorted { $0.locale < $1.locale })
+        return CoverageReport(
+            bundle: name, developmentLocale: developmentLocale.tag, locales: coverage.sorted { $0.locale < $1.locale },
+            unreadableFiles: unreadable.files)
+    }
+
+    /// What a translator is shown of a development entry: its value, or for
+    /// a plural entry its `other` forms.
+    static func text(of entry: ResolvedTable.Entry) -> String {
+        guard let plural = entry.plural else { return entry.value }
+        let variables = plural.variables.keys.sorted()
+        if variables.count == 1, let only = variables.first, let other = plural.variables[only]?.forms[.other],
+            plural.formatKey == "%#@\(only)@"
+        {
+            return other
+        }
+        let forms = variables.compactMap { name in plural.variables[name]?.forms[.other].map { "\(name): \($0)" } }
+        return "\(plural.formatKey) (\(forms.joined(separator: "; ")))"
+    }
+
+    /// The table files that could not be read, and the places (a locale and
+    /// a table) whose keys they may hold: a `.lproj` folder's file for its
+    /// locale, a String Catalog for every locale.
+    struct Unreadable {
+        var files: [UnreadableFile] = []
+        var places: Set<Place> = []
+
+        init(bundle: LoadedBundle, locales: [LocaleIdentifier]) {
+            let byKey = Dictionary(locales.map { ($0.matchKey, $0.tag) }, uniquingKeysWith: { first, _ in first })
+            let folders = Dictionary(bundle.folders.map { ($0.folderName, $0) }, uniquingKeysWith: { first, _ in first })
+            for report in bundle.fileReports where report.failed {
+                let first = report.errors.first
+                files.append(
+                    UnreadableFile(
+                        path: report.path, line: first?.location?.line, column: first?.location?.column,
+                        message: first?.message ?? "cannot be read"))
+                let components = report.path.split(separator: "/")
+                guard let fileName = components.last.map(String.init) else { continue }
+                if let table = StringCatalogFiles.tableName(of: fileName) {
+                    for tag in byKey.values { places.insert(Place(locale: tag, table: table)) }
+                } else if components.count >= 2, let folder = folders[String(components[components.count - 2])],
+                    let table = TableFileKind.tableName(of: fileName)
+                {
+                    switch folder.name {
+                    case .locale(let locale):
+                        if let tag = byKey[locale.matchKey] { places.insert(Place(locale: tag, table: table)) }
+                    default:
+                        // Base's file: any locale may fall back to it.
+                        for tag in byKey.values { places.insert(Place(locale: tag, table: table)) }
+                    }
+                }
+            }
+        }
     }
 
     struct Place: Hashable {

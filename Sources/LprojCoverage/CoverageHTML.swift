@@ -6,22 +6,32 @@ package enum CoverageHTML {
         var body = ""
         let keys = report.locales.first?.total.keys ?? 0
         body += "<h1>\(escape(report.bundle))</h1>\n"
-        body += "<p class=\"summary\">\(keys) keys in \(escape(report.developmentLocale)), \(report.locales.count) locales</p>\n"
+        body +=
+            "<p class=\"summary\">\(count(keys, "key")) in \(escape(report.developmentLocale)), \(count(report.locales.count, "locale"))</p>\n"
+        if !report.unreadableFiles.isEmpty {
+            body += "<section class=\"unreadable\" id=\"unreadable\">\n<h2>Could not read</h2>\n"
+            body += "<p>The keys these files may hold are counted as unknown, not missing.</p>\n<ul>\n"
+            for file in report.unreadableFiles { body += "<li><code>\(escape(file.description))</code></li>\n" }
+            body += "</ul>\n</section>\n"
+        }
         body += """
             <p class="legend"><span class="swatch translated"></span>translated <span class="swatch identical"></span>same as \
-            \(escape(report.developmentLocale)) <span class="swatch missing"></span>missing</p>
+            \(escape(report.developmentLocale)) <span class="swatch missing"></span>missing\
+            \(report.unreadableFiles.isEmpty ? "" : " <span class=\"swatch unknown\"></span>unknown")</p>
 
             """
         body += "<table class=\"locales\">\n<thead><tr><th>locale</th><th class=\"chart\"></th><th>done</th><th>translated</th>"
-        body += "<th>same</th><th>missing</th><th>review</th><th>stale</th><th>plurals</th><th>arguments</th></tr></thead>\n<tbody>\n"
+        body += "<th>same</th><th>missing</th>\(report.unreadableFiles.isEmpty ? "" : "<th>unknown</th>")"
+        body += "<th>review</th><th>stale</th><th>plurals</th><th>arguments</th></tr></thead>\n<tbody>\n"
         for locale in report.locales {
             let total = locale.total
             body += "<tr id=\"locale-\(escape(locale.locale))\" data-locale=\"\(escape(locale.locale))\">"
             body += "<th><a href=\"#keys-\(escape(locale.locale))\">\(escape(locale.locale))</a></th>"
             body += "<td class=\"chart\">\(bar(total))</td>"
-            body += "<td class=\"done\">\(Int((total.covered * 100).rounded(.down)))%</td>"
+            body += "<td class=\"done\">\(escape(CoverageText.done(total)))</td>"
             body += "<td class=\"translated\">\(total.translated + total.inherited)</td>"
             body += "<td class=\"identical\">\(total.identical)</td><td class=\"missing\">\(total.missing)</td>"
+            if !report.unreadableFiles.isEmpty { body += "<td class=\"unknown\">\(total.unknown)</td>" }
             body += "<td>\(total.needsReview)</td><td>\(total.stale)</td><td>\(total.pluralProblems)</td><td>\(total.argumentProblems)</td>"
             body += "</tr>\n"
         }
@@ -34,8 +44,13 @@ package enum CoverageHTML {
                 body +=
                     "<details\(missing <= 50 ? " open" : "")><summary>\(escape(table.table)) (\(table.missingKeys.count))</summary>\n<ul>\n"
                 for key in keys {
-                    let met = table.misses[key].map { " <span class=\"met\">met \($0) time\($0 == 1 ? "" : "s")</span>" } ?? ""
-                    body += "<li><code>\(escape(key))</code>\(met)</li>\n"
+                    let met = table.misses[key].map { " <span class=\"met\">met \(count($0, "time"))</span>" } ?? ""
+                    // The development text beside the key: what to translate.
+                    let source =
+                        table.sources[key].map {
+                            " <span class=\"source\" lang=\"\(escape(report.developmentLocale))\">\(escape($0))</span>"
+                        } ?? ""
+                    body += "<li><code>\(escape(key))</code>\(source)\(met)</li>\n"
                 }
                 body += "</ul>\n</details>\n"
             }
@@ -57,11 +72,13 @@ package enum CoverageHTML {
             .bar { display: flex; height: 1em; border-radius: 3px; overflow: hidden; background: #eee; }
             .bar span { display: block; height: 100%; }
             .translated-part, .swatch.translated { background: #2e9e5b; } .identical-part, .swatch.identical { background: #e8b93c; }
-            .missing-part, .swatch.missing { background: #d9534f; }
+            .missing-part, .swatch.missing { background: #d9534f; } .unknown-part, .swatch.unknown { background: #9a9a9a; }
+            .source { color: #444; margin-left: 0.5em; } .source::before { content: "“"; } .source::after { content: "”"; }
+            .unreadable { border-left: 4px solid #d9534f; padding: 0.2em 1em; background: #fdf2f1; }
             .swatch { display: inline-block; width: 0.9em; height: 0.9em; margin: 0 0.3em 0 1em; border-radius: 2px; vertical-align: -0.1em; }
             .legend .swatch:first-child { margin-left: 0; }
             code { font: 13px ui-monospace, monospace; } .met { color: #b03a2e; font-size: 0.9em; margin-left: 0.5em; }
-            h2 { font-size: 1.15em; margin-top: 1.5em; } ul { columns: 2; } summary { cursor: pointer; }
+            h2 { font-size: 1.15em; margin-top: 1.5em; } ul { columns: 2; } summary { cursor: pointer; } li { break-inside: avoid; }
             </style>
             </head>
             <body>
@@ -78,8 +95,11 @@ package enum CoverageHTML {
             return "<span class=\"\(name)-part\" style=\"width: \(String(format: "%.2f", width))%\" title=\"\(count) \(name)\"></span>"
         }
         return "<div class=\"bar\">" + part(counts.translated + counts.inherited, "translated") + part(counts.identical, "identical")
-            + part(counts.missing, "missing") + "</div>"
+            + (counts.unknown > 0 ? part(counts.unknown, "unknown") : "") + part(counts.missing, "missing") + "</div>"
     }
+
+    /// "1 key", "2 keys".
+    static func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
 
     /// Text for HTML content and attribute values.
     static func escape(_ text: String) -> String {

@@ -8,11 +8,37 @@ package struct CoverageReport: Sendable, Hashable {
     package var developmentLocale: String
     /// Every locale of the bundle but the development locale, by tag.
     package var locales: [LocaleCoverage]
+    /// The table files that could not be read: their keys are counted as
+    /// unknown, not missing, and the report is not a clean one.
+    package var unreadableFiles: [UnreadableFile]
 
-    package init(bundle: String, developmentLocale: String, locales: [LocaleCoverage]) {
+    package init(bundle: String, developmentLocale: String, locales: [LocaleCoverage], unreadableFiles: [UnreadableFile] = []) {
         self.bundle = bundle
         self.developmentLocale = developmentLocale
         self.locales = locales
+        self.unreadableFiles = unreadableFiles
+    }
+}
+
+/// A table file that could not be read, and the first reason, where it is.
+package struct UnreadableFile: Sendable, Hashable {
+    /// Relative to the bundle directory: `de.lproj/Localizable.strings`.
+    package var path: String
+    package var line: Int?
+    package var column: Int?
+    package var message: String
+
+    package init(path: String, line: Int?, column: Int?, message: String) {
+        self.path = path
+        self.line = line
+        self.column = column
+        self.message = message
+    }
+
+    /// `de.lproj/Localizable.strings:5:33: message`, as a compiler says it.
+    package var description: String {
+        let place = [line, column].compactMap { $0 }.map(String.init).joined(separator: ":")
+        return "\(path)\(place.isEmpty ? "" : ":\(place)"): \(message)"
     }
 }
 
@@ -40,18 +66,25 @@ package struct TableCoverage: Sendable, Hashable {
     package var identicalKeys: [String]
     /// How often lookups met each missing key, from lprojd (`--with-misses`).
     package var misses: [String: Int]
+    /// The development locale's text of each missing key (a plural entry's
+    /// `other` form), for the translator to see what to translate.
+    package var sources: [String: String]
 
-    package init(table: String, counts: Counts, missingKeys: [String], identicalKeys: [String], misses: [String: Int] = [:]) {
+    package init(
+        table: String, counts: Counts, missingKeys: [String], identicalKeys: [String], misses: [String: Int] = [:],
+        sources: [String: String] = [:]
+    ) {
         self.table = table
         self.counts = counts
         self.missingKeys = missingKeys
         self.identicalKeys = identicalKeys
         self.misses = misses
+        self.sources = sources
     }
 }
 
 /// Counts of keys. Every key is exactly one of translated, identical,
-/// inherited and missing; the others count problems among them.
+/// inherited, missing and unknown; the others count problems among them.
 package struct Counts: Sendable, Hashable {
     /// The development locale's keys.
     package var keys = 0
@@ -66,6 +99,9 @@ package struct Counts: Sendable, Hashable {
     /// No value of the locale's own: lookups fall back to the development
     /// locale or Base.
     package var missing = 0
+    /// No value of the locale's own, in a table whose file in that locale
+    /// could not be read: whether it is translated is not known.
+    package var unknown = 0
     /// Catalog units in `needs_review`.
     package var needsReview = 0
     /// Catalog units in `stale`.
@@ -77,9 +113,10 @@ package struct Counts: Sendable, Hashable {
 
     package init() {}
 
-    /// The share of keys the locale has a value for (translated, identical
-    /// or inherited), from 0 to 1; 1 for a table without keys.
-    package var covered: Double { keys == 0 ? 1 : Double(keys - missing) / Double(keys) }
+    /// The share of keys the locale is known to have a value for
+    /// (translated, identical or inherited), from 0 to 1; 1 for a table
+    /// without keys.
+    package var covered: Double { keys == 0 ? 1 : Double(keys - missing - unknown) / Double(keys) }
 
     package static func + (lhs: Counts, rhs: Counts) -> Counts {
         var sum = Counts()
@@ -88,6 +125,7 @@ package struct Counts: Sendable, Hashable {
         sum.identical = lhs.identical + rhs.identical
         sum.inherited = lhs.inherited + rhs.inherited
         sum.missing = lhs.missing + rhs.missing
+        sum.unknown = lhs.unknown + rhs.unknown
         sum.needsReview = lhs.needsReview + rhs.needsReview
         sum.stale = lhs.stale + rhs.stale
         sum.pluralProblems = lhs.pluralProblems + rhs.pluralProblems

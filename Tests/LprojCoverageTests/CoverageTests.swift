@@ -89,7 +89,52 @@ import Testing
         let text = CoverageText.render(report)
         #expect(text.contains("7×  de  Localizable  bye"))
         let html = CoverageHTML.render(report)
-        #expect(html.contains("<code>bye</code> <span class=\"met\">met 7 times</span>"))
+        #expect(html.contains("<code>bye</code> <span class=\"source\" lang=\"en\">Goodbye</span> <span class=\"met\">met 7 times</span>"))
+    }
+
+    /// A translator sees what to translate: the development text beside
+    /// each missing key (a plural entry's `other` form).
+    @Test func theDevelopmentTextGoesBesideEachMissingKey() throws {
+        let report = try report()
+        #expect(try table(report, "de", "Localizable").sources == ["bye": "Goodbye", "colour": "Color"])
+        #expect(try table(report, "ru", "Localizable").sources["count"] == "%d items of %@")
+        let plural = try #require(
+            CoverageAnalyzer(
+                files: InMemoryFileTree(texts: ["a/en.lproj/Localizable.stringsdict": Self.stringsdict, "a/fr.lproj/x.strings": ""])
+            )
+            .report(directory: "a", developmentLocale: try LocaleIdentifier("en"), name: "a").locales.first?.tables.first)
+        #expect(plural.sources == ["files": "%d files"])
+        let html = CoverageHTML.render(report)
+        #expect(html.contains("<li><code>colour</code> <span class=\"source\" lang=\"en\">Color</span></li>"))
+    }
+
+    /// A table that cannot be read is not "missing": its keys are unknown,
+    /// and the report names the file and where it breaks.
+    @Test func anUnreadableTableIsNamedAndItsKeysAreUnknownNotMissing() throws {
+        var files = Self.files
+        files.files["app/de.lproj/Localizable.strings"] = Array("\"hello\" = \"Hallo\"\n\"ok\" = \"OK\";\n".utf8)
+        let report = CoverageAnalyzer(files: files).report(
+            directory: "app", developmentLocale: try LocaleIdentifier("en"), name: "app")
+        #expect(
+            report.unreadableFiles == [
+                UnreadableFile(
+                    path: "de.lproj/Localizable.strings", line: 1, column: 18,
+                    message: "expected ';' after the value of the key \"hello\", found '\"' at 2:1")
+            ])
+        let german = try table(report, "de", "Localizable")
+        // The stringsdict still answers "files"; the other five are unknown.
+        #expect(german.counts.translated == 1 && german.counts.unknown == 5 && german.counts.missing == 0)
+        #expect(german.missingKeys.isEmpty)
+        // Other locales are as before.
+        #expect(try table(report, "ru", "Localizable").counts.missing == 5)
+        let text = CoverageText.render(report)
+        #expect(text.contains("UNKNOWN"))
+        #expect(text.split(separator: "\n").first { $0.hasPrefix("de ") }?.contains("≥") == true)
+        #expect(text.contains("  de.lproj/Localizable.strings:1:18: expected ';' after the value of the key \"hello\""))
+        let html = CoverageHTML.render(report)
+        #expect(html.contains("<td class=\"unknown\">5</td>") && html.contains("de.lproj/Localizable.strings:1:18"))
+        // A clean report has no such column.
+        #expect(!CoverageText.render(try self.report()).contains("UNKNOWN"))
     }
 
     @Test func theTextAndThePageSayTheSameNumbers() throws {

@@ -36,9 +36,11 @@ import Testing
                       done: row.querySelector('.done').innerText, missingCount: row.querySelector('td.missing').innerText};
             });
             const met = [...document.querySelectorAll('.met')].filter(e => e.offsetHeight > 0).map(e => e.innerText);
+            const frenchSources = [...document.querySelectorAll('#keys-fr .source')].filter(e => e.offsetHeight > 0)
+              .map(e => e.innerText);
             const out = document.createElement('pre');
             out.id = 'measured';
-            out.textContent = JSON.stringify({rows, met});
+            out.textContent = JSON.stringify({rows, met, frenchSources});
             document.body.appendChild(out);
             </script>
             """
@@ -55,7 +57,7 @@ import Testing
             struct Row: Decodable {
                 let locale: String, bar: Double, translated: Double, missing: Double, done: String, missingCount: String
             }
-            let rows: [Row], met: [String]
+            let rows: [Row], met: [String], frenchSources: [String]
         }
         let measured = try JSONDecoder().decode(Measured.self, from: Data(json.replacingOccurrences(of: "&quot;", with: "\"").utf8))
         let rows = Dictionary(uniqueKeysWithValues: measured.rows.map { ($0.locale, $0) })
@@ -66,5 +68,47 @@ import Testing
         #expect(abs(de.translated - 10.0 / 11.0) < 0.02 && abs(de.missing - 1.0 / 11.0) < 0.02, "\(de)")
         #expect(abs(fr.translated - 8.0 / 11.0) < 0.02 && fr.missingCount == "3", "\(fr)")
         #expect(measured.met == ["met 4 times"])
+        // What a translator is to translate is shown beside the key.
+        #expect(measured.frenchSources.contains("Color"), "\(measured.frenchSources)")
+    }
+
+    /// Tried as a new user would: one ';' removed from the demo's German
+    /// table. Coverage must not report German as merely less translated.
+    @Test func aBrokenTableIsReportedNotCountedAsMissing() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lprojd-coverage-\(UUID().uuidString.prefix(8))")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bundle = directory.appendingPathComponent("demo")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: DaemonProcess.packageRoot.appendingPathComponent("Examples/DemoApp"), to: bundle)
+        let german = bundle.appendingPathComponent("de.lproj/Localizable.strings")
+        var lines = try String(contentsOf: german, encoding: .utf8).components(separatedBy: "\n")
+        #expect(lines[4] == #""greeting" = "Hallo, {name}!";"#)
+        lines[4].removeLast()
+        try Data(lines.joined(separator: "\n").utf8).write(to: german)
+
+        let ctl = DaemonProcess.binaries.appendingPathComponent("lprojctl").path
+        let text = try await run(ctl, ["coverage", bundle.path])
+        #expect(text.status == 1)
+        let place =
+            "\(bundle.path)/de.lproj/Localizable.strings:5:30: expected ';' after the value of the key \"greeting\", found '\"' at 8:1"
+        #expect(text.errors.contains(place), "\(text.errors)")
+        let row = try #require(text.output.split(separator: "\n").first { $0.hasPrefix("de ") })
+        // Not "36%" as if German were that far behind: at least that, the
+        // rest unknown.
+        #expect(row.contains("≥36%") && !row.contains(" 36%"), "\(row)")
+        #expect(text.output.contains("could not read"))
+        // Standard error is a pipe here: no progress bar, no escape.
+        #expect(!text.errors.contains("\u{1B}") && !text.errors.contains("\r"))
+
+        let json = try await run(ctl, ["coverage", bundle.path, "--json"])
+        #expect(json.status == 1)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
+        let unreadable = try #require(object["unreadableFiles"] as? [[String: Any]])
+        #expect(unreadable.count == 1)
+        #expect(unreadable.first?["path"] as? String == "de.lproj/Localizable.strings")
+        #expect(unreadable.first?["line"] as? Int == 5 && unreadable.first?["column"] as? Int == 30)
+        let locales = try #require(object["locales"] as? [[String: Any]])
+        let de = try #require(locales.first { $0["locale"] as? String == "de" }?["total"] as? [String: Any])
+        #expect((de["unknown"] as? Int ?? 0) > 0, "\(de)")
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import LprojExchange
 import LprojLocales
+import TerminalProgress
 
 /// Reading a bundle directory's table files for an exchange, and writing
 /// an import's files back atomically: the disk side of `LprojExchange`.
@@ -11,7 +12,8 @@ enum BundleFiles {
 
     /// `*.lproj/*.strings(dict)` at the top, and `*.xcstrings` down to three
     /// levels (dot-folders skipped, at most 256 folders), as lprojd finds them.
-    static func read(_ directory: String, developmentLocale: String?) throws -> ExchangeBundle {
+    /// `progress` counts each file read.
+    static func read(_ directory: String, developmentLocale: String?, progress: ProgressBar? = nil) throws -> ExchangeBundle {
         let manager = FileManager.default
         var isDirectory: ObjCBool = false
         guard manager.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -25,6 +27,7 @@ enum BundleFiles {
             for file in try manager.contentsOfDirectory(atPath: "\(directory)/\(name)").sorted()
             where file.hasSuffix(".strings") || file.hasSuffix(".stringsdict") {
                 files["\(name)/\(file)"] = try readFile("\(directory)/\(name)/\(file)")
+                progress?.advance("\(name)/\(file)")
             }
         }
         var pending: [(path: String, depth: Int)] = [("", 0)]
@@ -41,6 +44,7 @@ enum BundleFiles {
                     if depth < 3 && !name.hasSuffix(".lproj") { pending.append((path, depth + 1)) }
                 } else if name.hasSuffix(".xcstrings") {
                     files[path] = try readFile("\(directory)/\(path)")
+                    progress?.advance(path)
                 }
             }
         }
@@ -71,7 +75,9 @@ enum BundleFiles {
     /// destination first (created exclusively, with the old file's mode,
     /// synced); only when all are written are they renamed into place, so
     /// that lprojd never serves half an import.
-    static func writeAtomically(_ writes: [(path: String, bytes: [UInt8])]) throws {
+    /// `progress` counts each file staged (its total raised by as many).
+    static func writeAtomically(_ writes: [(path: String, bytes: [UInt8])], progress: ProgressBar? = nil) throws {
+        progress.map { $0.expect($0.completed + writes.count) }
         var staged: [(temporary: String, destination: String)] = []
         func discard() { for file in staged { unlink(file.temporary) } }
         for write in writes {
@@ -93,6 +99,7 @@ enum BundleFiles {
                 throw CommandError("\(temporary): cannot be created: \(String(cString: strerror(errno)))")
             }
             staged.append((temporary, destination))
+            progress?.advance((destination as NSString).lastPathComponent)
             var offset = 0
             let written: Bool = write.bytes.withUnsafeBytes { buffer in
                 while offset < buffer.count {

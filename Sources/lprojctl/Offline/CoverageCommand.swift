@@ -4,6 +4,7 @@ import LprojClient
 import LprojCoverage
 import LprojFiles
 import LprojLocales
+import TerminalProgress
 import VarlinkProtocol
 
 /// `lprojctl coverage DIR`
@@ -16,8 +17,10 @@ struct CoverageCommand: AsyncParsableCommand {
             the same as the development value (likely untranslated), inherited from a parent of the \
             same language, or missing (lookups fall back); with catalog units needing review or stale, \
             plural entries lacking categories, and arguments that disagree (as lint finds them). \
-            --html writes a self-contained page; --with-misses asks lprojd how often users met each \
-            missing key.
+            --html writes a self-contained page, with the development text beside each missing key; \
+            --with-misses asks lprojd how often users met each missing key. A table file that cannot \
+            be read is named (file:line:column), the keys it may hold count as unknown rather than \
+            missing, and the exit status is 1.
             """)
 
     @Argument(help: "The bundle directory (its .lproj folders and .xcstrings catalogs).") var directory: String
@@ -42,7 +45,13 @@ struct CoverageCommand: AsyncParsableCommand {
             throw ValidationError("\(error)")
         }
         let bundleName = name ?? URL(fileURLWithPath: path).lastPathComponent
-        var report = CoverageAnalyzer(files: DiskFileTree()).report(directory: path, developmentLocale: development, name: bundleName)
+        let bar = ProgressBar("coverage", total: 0)
+        var report = CoverageAnalyzer(files: DiskFileTree()).report(directory: path, developmentLocale: development, name: bundleName) {
+            locale, total in
+            bar.expect(total)
+            bar.advance(locale)
+        }
+        bar.finish()
         if withMisses {
             try await connection.withClient { client in
                 let misses = try await client.misses(bundle: bundleName, limit: 10_000).misses
@@ -62,6 +71,12 @@ struct CoverageCommand: AsyncParsableCommand {
         } else {
             Output.write(Data(CoverageText.render(report).utf8))
         }
+        // A file that could not be read makes the figures uncertain: never
+        // a clean exit, and each file on stderr too, as lint says it.
+        if !report.unreadableFiles.isEmpty {
+            for file in report.unreadableFiles { Output.note("\(path)/\(file.description)") }
+            throw ExitCode(1)
+        }
     }
 
     /// `en` when the bundle has `en.lproj` or `English.lproj`, else its
@@ -79,13 +94,21 @@ struct CoverageCommand: AsyncParsableCommand {
         func counts(_ counts: Counts) -> JSONValue {
             .object([
                 "keys": .int(counts.keys), "translated": .int(counts.translated), "identical": .int(counts.identical),
-                "inherited": .int(counts.inherited), "missing": .int(counts.missing), "needsReview": .int(counts.needsReview),
+                "inherited": .int(counts.inherited), "missing": .int(counts.missing), "unknown": .int(counts.unknown),
+                "needsReview": .int(counts.needsReview),
                 "stale": .int(counts.stale), "pluralProblems": .int(counts.pluralProblems),
                 "argumentProblems": .int(counts.argumentProblems),
             ])
         }
         return .object([
             "bundle": .string(report.bundle), "developmentLocale": .string(report.developmentLocale),
+            "unreadableFiles": .array(
+                report.unreadableFiles.map { file in
+                    var object: JSONObject = ["path": .string(file.path), "message": .string(file.message)]
+                    if let line = file.line { object["line"] = .int(line) }
+                    if let column = file.column { object["column"] = .int(column) }
+                    return .object(object)
+                }),
             "locales": .array(
                 report.locales.map { locale in
                     .object([
@@ -95,6 +118,10 @@ struct CoverageCommand: AsyncParsableCommand {
                                 var object: JSONObject = [
                                     "table": .string(table.table), "counts": counts(table.counts),
                                     "missingKeys": .array(table.missingKeys.map(JSONValue.string)),
+                                    "missingSources": .object(
+                                        JSONObject(
+                                            uniqueKeys: table.missingKeys,
+                                            values: table.missingKeys.map { .string(table.sources[$0] ?? "") })),
                                     "identicalKeys": .array(table.identicalKeys.map(JSONValue.string)),
                                 ]
                                 if !table.misses.isEmpty {

@@ -3,6 +3,7 @@ import Foundation
 import LprojExchange
 import LprojTables
 import LprojVersion
+import TerminalProgress
 
 /// `lprojctl export-localizations BUNDLE_DIR --language fr -o DIR`
 struct ExportLocalizations: ParsableCommand {
@@ -33,7 +34,9 @@ struct ExportLocalizations: ParsableCommand {
     var developmentLocale: String?
 
     func run() throws {
-        let files = try BundleFiles.read(bundle, developmentLocale: developmentLocale)
+        let bar = ProgressBar("export", total: 0)
+        defer { bar.finish() }
+        let files = try BundleFiles.read(bundle, developmentLocale: developmentLocale, progress: bar)
         let exchange: LocalizationExchange
         do {
             exchange = try LocalizationExchange(bundle: files, language: language)
@@ -45,7 +48,8 @@ struct ExportLocalizations: ParsableCommand {
         let export = exchange.xcloc(
             tool: XLIFFDocument.Tool(id: "org.lprojd.lprojctl", name: "lprojctl", version: LprojVersion.current), project: project)
         for problem in export.problems { Output.note("warning: \(problem)") }
-        try BundleFiles.writeAtomically(export.files.map { ("\(destination)/\($0.path)", $0.bytes) })
+        try BundleFiles.writeAtomically(export.files.map { ("\(destination)/\($0.path)", $0.bytes) }, progress: bar)
+        bar.finish()
         let units = export.document.files.reduce(0) { $0 + $1.units.count }
         let untranslated = export.document.files.reduce(0) { $0 + $1.units.filter { $0.target == nil || $0.state == "new" }.count }
         print("\(destination): \(count(units, "unit")) in \(count(export.document.files.count, "file")), \(untranslated) to translate")
@@ -95,7 +99,9 @@ struct ImportLocalizations: ParsableCommand {
         guard let language = document.files.compactMap(\.targetLanguage).first else {
             throw CommandError("\(xliffPath): error: no <file> says its target-language")
         }
-        let files = try BundleFiles.read(bundle, developmentLocale: developmentLocale)
+        let bar = ProgressBar("import", total: 0)
+        defer { bar.finish() }
+        let files = try BundleFiles.read(bundle, developmentLocale: developmentLocale, progress: bar)
         let exchange: LocalizationExchange
         do {
             exchange = try LocalizationExchange(bundle: files, language: language)
@@ -103,6 +109,7 @@ struct ImportLocalizations: ParsableCommand {
             throw CommandError("\(xliffPath): error: \(error.description)")
         }
         let plan = exchange.importing(document, from: xliffPath)
+        if dryRun || plan.hasErrors { bar.finish() }
         for finding in plan.findings {
             let text = finding.file == xliffPath ? finding.description : "\(bundle)/\(finding.description)"
             Output.note(text)
@@ -111,7 +118,8 @@ struct ImportLocalizations: ParsableCommand {
             Output.note("nothing was imported: \(count(plan.findings.filter { $0.severity == .error }.count, "error"))")
             throw ExitCode(1)
         }
-        if !dryRun { try BundleFiles.writeAtomically(plan.writes.map { ("\(bundle)/\($0.path)", $0.bytes) }) }
+        if !dryRun { try BundleFiles.writeAtomically(plan.writes.map { ("\(bundle)/\($0.path)", $0.bytes) }, progress: bar) }
+        bar.finish()
         var summary = "\(dryRun ? "would import" : "imported") \(count(plan.imported, "translation"))"
         summary += plan.writes.isEmpty ? "" : " into \(plan.writes.map(\.path).joined(separator: ", "))"
         summary += "; \(plan.unchanged) unchanged"
@@ -132,9 +140,4 @@ struct ImportLocalizations: ParsableCommand {
         }
         return "\(folder)/\(found[0])"
     }
-}
-
-/// "1 unit", "2 units".
-func count(_ number: Int, _ noun: String) -> String {
-    "\(number) \(noun)\(number == 1 ? "" : "s")"
 }

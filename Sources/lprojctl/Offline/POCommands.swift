@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LprojExchange
 import LprojVersion
+import TerminalProgress
 
 /// `lprojctl po export|import`: gettext PO files, for gettext platforms.
 struct POCommand: ParsableCommand {
@@ -50,7 +51,9 @@ struct POExportCommand: ParsableCommand {
     }
 
     func run() throws {
-        let files = try BundleFiles.read(bundle, developmentLocale: developmentLocale)
+        let bar = ProgressBar("po export", total: 0)
+        defer { bar.finish() }
+        let files = try BundleFiles.read(bundle, developmentLocale: developmentLocale, progress: bar)
         let exchange: LocalizationExchange
         do {
             // The template speaks of no target language; any other serves to list the units.
@@ -62,7 +65,8 @@ struct POExportCommand: ParsableCommand {
         let export = exchange.poDocument(
             template: template, project: project, generator: "lprojctl \(LprojVersion.current)", pluralForms: pluralForms)
         for problem in export.problems { Output.note("warning: \(problem)") }
-        try BundleFiles.writeAtomically([(output, POWriter.write(export.document))])
+        try BundleFiles.writeAtomically([(output, POWriter.write(export.document))], progress: bar)
+        bar.finish()
         let plurals = export.document.messages.filter { $0.idPlural != nil }.count
         print("\(output): \(count(export.document.messages.count, "message")), \(plurals) plural")
     }
@@ -103,7 +107,9 @@ struct POImportCommand: ParsableCommand {
         guard let language = document.field("Language"), !language.isEmpty else {
             throw CommandError("\(file):1:1: error: the header has no Language")
         }
-        let files = try BundleFiles.read(bundle, developmentLocale: developmentLocale)
+        let bar = ProgressBar("po import", total: 0)
+        defer { bar.finish() }
+        let files = try BundleFiles.read(bundle, developmentLocale: developmentLocale, progress: bar)
         let exchange: LocalizationExchange
         do {
             exchange = try LocalizationExchange(bundle: files, language: language)
@@ -111,6 +117,7 @@ struct POImportCommand: ParsableCommand {
             throw CommandError("\(file): error: \(error.description)")
         }
         let plan = exchange.importing(document, from: file)
+        if dryRun || plan.hasErrors { bar.finish() }
         for finding in plan.findings {
             Output.note(finding.file == file ? finding.description : "\(bundle)/\(finding.description)")
         }
@@ -118,7 +125,8 @@ struct POImportCommand: ParsableCommand {
             Output.note("nothing was imported: \(count(plan.findings.filter { $0.severity == .error }.count, "error"))")
             throw ExitCode(1)
         }
-        if !dryRun { try BundleFiles.writeAtomically(plan.writes.map { ("\(bundle)/\($0.path)", $0.bytes) }) }
+        if !dryRun { try BundleFiles.writeAtomically(plan.writes.map { ("\(bundle)/\($0.path)", $0.bytes) }, progress: bar) }
+        bar.finish()
         var summary = "\(dryRun ? "would import" : "imported") \(count(plan.imported, "translation"))"
         summary += plan.writes.isEmpty ? "" : " into \(plan.writes.map(\.path).joined(separator: ", "))"
         summary += "; \(plan.unchanged) unchanged"

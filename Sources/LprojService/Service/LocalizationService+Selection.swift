@@ -20,7 +20,8 @@ extension LocalizationService {
         if let saved, saved.origin == .selected {
             // The client's own choice; while the bundle lacks it, the
             // preferred languages answer, and nothing is saved.
-            let choice = SelectionPolicy.current(in: bundle, saved: saved.locale, preferred: desktop.preferred(process: sent ?? [], uid: caller.uid))
+            let choice = SelectionPolicy.current(
+                in: bundle, saved: saved.locale, preferred: desktop.preferred(process: sent ?? [], uid: caller.uid))
             return .now(.init(selection: Self.selection(client: client, bundle: bundle.name, choice: choice, requested: nil)))
         }
         let languages = sent ?? processLanguages(of: key, bundle: bundle.name, saved: saved)

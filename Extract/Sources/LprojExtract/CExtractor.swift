@@ -57,6 +57,8 @@ public struct CExtractor: Sendable {
                         message: "\(name): the key is not a string literal, so it cannot be extracted; add it to the table by hand"))
                 continue
             }
+            // An empty literal is no key, as in Swift.
+            if key.isEmpty { continue }
             func text(_ position: Int?) -> String? {
                 guard let position, position < arguments.count else { return nil }
                 return Self.literal(arguments[position])

@@ -23,7 +23,8 @@ internal import SwiftSyntax
 ///   `@Parameter(title:description:)`.
 ///
 /// Not extracted, with a warning: any of those whose key is not a string
-/// literal (a variable, a concatenation), and `Text(verbatim:)` never.
+/// literal (a variable, a concatenation), and `Text(verbatim:)` never; an
+/// empty literal (`Picker("", selection:)`) is no key and is left out.
 /// An interpolation becomes the specifier Xcode writes for its type
 /// (`Int` → `%lld`, `Double` → `%lf`, `String` → `%@`); the type is read
 /// from the expression or from the declarations of the file, and when it
@@ -371,7 +372,9 @@ private final class CallVisitor: SyntaxVisitor {
             }
             return
         }
-        guard let key = key(of: string, interpolating: interpolating, call: call) else { return }
+        // An empty literal (`Picker("", selection:)`, `Text("")`) is no key:
+        // no translation of it is wanted, so it is left out.
+        guard let key = key(of: string, interpolating: interpolating, call: call), !key.isEmpty else { return }
         result.strings.append(
             ExtractedString(
                 key: key, table: table ?? "Localizable", defaultValue: defaultValue, comment: comment, location: location(string))

@@ -12,12 +12,25 @@ public enum SourceLanguage: Sendable {
             return nil
         }
     }
+}
 
-    public func extract(source: String, file: String) -> ExtractionResult {
-        switch self {
-        case .swift: SwiftExtractor().extract(source: source, file: file)
-        case .c: CExtractor().extract(source: source, file: file)
-        }
+/// Reads an app's sources, each with its language's extractor: the Swift
+/// files together (one file's declarations make literals in another keys),
+/// C and Objective-C file by file.
+public struct Extraction: Sendable {
+    public var routines: [Routine]
+
+    public init(routines: [Routine] = []) {
+        self.routines = routines
+    }
+
+    public func extract(_ files: [(path: String, language: SourceLanguage, text: String)]) -> ExtractionResult {
+        var result = ExtractionResult()
+        let c = CExtractor(routines: routines)
+        for file in files where file.language == .c { result.append(c.extract(source: file.text, file: file.path)) }
+        result.append(
+            SwiftExtractor(routines: routines).extract(files.filter { $0.language == .swift }.map { (path: $0.path, text: $0.text) }))
+        return result
     }
 }
 

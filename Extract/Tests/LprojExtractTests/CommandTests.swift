@@ -113,3 +113,14 @@ import Testing
         #expect(try CommandTests.run(CommandTests.extractor, [sources.path, "-o", bundle.path, "--check"]).status == 0)
     }
 }
+
+/// `--routine` through the command: a wrong one is said before anything
+/// is read.
+@Suite struct RoutineCommandTests {
+    @Test func aWrongRoutineIsSaid() throws {
+        let run = try CommandTests.run(CommandTests.extractor, ["/nonexistent", "-o", "/nonexistent", "--routine", "tr:0,2"])
+        #expect(run.status == 64)
+        #expect(run.output.contains("--routine tr:0,2: the key's position is needed (1 for the first argument)"), "\(run.output)")
+        #expect(!run.output.contains("no such file"), "the option is checked first")
+    }
+}

@@ -1,7 +1,7 @@
 /// An app's own function or macro that takes a key, as `genstrings -s`
 /// names one: Sparkle's `SULocalizedStringFromTableInBundle(key, table,
 /// bundle, comment)`, a wrapper around the C client's
-/// `lprojd_localizer_lookup(localizer, key, table, default)`.
+/// `lprojd_localizer_lookup(localizer, key, table, default)`, a Python `tr(key)`.
 ///
 /// Written `NAME` or `NAME:KEY,TABLE,VALUE,COMMENT`, each a 1-based
 /// position among the call's arguments; a position left out, empty or `0`
@@ -112,8 +112,8 @@ struct ArgumentForm: Sendable, Hashable {
 
     static let roles = ["key", "table", "value", "comment"]
 
-    /// The labels (Swift's) that name a part wherever the argument
-    /// stands: `comment:`, `tableName:`.
+    /// The labels (Swift) and keywords (Python) that name a part wherever
+    /// the argument stands: `comment:`, `table=`.
     static let labels: [String: Role] = [
         "key": .key, "table": .table, "tableName": .table, "value": .value, "defaultValue": .value, "default": .value,
         "comment": .comment,
@@ -126,7 +126,7 @@ struct ArgumentForm: Sendable, Hashable {
     /// The argument that holds a part: the one labelled with its name
     /// (``labels``), else the one at its position unless that one's label
     /// names another part. In Swift every argument counts for positions
-    /// (`positionsCountLabeled`); else only unlabelled ones do.
+    /// (`positionsCountLabeled`); in Python only the positional ones.
     func argument<Item>(_ role: Role, in arguments: [(label: String?, item: Item)], positionsCountLabeled: Bool) -> Item? {
         if let named = arguments.first(where: { $0.label.flatMap { Self.labels[$0] } == role }) { return named.item }
         guard let position = position(of: role) else { return nil }

@@ -7,34 +7,34 @@
 /// reads string literals with their escapes (`\n`, `\"`, octal, `\x`,
 /// `\u`), joins adjacent literals (`"a" "b"`, `@"a"`), and splits a call's
 /// arguments at top-level commas. An argument that is not a literal (a
-/// variable, a macro) is not extracted, with a warning for the key.
+/// variable, a macro) is not extracted, with a warning for the key, unless
+/// the call is in a preprocessor directive (a macro passing its parameter
+/// on). The app's own routines (``Routine``) are read as the built-in calls.
 public struct CExtractor: Sendable {
-    /// For each call: where its key, table, default value and comment are
-    /// among its arguments (nil: it has none).
-    struct Form: Sendable {
-        let key: Int
-        let table: Int?
-        let value: Int?
-        let comment: Int?
-    }
-
-    static let forms: [String: Form] = [
-        "NSLocalizedString": Form(key: 0, table: nil, value: nil, comment: 1),
-        "NSLocalizedStringFromTable": Form(key: 0, table: 1, value: nil, comment: 2),
-        "NSLocalizedStringFromTableInBundle": Form(key: 0, table: 1, value: nil, comment: 3),
-        "NSLocalizedStringWithDefaultValue": Form(key: 0, table: 1, value: 3, comment: 4),
-        "CFCopyLocalizedString": Form(key: 0, table: nil, value: nil, comment: 1),
-        "CFCopyLocalizedStringFromTable": Form(key: 0, table: 1, value: nil, comment: 2),
-        "CFCopyLocalizedStringFromTableInBundle": Form(key: 0, table: 1, value: nil, comment: 3),
-        "CFCopyLocalizedStringWithDefaultValue": Form(key: 0, table: 1, value: 3, comment: 4),
+    /// Foundation's, Core Foundation's and the C client's calls, by name.
+    static let forms: [String: ArgumentForm] = [
+        "NSLocalizedString": ArgumentForm(key: 0, table: nil, value: nil, comment: 1),
+        "NSLocalizedStringFromTable": ArgumentForm(key: 0, table: 1, value: nil, comment: 2),
+        "NSLocalizedStringFromTableInBundle": ArgumentForm(key: 0, table: 1, value: nil, comment: 3),
+        "NSLocalizedStringWithDefaultValue": ArgumentForm(key: 0, table: 1, value: 3, comment: 4),
+        "CFCopyLocalizedString": ArgumentForm(key: 0, table: nil, value: nil, comment: 1),
+        "CFCopyLocalizedStringFromTable": ArgumentForm(key: 0, table: 1, value: nil, comment: 2),
+        "CFCopyLocalizedStringFromTableInBundle": ArgumentForm(key: 0, table: 1, value: nil, comment: 3),
+        "CFCopyLocalizedStringWithDefaultValue": ArgumentForm(key: 0, table: 1, value: 3, comment: 4),
         // The C client: (localizer, key, table, default_value, …).
-        "lprojd_localizer_lookup": Form(key: 1, table: 2, value: 3, comment: nil),
-        "lprojd_localizer_dup_lookup": Form(key: 1, table: 2, value: 3, comment: nil),
-        "lprojd_localizer_lookup_with_placeholders": Form(key: 1, table: 2, value: 3, comment: nil),
-        "lprojd_localizer_format": Form(key: 1, table: 2, value: nil, comment: nil),
+        "lprojd_localizer_lookup": ArgumentForm(key: 1, table: 2, value: 3, comment: nil),
+        "lprojd_localizer_dup_lookup": ArgumentForm(key: 1, table: 2, value: 3, comment: nil),
+        "lprojd_localizer_lookup_with_placeholders": ArgumentForm(key: 1, table: 2, value: 3, comment: nil),
+        "lprojd_localizer_format": ArgumentForm(key: 1, table: 2, value: nil, comment: nil),
     ]
 
-    public init() {}
+    /// The calls this extractor reads: the built-in ones and the app's own
+    /// routines (which win over a built-in of the same name).
+    let calls: [String: ArgumentForm]
+
+    public init(routines: [Routine] = []) {
+        calls = Self.forms.merging(Routine.forms(routines)) { $1 }
+    }
 
     public func extract(source: String, file: String) -> ExtractionResult {
         var lexer = CLexer(Array(source.utf8))
@@ -43,13 +43,16 @@ public struct CExtractor: Sendable {
         var index = 0
         while index < tokens.count {
             defer { index += 1 }
-            guard case .identifier(let name) = tokens[index].kind, let form = Self.forms[name], index + 1 < tokens.count,
+            guard case .identifier(let name) = tokens[index].kind, let form = calls[name], index + 1 < tokens.count,
                 tokens[index + 1].kind == .punctuation("(")
             else { continue }
             let place = Location(file: file, line: tokens[index].line, column: tokens[index].column)
             let (arguments, end) = Self.arguments(tokens, openingAt: index + 1)
             index = end
             guard form.key < arguments.count, let key = Self.literal(arguments[form.key]) else {
+                // A macro that passes its own parameter on (`#define L(key)
+                // NSLocalizedString(key, nil)`) is a routine, not a call.
+                if tokens[index].inDirective { continue }
                 let at = arguments.indices.contains(form.key) ? arguments[form.key].first : nil
                 result.warnings.append(
                     ExtractionWarning(
@@ -57,6 +60,8 @@ public struct CExtractor: Sendable {
                         message: "\(name): the key is not a string literal, so it cannot be extracted; add it to the table by hand"))
                 continue
             }
+            // An empty literal is no key, as in Swift.
+            if key.isEmpty { continue }
             func text(_ position: Int?) -> String? {
                 guard let position, position < arguments.count else { return nil }
                 return Self.literal(arguments[position])
@@ -138,6 +143,8 @@ struct CToken: Sendable {
     let kind: Kind
     let line: Int
     let column: Int
+    /// In a preprocessor directive (`#define …`, continued lines too).
+    var inDirective = false
 }
 
 /// Splits C and Objective-C source into tokens, skipping comments and
@@ -154,11 +161,30 @@ struct CLexer {
 
     mutating func tokens() -> [CToken] {
         var tokens: [CToken] = []
+        // A `#` first on its line starts a directive, which ends with the
+        // line (not with a backslash-continued one).
+        var inDirective = false
+        var lineHasToken = false
         while index < bytes.count {
             let byte = bytes[index]
             let column = index - lineStart + 1
+            let count = tokens.count
+            defer {
+                if tokens.count > count {
+                    tokens[tokens.count - 1].inDirective = inDirective
+                    lineHasToken = true
+                }
+            }
             switch byte {
             case UInt8(ascii: "\n"):
+                advance()
+                inDirective = false
+                lineHasToken = false
+            case UInt8(ascii: "\\") where peek(1) == UInt8(ascii: "\n") || (peek(1) == UInt8(ascii: "\r") && peek(2) == UInt8(ascii: "\n")):
+                advance(peek(1) == UInt8(ascii: "\n") ? 2 : 3)
+            case UInt8(ascii: "#") where !lineHasToken:
+                inDirective = true
+                tokens.append(CToken(kind: .punctuation("#"), line: line, column: column))
                 advance()
             case UInt8(ascii: "/") where peek(1) == UInt8(ascii: "/"):
                 while index < bytes.count, bytes[index] != UInt8(ascii: "\n") {

@@ -68,7 +68,9 @@ public enum CatalogMerge {
             values.insert(.object(entry), at: position)
             added.append(string)
         }
-        for (position, key) in keys.enumerated() where !seen.contains(key) {
+        // An empty key is none the extractors give (they leave "" out), so
+        // they cannot tell whether the code still has it: it is left alone.
+        for (position, key) in keys.enumerated() where !seen.contains(key) && !key.isEmpty {
             guard case .object(let entry) = values[position] else { continue }
             // Only what extraction put there goes stale: not a key added by hand.
             switch entry["extractionState"] {

@@ -1,23 +1,65 @@
-/// Which extractor reads a file, by its name.
+/// Which extractor reads a file, by its name (or, for a script without an
+/// extension, by its `#!` line).
 public enum SourceLanguage: Sendable {
     case swift
     case c
+    case python
 
     public init?(fileName: String) {
         if fileName.hasSuffix(".swift") {
             self = .swift
         } else if [".c", ".h", ".m", ".mm", ".cc", ".cpp"].contains(where: { fileName.hasSuffix($0) }) {
             self = .c
+        } else if fileName.hasSuffix(".py") {
+            self = .python
         } else {
             return nil
         }
     }
 
-    public func extract(source: String, file: String) -> ExtractionResult {
-        switch self {
-        case .swift: SwiftExtractor().extract(source: source, file: file)
-        case .c: CExtractor().extract(source: source, file: file)
+    /// A file without an extension whose first line runs Python
+    /// (`#!/usr/bin/env python3`, `#!/usr/bin/python3 -I`): an app's launcher.
+    public init?(fileName: String, firstLine: String) {
+        if let known = SourceLanguage(fileName: fileName) {
+            self = known
+            return
         }
+        let name = fileName.split(separator: "/").last ?? ""
+        guard !name.contains("."), firstLine.hasPrefix("#!") else { return nil }
+        let words = firstLine.dropFirst(2).split(whereSeparator: { $0 == " " || $0 == "\t" })
+        // The interpreter, or the program `env` runs (after its options).
+        var program = words.first.map { $0.split(separator: "/").last ?? $0 } ?? ""
+        if program == "env", let next = words.dropFirst().first(where: { !$0.hasPrefix("-") }) { program = next }
+        guard program.hasPrefix("python") else { return nil }
+        self = .python
+    }
+}
+
+/// Reads an app's sources, each with its language's extractor: the Swift
+/// files together (one file's declarations make literals in another keys),
+/// C and Objective-C file by file, the Python files in one run of `python3`.
+public struct Extraction: Sendable {
+    public var routines: [Routine]
+    /// The Python interpreter, a path or a name on `PATH`.
+    public var python: String
+
+    public init(routines: [Routine] = [], python: String = "python3") {
+        self.routines = routines
+        self.python = python
+    }
+
+    public func extract(_ files: [(path: String, language: SourceLanguage, text: String)]) throws(PythonExtractor.Failure)
+        -> ExtractionResult
+    {
+        var result = ExtractionResult()
+        let c = CExtractor(routines: routines)
+        for file in files where file.language == .c { result.append(c.extract(source: file.text, file: file.path)) }
+        result.append(
+            SwiftExtractor(routines: routines).extract(files.filter { $0.language == .swift }.map { (path: $0.path, text: $0.text) }))
+        result.append(
+            try PythonExtractor(routines: routines, python: python).extract(
+                files.filter { $0.language == .python }.map { (path: $0.path, text: $0.text) }))
+        return result
     }
 }
 

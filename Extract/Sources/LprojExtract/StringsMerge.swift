@@ -41,7 +41,8 @@ public enum StringsMerge {
         var seen: Set<String> = []
         let unique = strings.filter { seen.insert($0.key).inserted }
         let added = unique.filter { !present.contains($0.key) }.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
-        let unused = present.subtracting(seen).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        // An empty key is none the extractors give: never reported unused.
+        let unused = present.subtracting(seen).filter { !$0.isEmpty }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         guard !added.isEmpty else { return Outcome(added: [], unused: unused, bytes: nil) }
 
         var text = ""

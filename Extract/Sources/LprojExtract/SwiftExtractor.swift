@@ -22,8 +22,12 @@ internal import SwiftSyntax
 ///   as `.init(title:)` in a `DisplayRepresentation` dictionary), and
 ///   `@Parameter(title:description:)`.
 ///
+/// And the app's own routines (``Routine``), whose key is looked up as
+/// written.
+///
 /// Not extracted, with a warning: any of those whose key is not a string
-/// literal (a variable, a concatenation), and `Text(verbatim:)` never.
+/// literal (a variable, a concatenation), and `Text(verbatim:)` never; an
+/// empty literal (`Picker("", selection:)`) is no key and is left out.
 /// An interpolation becomes the specifier Xcode writes for its type
 /// (`Int` → `%lld`, `Double` → `%lf`, `String` → `%@`); the type is read
 /// from the expression or from the declarations of the file, and when it
@@ -46,7 +50,12 @@ public struct SwiftExtractor: Sendable {
         "DisplayRepresentation",
     ]
 
-    public init() {}
+    /// The app's own routines (``Routine``), by the names they are called.
+    let routines: [String: ArgumentForm]
+
+    public init(routines: [Routine] = []) {
+        self.routines = Routine.forms(routines)
+    }
 
     public func extract(source: String, file: String) -> ExtractionResult {
         extract([(path: file, text: source)])
@@ -62,7 +71,8 @@ public struct SwiftExtractor: Sendable {
         var result = ExtractionResult()
         for (path, tree) in trees {
             let converter = SourceLocationConverter(fileName: path, tree: tree)
-            let visitor = CallVisitor(file: path, converter: converter, types: DeclaredTypes(tree), parameters: parameters)
+            let visitor = CallVisitor(
+                file: path, converter: converter, types: DeclaredTypes(tree), parameters: parameters, routines: routines)
             visitor.walk(tree)
             result.append(visitor.result)
         }
@@ -137,13 +147,18 @@ private final class CallVisitor: SyntaxVisitor {
     let converter: SourceLocationConverter
     let types: DeclaredTypes
     let parameters: LocalizedParameters
+    let routines: [String: ArgumentForm]
     var result = ExtractionResult()
 
-    init(file: String, converter: SourceLocationConverter, types: DeclaredTypes, parameters: LocalizedParameters) {
+    init(
+        file: String, converter: SourceLocationConverter, types: DeclaredTypes, parameters: LocalizedParameters,
+        routines: [String: ArgumentForm]
+    ) {
         self.file = file
         self.converter = converter
         self.types = types
         self.parameters = parameters
+        self.routines = routines
         super.init(viewMode: .sourceAccurate)
     }
 
@@ -166,6 +181,22 @@ private final class CallVisitor: SyntaxVisitor {
         let arguments = Array(node.arguments)
         func labeled(_ label: String) -> ExprSyntax? { arguments.first { $0.label?.text == label }?.expression }
         func literal(_ label: String) -> String? { labeled(label).flatMap { plainLiteral($0) } }
+
+        // The app's own routines, before any built-in call of the same name.
+        if let form = routines[name] {
+            let items = arguments.map { (label: $0.label?.text, item: $0.expression) }
+            func part(_ role: ArgumentForm.Role) -> String? {
+                form.argument(role, in: items, positionsCountLabeled: true).flatMap { plainLiteral($0) }
+            }
+            if let key = form.argument(.key, in: items, positionsCountLabeled: true) {
+                take(key, interpolating: false, table: part(.table), defaultValue: part(.value), comment: part(.comment), call: name)
+            } else {
+                result.warnings.append(
+                    ExtractionWarning(
+                        location: location(node), message: "\(name): no argument \(form.key + 1) (the key), so nothing can be extracted"))
+            }
+            return .visitChildren
+        }
 
         switch name {
         case "NSLocalizedString":
@@ -371,7 +402,9 @@ private final class CallVisitor: SyntaxVisitor {
             }
             return
         }
-        guard let key = key(of: string, interpolating: interpolating, call: call) else { return }
+        // An empty literal (`Picker("", selection:)`, `Text("")`) is no key:
+        // no translation of it is wanted, so it is left out.
+        guard let key = key(of: string, interpolating: interpolating, call: call), !key.isEmpty else { return }
         result.strings.append(
             ExtractedString(
                 key: key, table: table ?? "Localizable", defaultValue: defaultValue, comment: comment, location: location(string))

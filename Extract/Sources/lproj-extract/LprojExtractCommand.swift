@@ -9,15 +9,23 @@ import LprojVersion
 struct LprojExtractCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lprojctl extract",
-        abstract: "Find the localizable strings in Swift, C and Objective-C sources and add them to .strings tables.",
+        abstract: "Find the localizable strings in Swift, C, Objective-C and Python sources and add them to .strings tables.",
         discussion: """
-            Reads every .swift, .c, .h, .m and .mm file under the paths (hidden folders and .build \
-            skipped) and merges the keys found into each table: OUTPUT/<table>.xcstrings when that \
-            String Catalog exists (or --format xcstrings), else OUTPUT/<locale>.lproj/<table>.strings. \
-            Keys a table lacks are added with their comments; nothing is deleted; keys the code no \
-            longer uses are reported (in a catalog, marked stale). Running it again changes nothing. \
-            --check changes nothing and exits 1 if the tables lack keys the code uses or hold keys it \
-            no longer uses.
+            Reads every .swift, .c, .h, .m, .mm and .py file under the paths (and scripts whose #! line \
+            runs Python; hidden folders and .build skipped; Python is read by python3's own parser) and \
+            merges the keys found into each table: OUTPUT/<table>.xcstrings when that String Catalog \
+            exists (or --format xcstrings), else OUTPUT/<locale>.lproj/<table>.strings. Keys a table lacks \
+            are added with their comments; nothing is deleted; keys the code no longer uses are reported \
+            (in a catalog, marked stale). Running it again changes nothing. --check changes nothing and \
+            exits 1 if the tables lack keys the code uses or hold keys it no longer uses.
+
+            --routine names a function or macro of the app's own that takes a key, in any of the \
+            languages, as genstrings -s does: NAME alone is called as NSLocalizedString is (key first, \
+            comment second), and NAMEFromTable, NAMEFromTableInBundle and NAMEWithDefaultValue as \
+            Foundation's macros of those names; NAME:KEY,TABLE,VALUE,COMMENT gives each part's 1-based \
+            argument position, empty or 0 for none (SULocalizedStringFromTableInBundle:1,2,,4; \
+            APP_TR:2,3; tr:1). In Swift and Python an argument labelled table:/tableName:, \
+            value:/defaultValue:/default: or comment: is that part wherever it stands.
             """,
         version: LprojVersion.current)
 
@@ -26,30 +34,45 @@ struct LprojExtractCommand: ParsableCommand {
     @Option(name: .customLong("development-locale"), help: "The locale the keys are written in.") var developmentLocale = "en"
     @Flag(help: "Change nothing; exit 1 if the tables and the code disagree.") var check = false
     @Option(help: "strings, xcstrings, or auto: a table's catalog if it exists, else .strings.") var format = "auto"
+    @Option(
+        name: .customLong("routine"),
+        help: ArgumentHelp(
+            "A function or macro of the app's that takes a key: NAME (as NSLocalizedString) or NAME:KEY,TABLE,VALUE,COMMENT "
+                + "(1-based argument positions, empty or 0 for none). Repeatable.",
+            valueName: "name[:key,table,value,comment]"))
+    var routines: [String] = []
 
-    func run() throws {
-        var result = ExtractionResult()
-        // Swift files are read together: one file's functions that take a
-        // LocalizedStringKey make the literals other files pass them keys.
-        var swift: [(path: String, text: String)] = []
-        for path in paths {
-            for file in try Self.sourceFiles(under: path) {
-                guard let language = SourceLanguage(fileName: file) else { continue }
-                guard let data = FileManager.default.contents(atPath: file) else { throw ValidationError("cannot read \(file)") }
-                let text = String(decoding: data, as: UTF8.self)
-                if language == .swift {
-                    swift.append((file, text))
-                } else {
-                    result.append(language.extract(source: text, file: file))
-                }
+    func validate() throws {
+        guard ["auto", "strings", "xcstrings"].contains(format) else { throw ValidationError("--format is strings, xcstrings or auto") }
+        for routine in routines {
+            do {
+                _ = try Routine(routine)
+            } catch {
+                throw ValidationError(error.description)
             }
         }
-        result.append(SwiftExtractor().extract(swift))
+    }
+
+    func run() throws {
+        var files: [(path: String, language: SourceLanguage, text: String)] = []
+        for path in paths {
+            for file in try Self.sourceFiles(under: path) {
+                guard let language = SourceLanguage(fileName: file) ?? Self.script(file) else { continue }
+                guard let data = FileManager.default.contents(atPath: file) else { throw ValidationError("cannot read \(file)") }
+                files.append((file, language, String(decoding: data, as: UTF8.self)))
+            }
+        }
+        let extraction = Extraction(routines: try routines.map { try Routine($0) })
+        let result: ExtractionResult
+        do {
+            result = try extraction.extract(files)
+        } catch {
+            throw ValidationError(error.description)
+        }
         let (tables, conflicts) = result.byTable()
         for warning in (result.warnings + conflicts).sorted(by: { $0.location < $1.location }) {
             FileHandle.standardError.write(Data("\(warning)\n".utf8))
         }
-        guard ["auto", "strings", "xcstrings"].contains(format) else { throw ValidationError("--format is strings, xcstrings or auto") }
         let folder = URL(fileURLWithPath: output).appendingPathComponent("\(developmentLocale).lproj")
         var disagreements = 0
         // Tables the code no longer uses at all are reported too.
@@ -112,6 +135,15 @@ struct LprojExtractCommand: ParsableCommand {
             print("\(file.path): added \(outcome.added.count) key\(outcome.added.count == 1 ? "" : "s")")
         }
         return 0
+    }
+
+    /// The language of a file without an extension, by its `#!` line.
+    static func script(_ file: String) -> SourceLanguage? {
+        guard !(file as NSString).lastPathComponent.contains("."), let handle = FileHandle(forReadingAtPath: file) else { return nil }
+        defer { try? handle.close() }
+        let start = (try? handle.read(upToCount: 256)) ?? Data()
+        let firstLine = String(decoding: start.prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
+        return SourceLanguage(fileName: file, firstLine: firstLine)
     }
 
     /// The files under a path (itself, if a file), sorted; hidden folders

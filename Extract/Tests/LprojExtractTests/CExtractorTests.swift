@@ -27,4 +27,16 @@ import Testing
         #expect(byKey["hello"]?.location == Location(file: "a.m", line: 3, column: 33))
         #expect(result.warnings.map(\.location.line) == [9])
     }
+
+    @Test func anEmptyLiteralIsNoKey() {
+        let source = #"""
+            NSString *a = NSLocalizedString(@"", @"Nothing");
+            NSString *b = NSLocalizedStringFromTable(@"" @"", @"Menu", nil);
+            const char *c = lprojd_localizer_lookup(localizer, "", NULL, NULL);
+            NSString *d = NSLocalizedString(@"kept", nil);
+            """#
+        let result = CExtractor().extract(source: source, file: "a.m")
+        #expect(result.strings.map(\.key) == ["kept"])
+        #expect(result.warnings.isEmpty)
+    }
 }

@@ -113,3 +113,45 @@ import Testing
         #expect(try CommandTests.run(CommandTests.extractor, [sources.path, "-o", bundle.path, "--check"]).status == 0)
     }
 }
+
+/// `--routine` and Python sources through the command: every language in
+/// one run, and a wrong `--routine` said before anything is read.
+@Suite struct RoutineCommandTests {
+    @Test func routinesAndPythonInOneRun() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("lproj-extract-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let sources = root.appendingPathComponent("Sources"), bundle = root.appendingPathComponent("Resources")
+        try FileManager.default.createDirectory(at: sources.appendingPathComponent("bin"), withIntermediateDirectories: true)
+        try Data(#"NSString *s = SULocalizedStringFromTableInBundle(@"Update", @"Sparkle", bundle, @"The button");"#.utf8)
+            .write(to: sources.appendingPathComponent("Updater.m"))
+        try Data("let t = tr(\"swift.key\", \"Menu\")\n".utf8).write(to: sources.appendingPathComponent("App.swift"))
+        try Data("print(localizer.localized(\"py.key\", default=\"From Python\"))\nprint(tr(\"py.menu\", \"Menu\"))\n".utf8)
+            .write(to: sources.appendingPathComponent("app.py"))
+        try Data("#!/usr/bin/env python3\nprint(localizer.localized(\"launcher.key\"))\n".utf8)
+            .write(to: sources.appendingPathComponent("bin/app"))
+
+        let arguments = [sources.path, "-o", bundle.path, "--routine", "SULocalizedString", "--routine", "tr:1,2"]
+        let run = try CommandTests.run(CommandTests.extractor, arguments)
+        #expect(run.status == 0, "\(run.output)")
+        #expect(
+            try String(contentsOf: bundle.appendingPathComponent("en.lproj/Sparkle.strings"), encoding: .utf8)
+                == "/* The button */\n\"Update\" = \"Update\";\n")
+        #expect(
+            try String(contentsOf: bundle.appendingPathComponent("en.lproj/Menu.strings"), encoding: .utf8)
+                == "\"py.menu\" = \"py.menu\";\n\n\"swift.key\" = \"swift.key\";\n")
+        #expect(
+            try String(contentsOf: bundle.appendingPathComponent("en.lproj/Localizable.strings"), encoding: .utf8)
+                == "\"launcher.key\" = \"launcher.key\";\n\n\"py.key\" = \"From Python\";\n")
+        #expect(try CommandTests.run(CommandTests.extractor, arguments + ["--check"]).status == 0)
+        // Without the routines, their keys are not the code's.
+        let without = try CommandTests.run(CommandTests.extractor, [sources.path, "-o", bundle.path, "--check"])
+        #expect(without.status == 1 && without.output.contains("\"Update\" is no longer used by the code"), "\(without.output)")
+    }
+
+    @Test func aWrongRoutineIsSaid() throws {
+        let run = try CommandTests.run(CommandTests.extractor, ["/nonexistent", "-o", "/nonexistent", "--routine", "tr:0,2"])
+        #expect(run.status == 64)
+        #expect(run.output.contains("--routine tr:0,2: the key's position is needed (1 for the first argument)"), "\(run.output)")
+        #expect(!run.output.contains("no such file"), "the option is checked first")
+    }
+}

@@ -28,6 +28,14 @@ import Testing
         #expect(try StringsMerge.merge(strings(["old", "new \"one\"", "another"]), into: Array(text.utf8)).bytes == nil)
     }
 
+    /// An empty key is none the extractors give, so a table's `""` is
+    /// never said to be unused.
+    @Test func anEmptyKeyIsNeverUnused() throws {
+        let outcome = try StringsMerge.merge(
+            strings(["kept"]), into: Array("\"\" = \"\";\n\"kept\" = \"Kept\";\n\"gone\" = \"Weg\";\n".utf8))
+        #expect(outcome.unused == ["gone"] && outcome.bytes == nil)
+    }
+
     /// Every .strings table of the corpus (UTF-8, UTF-16 with and without
     /// BOM, duplicates, comments after entries): merging its own keys
     /// changes nothing; merging three more keeps every byte and entry and

@@ -80,6 +80,22 @@ import Testing
         #expect(result.strings.map(\.key) == ["Line\nbreak \"quoted\" 😀", #"Raw \n stays"#, "Tab\t%lld"])
     }
 
+    @Test func anEmptyLiteralIsNoKey() {
+        let result = extract(
+            #"""
+            Picker("", selection: $choice) {}
+            Text("")
+            Label("", systemImage: "ellipsis")
+            Text(flag ? "On" : "")
+            let a = NSLocalizedString("", comment: "")
+            let b = String(localized: "", comment: "Nothing")
+            static let title: LocalizedStringResource = ""
+            Text(#""#)
+            """#)
+        #expect(result.strings.map(\.key) == ["On"])
+        #expect(result.warnings.isEmpty)
+    }
+
     @Test func keysThatAreNotLiteralsAreWarnedAbout() {
         let result = extract(
             #"""

@@ -7,7 +7,7 @@ import Foundation
 struct ExtractCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "extract",
-        abstract: "Add the localizable strings of Swift, C and Objective-C sources to .strings tables (lproj-extract).",
+        abstract: "Add the localizable strings of Swift, C, Objective-C and Python sources to .strings tables (lproj-extract).",
         discussion: "Runs lproj-extract (make extract builds it) with the same arguments; `lproj-extract --help` lists them.")
 
     @Argument(parsing: .allUnrecognized, help: "lproj-extract's arguments.") var arguments: [String] = []

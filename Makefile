@@ -28,6 +28,11 @@
 #   make man        the manual pages in man/, written from the programs' own
 #                   help and man/parts (a test fails when they are stale)
 #   make print-version  lprojd's version (Sources/LprojVersion), for packaging
+#   make deb        the Debian packages (dpkg-buildpackage -us -uc -b), in ..
+#   make deb-test   builds the packages, installs them, serves a drop-in to
+#                   lprojctl, C and Python, purges them (as root, on a
+#                   disposable machine: CI's); make test-deb, in make test,
+#                   checks debian/ without building it
 #
 #   make test-docs  the documentation's tests (links, docs/architecture.md
 #                   against the code, every example run against the demo
@@ -36,12 +41,16 @@
 # Each installs what a fresh Debian 12 machine lacks first: `deps-demo` what
 # the build and the demo need (`demo`, `build`, `release`, `extract`),
 # `deps-app` that and GTK 4 with PyGObject (`demo-app`), and `deps`
-# everything the tests need too (`test`, `bench`, `soak`, `fuzz`).
+# everything the tests need too (`test`, `bench`, `soak`, `fuzz`, `deb`,
+# `deb-test`). `install`, `release-binaries`, `extract-binary` and the
+# package build (debian/rules) install nothing: no apt-get, no pip.
 
 SWIFT        ?= swift
 PREFIX       ?= /usr/local
 DESTDIR      ?=
 BINDIR       ?= $(PREFIX)/bin
+LIBDIR       ?= $(PREFIX)/lib
+INCLUDEDIR   ?= $(PREFIX)/include
 DATADIR      ?= $(PREFIX)/share
 SYSCONFDIR   ?= /etc
 MANDIR       ?= $(DATADIR)/man
@@ -54,6 +63,9 @@ SYSTEMD_USER_UNIT_DIR   ?= $(PREFIX)/lib/systemd/user
 # Where `install` takes the binaries from.
 BUILD_DIR    ?= .build/release
 BUILD_FLAGS  ?=
+# Where `install-extract` takes lproj-extract from, and how it is built.
+EXTRACT_BUILD_DIR   ?= Extract/.build/release
+EXTRACT_BUILD_FLAGS ?=
 
 # What building lprojd and lprojctl needs (ICU's headers, libsystemd, SQLite).
 APT_DEMO     := libicu-dev libsystemd-dev libsqlite3-dev pkg-config
@@ -67,7 +79,14 @@ APT_APP      := gir1.2-gtk-4.0 libgirepository1.0-dev libcairo2-dev python3-dev
 # headless Chromium in a test. The manual pages are rendered by groff, and the
 # zsh completions read by zsh, in a test.
 APT_TEST     := systemd util-linux strace gdb gcc libglib2.0-dev libjson-glib-dev gettext xvfb xauth chromium groff-base man-db zsh
-APT_PACKAGES := $(APT_DEMO) $(APT_APP) $(APT_TEST)
+# The Debian packages: what debian/control's Build-Depends names (debhelper,
+# dh-python and pybuild's pyproject plugin, Debian's python3, fakeroot),
+# lintian for `make deb-test`, and python3-debian, with which make test-deb
+# reads debian/copyright as DEP-5.
+APT_DEB      := dpkg-dev debhelper dh-python pybuild-plugin-pyproject python3-all python3-setuptools python3-wheel fakeroot lintian python3-debian
+# The C client's build (also in APT_TEST), which the packages' build runs.
+APT_DEB_BUILD := gcc libglib2.0-dev libjson-glib-dev systemd
+APT_PACKAGES := $(APT_DEMO) $(APT_APP) $(APT_TEST) $(APT_DEB)
 DEMO_DIR     ?= $(or $(XDG_RUNTIME_DIR),/tmp)/lprojd-demo
 DEMO_SOCKET  ?= $(DEMO_DIR)/org.lprojd.Localization
 # The tour's Python examples use varlink; the tests babel too (plural rules
@@ -83,7 +102,7 @@ VERSION      := $(shell sed -n 's/^ *public static let current = "\(.*\)"$$/\1/p
 
 COMMA        := ,
 
-.PHONY: all deps deps-demo deps-app test-docs build release test test-clients test-extract test-man extract demo-app install-client bench soak fuzz-build fuzz fuzz-smoke demo install install-binaries install-data install-examples install-man install-completions clean generate man print-version format lint-format
+.PHONY: all deps deps-demo deps-deb deps-app test-docs build release release-binaries extract-binary test test-clients test-extract test-man test-deb deb deb-test extract demo-app install-client install-extract bench soak fuzz-build fuzz fuzz-smoke demo install install-binaries install-data install-examples install-man install-completions clean generate man print-version format lint-format
 
 all: build
 
@@ -114,6 +133,10 @@ deps-demo:
 	$(call apt-install,$(APT_DEMO))
 	$(call pip-install,import varlink,$(PIP_DEMO))
 
+# What building the Debian packages, and make deb-test, need.
+deps-deb:
+	$(call apt-install,$(APT_DEMO) $(APT_DEB_BUILD) $(APT_DEB))
+
 deps-app:
 	$(call apt-install,$(APT_DEMO) $(APT_APP))
 	$(call pip-install,import varlink,$(PIP_DEMO))
@@ -130,8 +153,17 @@ build: deps-demo
 # Static Swift runtime: the installed binaries need no toolchain on the
 # machine, only the Debian libraries (ICU, libsystemd, SQLite).
 release: deps-demo
+	$(MAKE) --no-print-directory release-binaries
+
+# The same, installing nothing first (the package build runs it).
+release-binaries:
 	$(SWIFT) build -c release --static-swift-stdlib --product lprojd $(BUILD_FLAGS)
 	$(SWIFT) build -c release --static-swift-stdlib --product lprojctl $(BUILD_FLAGS)
+
+# lproj-extract as a package ships it: release, the Swift runtime linked in,
+# installing nothing first.
+extract-binary:
+	$(SWIFT) build -c release --static-swift-stdlib --package-path Extract --product lproj-extract $(EXTRACT_BUILD_FLAGS)
 
 # The hardening tests attack the release lprojd with the release lproj-soak
 # (stalls of milliseconds mean little in a debug build), on their own, after
@@ -148,6 +180,7 @@ test: deps
 	$(MAKE) test-clients
 	$(MAKE) test-extract
 	$(MAKE) test-man
+	$(MAKE) test-deb
 	$(MAKE) test-docs
 
 # lproj-extract's own package (swift-syntax takes minutes to build, once).
@@ -160,7 +193,7 @@ test-extract:
 
 # The C and Python localizers and the GTK app, against the release lprojd.
 test-clients:
-	$(MAKE) -C clients/c check LPROJD_BINARY=$(CURDIR)/.build/release/lprojd
+	$(MAKE) -C clients/c check WERROR=-Werror LPROJD_BINARY=$(CURDIR)/.build/release/lprojd
 	$(MAKE) -C Examples/CDemo
 	$(SWIFT) build --product lproj-swift-demo $(BUILD_FLAGS)
 	$(PIP) './clients/python[glib,test]' || $(PIP) --break-system-packages './clients/python[glib,test]'
@@ -174,6 +207,30 @@ test-man:
 	LPROJD=$(CURDIR)/.build/debug/lprojd LPROJCTL=$(CURDIR)/.build/debug/lprojctl \
 	  LPROJ_EXTRACT=$(CURDIR)/Extract/.build/debug/lproj-extract PYTHONDONTWRITEBYTECODE=1 \
 	  python3 -m pytest -q -p no:cacheprovider Tests/man
+
+# The Debian packaging, without building it (Tests/deb/test_debian.py, a few
+# seconds): debian/control parses and its build dependencies are installed,
+# debian/copyright is DEP-5 and covers every file the packages take from the
+# tree, the changelog's version is make print-version's, the units'
+# ExecStart, the C client's flags and .pc file, and the symbols file against
+# the header. `make deb-test` builds the packages and installs them.
+test-deb:
+	PYTHONDONTWRITEBYTECODE=1 python3 -m pytest -q -p no:cacheprovider Tests/deb
+
+# The Debian packages, in the parent directory, as a packager builds them
+# (debian/README.source: the Swift toolchain on PATH is the one build
+# dependency Debian lacks). DEB_BUILD_FLAGS: e.g. -nc to keep the last
+# build's Swift caches.
+DEB_BUILD_FLAGS ?=
+# (The packages' build gets no MAKEFLAGS of this make.)
+deb: deps-deb
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL dpkg-buildpackage -us -uc -b $(DEB_BUILD_FLAGS)
+
+# Builds the packages, lintian on the .changes, then installs them, serves a
+# drop-in to the installed lprojctl, C library and Python package, and
+# purges them (debian/tests/install-test; as root, on a disposable machine).
+deb-test: deps-deb
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL debian/tests/install-test --build
 
 # The documentation's tests (Tests/docs): links and anchors, the
 # architecture page against Package.swift and the imports, and every example
@@ -246,7 +303,7 @@ install: install-binaries install-data install-man install-completions install-c
 
 # The C client: library, header and pkg-config file (lprojd-client).
 install-client:
-	$(MAKE) -C clients/c install PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
+	$(MAKE) -C clients/c install PREFIX=$(PREFIX) LIBDIR=$(LIBDIR) INCLUDEDIR=$(INCLUDEDIR) DESTDIR=$(DESTDIR)
 
 # The GTK 4 app (Examples/GtkDemo) against the demo daemon: the one `make
 # demo` runs, else one started for it. Needs a display.
@@ -258,6 +315,19 @@ install-binaries:
 	@test -x $(BUILD_DIR)/lprojd -a -x $(BUILD_DIR)/lprojctl || { echo "No binaries in $(BUILD_DIR): run 'make release' first."; exit 1; }
 	install -d $(DESTDIR)$(BINDIR)
 	install -m 0755 $(BUILD_DIR)/lprojd $(BUILD_DIR)/lprojctl $(DESTDIR)$(BINDIR)/
+
+# lproj-extract (built by extract-binary, or make extract) and its
+# completions; the translators' tools, apart from `install` as the
+# packages have them apart.
+install-extract:
+	@test -x $(EXTRACT_BUILD_DIR)/lproj-extract || { echo "No lproj-extract in $(EXTRACT_BUILD_DIR): run 'make extract' first."; exit 1; }
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(BASH_COMPLETION_DIR) $(DESTDIR)$(ZSH_COMPLETION_DIR) $(DESTDIR)$(FISH_COMPLETION_DIR)
+	install -m 0755 $(EXTRACT_BUILD_DIR)/lproj-extract $(DESTDIR)$(BINDIR)/
+	$(EXTRACT_BUILD_DIR)/lproj-extract --generate-completion-script bash > $(DESTDIR)$(BASH_COMPLETION_DIR)/lproj-extract
+	$(EXTRACT_BUILD_DIR)/lproj-extract --generate-completion-script zsh > $(DESTDIR)$(ZSH_COMPLETION_DIR)/_lproj-extract
+	$(EXTRACT_BUILD_DIR)/lproj-extract --generate-completion-script fish > $(DESTDIR)$(FISH_COMPLETION_DIR)/lproj-extract.fish
+	chmod 0644 $(DESTDIR)$(BASH_COMPLETION_DIR)/lproj-extract $(DESTDIR)$(ZSH_COMPLETION_DIR)/_lproj-extract \
+	  $(DESTDIR)$(FISH_COMPLETION_DIR)/lproj-extract.fish
 
 install-man:
 	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8

@@ -316,18 +316,14 @@ install-binaries:
 	install -d $(DESTDIR)$(BINDIR)
 	install -m 0755 $(BUILD_DIR)/lprojd $(BUILD_DIR)/lprojctl $(DESTDIR)$(BINDIR)/
 
-# lproj-extract (built by extract-binary, or make extract) and its
-# completions; the translators' tools, apart from `install` as the
-# packages have them apart.
+# lproj-extract (built by extract-binary, or make extract): the translators'
+# tools, apart from `install` as the packages have them apart. It has no
+# completions of its own: it names itself `lprojctl extract`, which is how
+# it is run, and lprojctl's completions complete that.
 install-extract:
 	@test -x $(EXTRACT_BUILD_DIR)/lproj-extract || { echo "No lproj-extract in $(EXTRACT_BUILD_DIR): run 'make extract' first."; exit 1; }
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(BASH_COMPLETION_DIR) $(DESTDIR)$(ZSH_COMPLETION_DIR) $(DESTDIR)$(FISH_COMPLETION_DIR)
+	install -d $(DESTDIR)$(BINDIR)
 	install -m 0755 $(EXTRACT_BUILD_DIR)/lproj-extract $(DESTDIR)$(BINDIR)/
-	$(EXTRACT_BUILD_DIR)/lproj-extract --generate-completion-script bash > $(DESTDIR)$(BASH_COMPLETION_DIR)/lproj-extract
-	$(EXTRACT_BUILD_DIR)/lproj-extract --generate-completion-script zsh > $(DESTDIR)$(ZSH_COMPLETION_DIR)/_lproj-extract
-	$(EXTRACT_BUILD_DIR)/lproj-extract --generate-completion-script fish > $(DESTDIR)$(FISH_COMPLETION_DIR)/lproj-extract.fish
-	chmod 0644 $(DESTDIR)$(BASH_COMPLETION_DIR)/lproj-extract $(DESTDIR)$(ZSH_COMPLETION_DIR)/_lproj-extract \
-	  $(DESTDIR)$(FISH_COMPLETION_DIR)/lproj-extract.fish
 
 install-man:
 	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8
@@ -336,12 +332,14 @@ install-man:
 	install -m 0644 man/lprojd.8 $(DESTDIR)$(MANDIR)/man8/
 
 # The completions are the programs' own (swift-argument-parser writes them),
-# so they are written from the binaries being installed.
+# so they are written from the binaries being installed. bash-completion
+# sources its files: the bash one loses its #! line, which says otherwise.
 install-completions:
 	@test -x $(BUILD_DIR)/lprojd -a -x $(BUILD_DIR)/lprojctl || { echo "No binaries in $(BUILD_DIR): run 'make release' first."; exit 1; }
 	install -d $(DESTDIR)$(BASH_COMPLETION_DIR) $(DESTDIR)$(ZSH_COMPLETION_DIR) $(DESTDIR)$(FISH_COMPLETION_DIR)
 	for program in lprojd lprojctl; do \
 	  $(BUILD_DIR)/$$program --generate-completion-script bash > $(DESTDIR)$(BASH_COMPLETION_DIR)/$$program && \
+	  sed -i '1{/^#!/d}' $(DESTDIR)$(BASH_COMPLETION_DIR)/$$program && \
 	  $(BUILD_DIR)/$$program --generate-completion-script zsh > $(DESTDIR)$(ZSH_COMPLETION_DIR)/_$$program && \
 	  $(BUILD_DIR)/$$program --generate-completion-script fish > $(DESTDIR)$(FISH_COMPLETION_DIR)/$$program.fish && \
 	  chmod 0644 $(DESTDIR)$(BASH_COMPLETION_DIR)/$$program $(DESTDIR)$(ZSH_COMPLETION_DIR)/_$$program \

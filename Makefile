@@ -80,10 +80,10 @@ APT_APP      := gir1.2-gtk-4.0 libgirepository1.0-dev libcairo2-dev python3-dev
 # zsh completions read by zsh, in a test.
 APT_TEST     := systemd util-linux strace gdb gcc libglib2.0-dev libjson-glib-dev gettext xvfb xauth chromium groff-base man-db zsh
 # The Debian packages: what debian/control's Build-Depends names (debhelper,
-# dh-python and pybuild's pyproject plugin, Debian's python3, fakeroot),
-# lintian for `make deb-test`, and python3-debian, with which make test-deb
-# reads debian/copyright as DEP-5.
-APT_DEB      := dpkg-dev debhelper dh-python pybuild-plugin-pyproject python3-all python3-setuptools python3-wheel fakeroot lintian python3-debian
+# dh-python and pybuild's pyproject plugin, Debian's python3), which make
+# test-deb checks are installed, and python3-debian, with which it reads
+# debian/copyright as DEP-5. lintian only for `make deb-test`.
+APT_DEB      := dpkg-dev debhelper dh-python pybuild-plugin-pyproject python3-all python3-setuptools python3-debian
 # The C client's build (also in APT_TEST), which the packages' build runs.
 APT_DEB_BUILD := gcc libglib2.0-dev libjson-glib-dev systemd
 APT_PACKAGES := $(APT_DEMO) $(APT_APP) $(APT_TEST) $(APT_DEB)
@@ -135,7 +135,7 @@ deps-demo:
 
 # What building the Debian packages, and make deb-test, need.
 deps-deb:
-	$(call apt-install,$(APT_DEMO) $(APT_DEB_BUILD) $(APT_DEB))
+	$(call apt-install,$(APT_DEMO) $(APT_DEB_BUILD) $(APT_DEB) lintian)
 
 deps-app:
 	$(call apt-install,$(APT_DEMO) $(APT_APP))

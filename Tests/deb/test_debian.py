@@ -178,7 +178,7 @@ def test_units_go_where_systemd_says():
 def test_the_socket_is_enabled_and_purge_removes_the_state():
     rules = (DEBIAN / "rules").read_text()
     assert re.search(r"^\tdh_installsystemd -plprojd lprojd\.socket$", rules, re.M)
-    assert re.search(r"^\tdh_installsystemd -plprojd --no-enable --no-start lprojd\.service$", rules, re.M)
+    assert re.search(r"^\tdh_installsystemd -plprojd --no-enable --no-start --restart-after-upgrade lprojd\.service$", rules, re.M)
     # Stopping the socket on removal stops the service: it Requires= it.
     assert re.search(r"^Requires=lprojd\.socket$", (REPOSITORY / "systemd/lprojd.service").read_text(), re.M)
     postrm = (DEBIAN / "lprojd.postrm").read_text()

@@ -77,8 +77,10 @@ APT_APP      := gir1.2-gtk-4.0 libgirepository1.0-dev libcairo2-dev python3-dev
 # json-glib; gettext's msgfmt for its benchmark's baseline), and the GTK 4
 # app under a headless X server. lprojctl coverage's HTML page is laid out by
 # headless Chromium in a test. The manual pages are rendered by groff, and the
-# zsh completions read by zsh, in a test.
-APT_TEST     := systemd util-linux strace gdb gcc libglib2.0-dev libjson-glib-dev gettext xvfb xauth chromium groff-base man-db zsh
+# zsh completions read by zsh, in a test. libxml2's xmllint reads every
+# XLIFF file lprojctl exports, in a test.
+APT_TEST     := systemd util-linux strace gdb gcc libglib2.0-dev libjson-glib-dev gettext xvfb xauth chromium groff-base man-db zsh \
+                libxml2-utils
 # The Debian packages: what debian/control's Build-Depends names (debhelper,
 # dh-python and pybuild's pyproject plugin, Debian's python3), which make
 # test-deb checks are installed, and python3-debian, with which it reads

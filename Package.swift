@@ -69,6 +69,10 @@ let package = Package(
         .target(
             name: "LprojCoverage", dependencies: ["LprojEngine", "LprojLint", "LprojTables", "LprojFormat", "LprojLocales"],
             swiftSettings: strictSwift),
+        // Translations in and out: XLIFF (.xcloc) as Xcode exchanges it; offline, for lprojctl.
+        .target(
+            name: "LprojExchange", dependencies: ["LprojTables", "LprojFormat", "LprojLocales", "VarlinkProtocol"],
+            swiftSettings: strictSwift),
         .target(name: "VarlinkProtocol", dependencies: ["JSONText"], swiftSettings: strictSwift),
         .target(name: "VarlinkCodegen", dependencies: ["VarlinkProtocol"], swiftSettings: strictSwift),
         .executableTarget(name: "varlink-codegen", dependencies: ["VarlinkCodegen", "VarlinkProtocol"], swiftSettings: strictSwift),
@@ -164,8 +168,8 @@ let package = Package(
         .executableTarget(
             name: "lprojctl",
             dependencies: [
-                "LprojEngine", "LprojFiles", "LprojLint", "LprojCoverage", "LprojClient", "LprojInterface", "LprojLocales", "LprojTables",
-                "LprojVersion", "VarlinkProtocol", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "LprojEngine", "LprojFiles", "LprojLint", "LprojCoverage", "LprojExchange", "LprojClient", "LprojInterface", "LprojLocales",
+                "LprojTables", "LprojVersion", "VarlinkProtocol", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSwift
         ),
@@ -196,6 +200,9 @@ let package = Package(
         .testTarget(name: "LprojLocalizerTests", dependencies: ["LprojLocalizer"], swiftSettings: strictSwift),
         .testTarget(
             name: "LprojCoverageTests", dependencies: ["LprojCoverage", "LprojEngine", "LprojLocales"], swiftSettings: strictSwift),
+        .testTarget(
+            name: "LprojExchangeTests", dependencies: ["LprojExchange", "LprojTables", "LprojFormat"], resources: [.copy("Fixtures")],
+            swiftSettings: strictSwift),
         .testTarget(name: "LprojFilesTests", dependencies: ["LprojFiles", "LprojEngine"], swiftSettings: strictSwift),
         .testTarget(
             name: "LprojLintTests", dependencies: ["LprojLint", "LprojFiles", "LprojEngine", "LprojTables", "LprojFormat", "LprojLocales"],

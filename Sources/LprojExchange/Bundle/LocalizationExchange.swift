@@ -1,0 +1,118 @@
+public import LprojFormat
+internal import LprojLocales
+public import LprojTables
+
+/// A bundle's texts for one target language, as translation units: what
+/// `export-localizations` writes and what `import-localizations` checks
+/// a translator's file against.
+///
+/// Units are those Xcode exports: one per key of every development-language
+/// `.strings` table; for `.stringsdict` entries the format and every plural
+/// form (`/KEY:dict/VAR:dict/one:dict/:string`); for String Catalogs each
+/// key, plural form, device and substitution form (`KEY|==|plural.one`).
+/// Unlike Xcode, which exports the development language's plural
+/// categories, the forms are the target language's own CLDR categories,
+/// with those its table already has (and `zero` where the development
+/// language writes one, as Apple uses it for 0 in every language).
+public struct LocalizationExchange: Sendable {
+    public let bundle: ExchangeBundle
+    /// The target language, as given.
+    public let language: String
+    /// The target's `.lproj` folder name: the bundle's own folder for the
+    /// language, else the language.
+    public let targetFolder: String
+    /// The categories CLDR gives the target language.
+    public let languageCategories: Set<PluralCategory>
+
+    /// Prepares an exchange; fails on a language that is not one, or that
+    /// is the development language.
+    public init(bundle: ExchangeBundle, language: String) throws(ExchangeError) {
+        let identifier: LocaleIdentifier
+        do {
+            identifier = try LocaleIdentifier(language)
+        } catch {
+            throw ExchangeError("'\(language)' is not a language tag")
+        }
+        if let development = try? LocaleIdentifier(bundle.developmentFolder), development == identifier {
+            throw ExchangeError("\(language) is the development language; export another language")
+        }
+        self.bundle = bundle
+        self.language = language
+        self.targetFolder =
+            bundle.folders.first { $0 != "Base" && (try? LocaleIdentifier($0)) == identifier } ?? language
+        self.languageCategories = PluralRules.forLocale(identifier)?.categories ?? [.other]
+    }
+
+    /// Every table file's units, sorted by file, then by id: the
+    /// development folder's tables, those only `Base.lproj` has, and the
+    /// String Catalogs.
+    public func tables() -> [ExchangeTable] {
+        var tables: [ExchangeTable] = []
+        var paths = bundle.tables(inFolder: bundle.developmentFolder)
+        // A table only Base.lproj has (base internationalization) is the development language's too.
+        if bundle.developmentFolder != "Base" {
+            let names = Set(paths.map { $0.split(separator: "/").last! })
+            paths += bundle.tables(inFolder: "Base").filter { !names.contains($0.split(separator: "/").last!) }
+        }
+        for path in paths {
+            if path.hasSuffix(".strings") {
+                tables.append(stringsTable(developmentPath: path))
+            } else if path.hasSuffix(".stringsdict") {
+                tables.append(stringsdictTable(developmentPath: path))
+            }
+        }
+        for path in bundle.catalogs { tables.append(catalogTable(path: path)) }
+        return tables.sorted { $0.original.utf8.lexicographicallyPrecedes($1.original.utf8) }
+    }
+
+    /// The target file beside a development-language file.
+    func targetPath(for developmentPath: String) -> String {
+        targetFolder + ".lproj/" + developmentPath.split(separator: "/").last!
+    }
+
+    /// The forms a plural gets in the target language: CLDR's, those the
+    /// target already has, and `zero` where the source writes one. In the
+    /// order Xcode sorts unit ids (alphabetical).
+    func categories(existing: some Sequence<PluralCategory>, source: some Sequence<PluralCategory>) -> [PluralCategory] {
+        var set = languageCategories.union(existing)
+        if source.contains(.zero) { set.insert(.zero) }
+        return set.sorted { $0.rawValue < $1.rawValue }
+    }
+}
+
+/// One table file's units.
+public struct ExchangeTable: Sendable {
+    public enum Kind: Sendable, Hashable {
+        case strings, stringsdict, catalog
+    }
+
+    public var kind: Kind
+    /// XLIFF's `original`: the development-language file, or the catalog.
+    public var original: String
+    /// The file translations are written to.
+    public var targetPath: String
+    /// The language of the sources.
+    public var sourceLanguage: String
+    /// The units, sorted by id.
+    public var units: [ExchangeUnit]
+    /// Why the table, or some of its units, could not be exported.
+    public var problems: [String]
+
+    init(kind: Kind, original: String, targetPath: String, sourceLanguage: String, units: [ExchangeUnit], problems: [String]) {
+        self.kind = kind
+        self.original = original
+        self.targetPath = targetPath
+        self.sourceLanguage = sourceLanguage
+        self.units = units.sorted { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }
+        self.problems = problems
+    }
+}
+
+/// An exchange that cannot be made at all.
+public struct ExchangeError: Error, Sendable, Hashable, CustomStringConvertible {
+    public let description: String
+
+    public init(_ description: String) {
+        self.description = description
+    }
+}

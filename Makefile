@@ -15,13 +15,16 @@
 #   make format     lay out the Swift sources (swift format, .swift-format);
 #                   make lint-format checks them, as CI does
 #   make demo-app   the GTK 4 app (Examples/GtkDemo) on the demo daemon
+#   make panel      the language panel (panel/: GTK 4, libadwaita) on the
+#                   demo daemon
 #                   (terminal apps on the C and Swift localizers: Examples/CDemo,
 #                   Examples/SwiftDemo; make test drives all three)
 #   make install    after `make release`: binaries, systemd units (system and
 #                   user), the sample configuration (which serves no bundle:
 #                   apps register theirs with drop-in files), the manual
-#                   pages and the shell completions, and the C client (make
-#                   install-client), under PREFIX (default /usr/local),
+#                   pages and the shell completions, the C client (make
+#                   install-client) and the language panel (make
+#                   install-panel), under PREFIX (default /usr/local),
 #                   staged in DESTDIR if set
 #   make install-examples  the demo bundle and its drop-in file, which
 #                   lprojd then serves as org.lprojd.Demo
@@ -69,26 +72,39 @@ EXTRACT_BUILD_FLAGS ?=
 
 # What building lprojd and lprojctl needs (ICU's headers, libsystemd, SQLite).
 APT_DEMO     := libicu-dev libsystemd-dev libsqlite3-dev pkg-config
-# The GTK 4 app (Examples/GtkDemo). PyGObject is built by pip for whichever
-# python3 runs it, hence its build headers.
-APT_APP      := gir1.2-gtk-4.0 libgirepository1.0-dev libcairo2-dev python3-dev
+# The GTK 4 app (Examples/GtkDemo) and the language panel (panel/, which
+# adds libadwaita). PyGObject is built by pip for whichever python3 runs
+# them, hence its build headers.
+APT_APP      := gir1.2-gtk-4.0 gir1.2-adw-1 libgirepository1.0-dev libcairo2-dev python3-dev
+# The C client (clients/c, make install-client): built with meson, on GLib
+# and json-glib; its typelib and gir (gobject-introspection), its vapi
+# (valac's vapigen), its reference (gi-docgen), and the GTK 4 example its
+# reference quotes (libgtk-4-dev).
+APT_CLIENT   := gcc meson libglib2.0-dev libjson-glib-dev gobject-introspection libgirepository1.0-dev valac gi-docgen libgtk-4-dev
 # The tests: systemd-analyze and systemd-socket-activate, setpriv and unshare,
-# strace; gdb for Tests/with-deadline's stacks. The C client (GLib,
-# json-glib; gettext's msgfmt for its benchmark's baseline), and the GTK 4
-# app under a headless X server. lprojctl coverage's HTML page is laid out by
+# strace; gdb for Tests/with-deadline's stacks. The C client's: gettext's
+# msgfmt for its benchmark's baseline, gjs and Debian's PyGObject (3.42)
+# for its tests through the typelib, valgrind for make -C clients/c
+# check-valgrind, mypy for the Python client's annotations; the GTK apps
+# under a headless X server. lprojctl coverage's HTML page is laid out by
 # headless Chromium in a test. The manual pages are rendered by groff, and the
 # zsh completions read by zsh, in a test. libxml2's xmllint reads every
-# XLIFF file lprojctl exports, in a test.
-APT_TEST     := systemd util-linux strace gdb gcc libglib2.0-dev libjson-glib-dev gettext xvfb xauth chromium groff-base man-db zsh \
-                libxml2-utils
+# XLIFF file lprojctl exports, in a test. The desktop tests (Tests/desktop):
+# a system bus (dbus-daemon) with accountsservice (and python3-dbusmock where
+# the real one cannot run), and the accessibility bus and its introspection
+# data (at-spi2-core, gir1.2-atspi-2.0), to read the windows as a screen
+# reader does, and xdotool, to type on them as a person does.
+APT_TEST     := systemd util-linux strace gdb gettext gjs python3-gi valgrind mypy xvfb xauth chromium groff-base man-db zsh \
+                libxml2-utils dbus-daemon accountsservice python3-dbusmock at-spi2-core gir1.2-atspi-2.0 xdotool
 # The Debian packages: what debian/control's Build-Depends names (debhelper,
 # dh-python and pybuild's pyproject plugin, Debian's python3), which make
 # test-deb checks are installed, and python3-debian, with which it reads
 # debian/copyright as DEP-5. lintian only for `make deb-test`.
 APT_DEB      := dpkg-dev debhelper dh-python pybuild-plugin-pyproject python3-all python3-setuptools python3-debian
-# The C client's build (also in APT_TEST), which the packages' build runs.
-APT_DEB_BUILD := gcc libglib2.0-dev libjson-glib-dev systemd
-APT_PACKAGES := $(APT_DEMO) $(APT_APP) $(APT_TEST) $(APT_DEB)
+# The C client's build (APT_CLIENT) and systemd's pkg-config file, which the
+# packages' build needs.
+APT_DEB_BUILD := $(APT_CLIENT) systemd
+APT_PACKAGES := $(APT_DEMO) $(APT_APP) $(APT_CLIENT) $(APT_TEST) $(APT_DEB)
 DEMO_DIR     ?= $(or $(XDG_RUNTIME_DIR),/tmp)/lprojd-demo
 DEMO_SOCKET  ?= $(DEMO_DIR)/org.lprojd.Localization
 # The tour's Python examples use varlink; the tests babel too (plural rules
@@ -104,7 +120,7 @@ VERSION      := $(shell sed -n 's/^ *public static let current = "\(.*\)"$$/\1/p
 
 COMMA        := ,
 
-.PHONY: all deps deps-demo deps-deb deps-app test-docs build release release-binaries extract-binary test test-clients test-extract test-man test-deb deb deb-test extract demo-app install-client install-extract bench soak fuzz-build fuzz fuzz-smoke demo install install-binaries install-data install-examples install-man install-completions clean generate man print-version format lint-format
+.PHONY: all deps deps-demo deps-deb deps-app test-docs build release release-binaries extract-binary test test-clients test-desktop test-extract panel install-panel test-man test-deb deb deb-test extract demo-app install-client install-extract bench soak fuzz-build fuzz fuzz-smoke demo install install-binaries install-data install-examples install-man install-completions clean generate man print-version format lint-format
 
 all: build
 
@@ -180,6 +196,7 @@ test: deps
 	Tests/with-deadline 1200 $(SWIFT) test --skip-build --skip HardeningTests $(BUILD_FLAGS)
 	$(HARDENING) Tests/with-deadline 900 $(SWIFT) test --skip-build --filter HardeningTests $(BUILD_FLAGS)
 	$(MAKE) test-clients
+	$(MAKE) test-desktop
 	$(MAKE) test-extract
 	$(MAKE) test-man
 	$(MAKE) test-deb
@@ -193,13 +210,30 @@ test-extract:
 	$(SWIFT) build --package-path Extract --build-tests $(BUILD_FLAGS)
 	$(SWIFT) test --package-path Extract --skip-build $(BUILD_FLAGS)
 
-# The C and Python localizers and the GTK app, against the release lprojd.
+# The C and Python localizers and the GTK app, against the release lprojd:
+# the C library's tests (meson test: C, GJS, Python and Vala through its
+# typelib and vapi, its GTK example, its reference), again under
+# AddressSanitizer and UBSan, then the Python client's, which compare it with
+# the typelib answer for answer.
+CLIENT_BUILD := $(CURDIR)/clients/c/build
 test-clients:
-	$(MAKE) -C clients/c check WERROR=-Werror LPROJD_BINARY=$(CURDIR)/.build/release/lprojd
+	$(MAKE) -C clients/c check MESON_OPTIONS=-Dwerror=true LPROJD_BINARY=$(CURDIR)/.build/release/lprojd
+	$(MAKE) -C clients/c check-asan MESON_OPTIONS=-Dwerror=true LPROJD_BINARY=$(CURDIR)/.build/release/lprojd
 	$(MAKE) -C Examples/CDemo
 	$(SWIFT) build --product lproj-swift-demo $(BUILD_FLAGS)
 	$(PIP) './clients/python[glib,test]' || $(PIP) --break-system-packages './clients/python[glib,test]'
-	LPROJD_BINARY=$(CURDIR)/.build/release/lprojd python3 -m pytest -q -p no:cacheprovider clients/python/tests
+	LPROJD_BINARY=$(CURDIR)/.build/release/lprojd GI_TYPELIB_PATH=$(CLIENT_BUILD) LD_LIBRARY_PATH=$(CLIENT_BUILD) \
+	  python3 -m pytest -q -p no:cacheprovider clients/python/tests
+
+# The desktop (Tests/desktop), against the release lprojd, under a headless X
+# server and a session bus of their own (the accessibility bus comes with
+# it): lprojd follows the desktop's languages on a real system bus (the
+# real accounts-daemon where it can run), and the language panel switches
+# the running GTK demo live. Screenshots go to Tests/desktop/artifacts.
+test-desktop:
+	$(SWIFT) build --product lproj-swift-demo $(BUILD_FLAGS)
+	LPROJD_BINARY=$(CURDIR)/.build/release/lprojd LPROJ_SWIFT_DEMO=$(CURDIR)/.build/debug/lproj-swift-demo PYTHONDONTWRITEBYTECODE=1 \
+	  xvfb-run -a -s '-screen 0 1280x1024x24' dbus-run-session -- python3 -m pytest -q -s -p no:cacheprovider Tests/desktop
 
 # The manual pages (Tests/man): fresh (written again from the debug builds,
 # lproj-extract's as test-extract built it), naming every option, command and
@@ -301,11 +335,32 @@ demo: build
 	@echo "In another terminal: export LPROJD_SOCKET=$(DEMO_SOCKET); then .build/debug/lprojctl bundles"
 	$(SWIFT) run lprojd --socket $(DEMO_SOCKET) --state-directory $(DEMO_DIR)/state --bundle demo=$(CURDIR)/Examples/DemoApp@en --pseudo-locales --drop-in-directory $(DEMO_DIR)/bundles.d
 
-install: install-binaries install-data install-man install-completions install-client
+install: install-binaries install-data install-man install-completions install-client install-panel
 
-# The C client: library, header and pkg-config file (lprojd-client).
+# The C client, built with meson: the library, its headers and pkg-config
+# file (lprojd-client), Lprojd-1.0.gir and .typelib, the vapi and the HTML
+# reference, as far as the tools found allow (APT_CLIENT has them all).
+# CC, CPPFLAGS, CFLAGS and LDFLAGS reach meson; LIBDIR defaults to PREFIX/lib.
 install-client:
-	$(MAKE) -C clients/c install PREFIX=$(PREFIX) LIBDIR=$(LIBDIR) INCLUDEDIR=$(INCLUDEDIR) DESTDIR=$(DESTDIR)
+	$(MAKE) -C clients/c install PREFIX=$(PREFIX) LIBDIR=$(LIBDIR) INCLUDEDIR=$(INCLUDEDIR) DATADIR=$(DATADIR) DESTDIR=$(DESTDIR)
+
+# The language panel: its Python package in DATADIR/lprojd-panel, the
+# lprojd-panel command, its desktop file and its icon, where GNOME looks.
+PANEL_DIR ?= $(DATADIR)/lprojd-panel
+install-panel:
+	install -d $(DESTDIR)$(PANEL_DIR)/lprojd_panel $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/applications \
+	  $(DESTDIR)$(DATADIR)/icons/hicolor/scalable/apps
+	install -m 0644 panel/lprojd_panel/*.py $(DESTDIR)$(PANEL_DIR)/lprojd_panel/
+	sed 's|^PACKAGE_DIRECTORY = .*|PACKAGE_DIRECTORY = "$(PANEL_DIR)"|' panel/lprojd-panel > $(DESTDIR)$(BINDIR)/lprojd-panel
+	chmod 0755 $(DESTDIR)$(BINDIR)/lprojd-panel
+	sed 's|^Exec=lprojd-panel|Exec=$(BINDIR)/lprojd-panel|' panel/org.lprojd.Panel.desktop > $(DESTDIR)$(DATADIR)/applications/org.lprojd.Panel.desktop
+	chmod 0644 $(DESTDIR)$(DATADIR)/applications/org.lprojd.Panel.desktop
+	install -m 0644 panel/org.lprojd.Panel.svg $(DESTDIR)$(DATADIR)/icons/hicolor/scalable/apps/
+
+# The language panel against the demo daemon (make demo's, or none: it then
+# says lprojd is not running). Needs a display.
+panel: deps-app
+	LPROJD_SOCKET=$(DEMO_SOCKET) panel/lprojd-panel
 
 # The GTK 4 app (Examples/GtkDemo) against the demo daemon: the one `make
 # demo` runs, else one started for it. Needs a display.

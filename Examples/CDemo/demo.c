@@ -7,11 +7,12 @@
  * an edited table, lprojd found again after losing it), and takes commands
  * on standard input: `select LOCALE`, `reset`, `quit`; the end of input
  * quits too. Lookups come from the mirror; the plural count is formatted by
- * lprojd (the C library asks the daemon for formats). The tests drive it
- * (clients/python/tests/test_example_apps.py). */
+ * lprojd (the C library asks the daemon for formats), asynchronously, as
+ * is everything that waits for lprojd: the main loop never blocks. The
+ * tests drive it (clients/python/tests/test_example_apps.py). */
 #include <glib-unix.h>
 #include <json-glib/json-glib.h>
-#include <lprojd/localizer.h>
+#include <lprojd/lprojd.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -23,7 +24,15 @@ typedef struct {
   GString *input;
   int renders;
   gboolean quitting;
+  guint pending; /* calls to lprojd not finished yet: quitting waits for them */
+  int status;
 } Demo;
+
+/* Quits once asked to and every call made before has finished, as the
+ * commands typed before `quit` expect. */
+static void quit_when_done(Demo *demo) {
+  if (demo->quitting && demo->pending == 0) g_main_loop_quit(demo->loop);
+}
 
 static void write_record(JsonBuilder *builder) {
   g_autoptr(JsonNode) root = json_builder_get_root(builder);
@@ -48,22 +57,15 @@ static void add_label(JsonBuilder *builder, const char *name, const char *text) 
   json_builder_add_string_value(builder, text);
 }
 
-static void render(Demo *demo, LprojdChange reasons) {
-  LprojdLocalizer *l = demo->localizer;
-  g_autoptr(GHashTable) placeholders = g_hash_table_new(g_str_hash, g_str_equal);
-  g_hash_table_insert(placeholders, "name", "Ada");
-  g_autofree char *greeting = lprojd_localizer_lookup_with_placeholders(l, "greeting", NULL, NULL, placeholders);
-  LprojdArgument count = LPROJD_ARG_INT(3);
-  g_autoptr(GError) error = NULL;
-  g_autofree char *files = lprojd_localizer_format(l, "files.selected", NULL, &count, 1, NULL, &error);
-  if (files == NULL) files = g_strdup_printf("(%s)", error->message);
+/* A render in progress: the labels read from the mirror now, the plural
+ * count once lprojd has formatted it. */
+typedef struct {
+  Demo *demo;
+  LprojdChange reasons;
+  JsonBuilder *builder;
+} Render;
 
-  g_autoptr(JsonBuilder) builder = json_builder_new();
-  json_builder_begin_object(builder);
-  json_builder_set_member_name(builder, "event");
-  json_builder_add_string_value(builder, "render");
-  json_builder_set_member_name(builder, "render");
-  json_builder_add_int_value(builder, demo->renders++);
+static void add_reasons(JsonBuilder *builder, LprojdChange reasons) {
   json_builder_set_member_name(builder, "reasons");
   json_builder_begin_array(builder);
   GFlagsClass *flags = g_type_class_ref(LPROJD_TYPE_CHANGE);
@@ -72,22 +74,55 @@ static void render(Demo *demo, LprojdChange reasons) {
   }
   g_type_class_unref(flags);
   json_builder_end_array(builder);
+}
+
+static void on_files_formatted(GObject *source, GAsyncResult *result, gpointer data) {
+  Render *render = data;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *files = lprojd_localizer_format_finish(LPROJD_LOCALIZER(source), result, &error);
+  if (files == NULL) files = g_strdup_printf("(%s)", error->message);
+  add_label(render->builder, "files", files);
+  json_builder_end_object(render->builder);
+  json_builder_end_object(render->builder);
+  write_record(render->builder);
+  g_object_unref(render->builder);
+  render->demo->pending--;
+  quit_when_done(render->demo);
+  g_free(render);
+}
+
+static void render(Demo *demo, LprojdChange reasons) {
+  LprojdLocalizer *l = demo->localizer;
+  g_autoptr(GHashTable) placeholders = g_hash_table_new(g_str_hash, g_str_equal);
+  g_hash_table_insert(placeholders, "name", "Ada");
+  g_autofree char *greeting = lprojd_localizer_lookup_with_placeholders(l, "greeting", NULL, NULL, placeholders);
+
+  JsonBuilder *builder = json_builder_new();
+  json_builder_begin_object(builder);
+  json_builder_set_member_name(builder, "event");
+  json_builder_add_string_value(builder, "render");
+  json_builder_set_member_name(builder, "render");
+  json_builder_add_int_value(builder, demo->renders++);
+  add_reasons(builder, reasons);
   json_builder_set_member_name(builder, "locale");
   const char *locale = lprojd_localizer_get_locale(l);
   if (locale != NULL) json_builder_add_string_value(builder, locale);
   else json_builder_add_null_value(builder);
   json_builder_set_member_name(builder, "connected");
-  json_builder_add_boolean_value(builder, lprojd_localizer_is_connected(l));
+  json_builder_add_boolean_value(builder, lprojd_localizer_get_connected(l));
   json_builder_set_member_name(builder, "labels");
   json_builder_begin_object(builder);
   add_label(builder, "title", lprojd_localizer_lookup(l, "welcome.title", NULL, NULL));
   add_label(builder, "greeting", greeting);
   add_label(builder, "settings", lprojd_localizer_lookup(l, "settings.title", NULL, NULL));
   add_label(builder, "menu.file", lprojd_localizer_lookup(l, "menu.file", "Menu", NULL));
-  add_label(builder, "files", files);
-  json_builder_end_object(builder);
-  json_builder_end_object(builder);
-  write_record(builder);
+
+  /* The plural count is lprojd's: the line is printed once it is formatted. */
+  Render *pending = g_new0(Render, 1);
+  *pending = (Render){demo, reasons, builder};
+  demo->pending++;
+  lprojd_localizer_format_async(l, "files.selected", NULL, g_variant_new("(x)", (gint64)3), NULL, NULL,
+                                on_files_formatted, pending);
 }
 
 static void on_changed(LprojdLocalizer *localizer, LprojdChange what, gpointer data) {
@@ -95,30 +130,77 @@ static void on_changed(LprojdLocalizer *localizer, LprojdChange what, gpointer d
   render(data, what);
 }
 
+/* A command's result: its error, if any, is reported. */
+typedef struct {
+  Demo *demo;
+  char *line;
+  gboolean (*finish)(LprojdLocalizer *, GAsyncResult *, GError **);
+} Command;
+
+static void on_command_done(GObject *source, GAsyncResult *result, gpointer data) {
+  Command *command = data;
+  g_autoptr(GError) error = NULL;
+  if (!command->finish(LPROJD_LOCALIZER(source), result, &error)) {
+    g_autofree char *message = g_strdup_printf("%s: %s", command->line, error->message);
+    report(message);
+  }
+  command->demo->pending--;
+  quit_when_done(command->demo);
+  g_free(command->line);
+  g_free(command);
+}
+
+static Command *command_new(Demo *demo, const char *line,
+                            gboolean (*finish)(LprojdLocalizer *, GAsyncResult *, GError **)) {
+  Command *command = g_new0(Command, 1);
+  command->demo = demo;
+  demo->pending++;
+  command->line = g_strdup(line);
+  command->finish = finish;
+  return command;
+}
+
+/* select and reset ask lprojd without blocking; the `changed` signal renders. */
 static void run_command(Demo *demo, const char *line) {
   g_auto(GStrv) words = g_strsplit(line, " ", -1);
   guint count = g_strv_length(words);
-  g_autoptr(GError) error = NULL;
-  gboolean done = TRUE;
   if (count == 2 && strcmp(words[0], "select") == 0) {
-    done = lprojd_localizer_select(demo->localizer, words[1], &error);
+    lprojd_localizer_select_async(demo->localizer, words[1], NULL, on_command_done,
+                                  command_new(demo, line, lprojd_localizer_select_finish));
   } else if (count == 1 && strcmp(words[0], "reset") == 0) {
-    done = lprojd_localizer_reset(demo->localizer, &error);
+    lprojd_localizer_reset_async(demo->localizer, NULL, on_command_done, command_new(demo, line, lprojd_localizer_reset_finish));
   } else if (count == 1 && strcmp(words[0], "quit") == 0) {
     demo->quitting = TRUE;
-    g_main_loop_quit(demo->loop);
+    quit_when_done(demo);
   } else {
     g_autofree char *message = g_strdup_printf("unknown command: %s", line);
     report(message);
   }
-  if (!done) {
-    g_autofree char *message = g_strdup_printf("%s: %s", line, error->message);
-    report(message);
+}
+
+static gboolean on_input(int fd, GIOCondition condition, gpointer data);
+
+/* The localizer is ready (the main loop ran meanwhile): the first render,
+ * then a render on every change, and commands from standard input. */
+static void on_created(GObject *source, GAsyncResult *result, gpointer data) {
+  (void)source;
+  Demo *demo = data;
+  g_autoptr(GError) error = NULL;
+  demo->localizer = lprojd_localizer_new_finish(result, &error);
+  if (demo->localizer == NULL) {
+    fprintf(stderr, "lprojd-c-demo: %s\n", error->message);
+    demo->status = 1;
+    g_main_loop_quit(demo->loop);
+    return;
   }
+  render(demo, 0);
+  g_signal_connect(demo->localizer, "changed", G_CALLBACK(on_changed), demo);
+  g_unix_fd_add(STDIN_FILENO, G_IO_IN | G_IO_HUP, on_input, demo);
 }
 
 /* Standard input is read as it comes, on the main loop, a line at a time;
- * its end ends the app, after a last line without a newline. */
+ * its end ends the app, after a last line without a newline (and what it
+ * asked of lprojd). */
 static gboolean on_input(int fd, GIOCondition condition, gpointer data) {
   (void)condition;
   Demo *demo = data;
@@ -126,8 +208,9 @@ static gboolean on_input(int fd, GIOCondition condition, gpointer data) {
   ssize_t length = read(fd, chunk, sizeof chunk);
   if (length < 0 && (errno == EINTR || errno == EAGAIN)) return G_SOURCE_CONTINUE;
   if (length <= 0) {
-    if (demo->input->len > 0) run_command(demo, g_strstrip(demo->input->str));
-    g_main_loop_quit(demo->loop);
+    if (demo->input->len > 0 && !demo->quitting) run_command(demo, g_strstrip(demo->input->str));
+    demo->quitting = TRUE;
+    quit_when_done(demo);
     return G_SOURCE_REMOVE;
   }
   g_string_append_len(demo->input, chunk, length);
@@ -153,19 +236,11 @@ int main(int argc, char **argv) {
   /* Standard output carries the JSON lines only: GLib's info and debug
    * messages (G_MESSAGES_DEBUG) go to standard error. */
   g_log_writer_default_set_use_stderr(TRUE);
-  g_autoptr(GError) error = NULL;
   Demo demo = {.loop = g_main_loop_new(NULL, FALSE), .input = g_string_new(NULL)};
-  demo.localizer = lprojd_localizer_new("demo", client, socket_path, NULL, &error);
-  if (demo.localizer == NULL) {
-    fprintf(stderr, "lprojd-c-demo: %s\n", error->message);
-    return 1;
-  }
-  render(&demo, 0);
-  g_signal_connect(demo.localizer, "changed", G_CALLBACK(on_changed), &demo);
-  g_unix_fd_add(STDIN_FILENO, G_IO_IN | G_IO_HUP, on_input, &demo);
+  lprojd_localizer_new_async("demo", client, socket_path, NULL, on_created, &demo);
   g_main_loop_run(demo.loop);
-  g_object_unref(demo.localizer);
+  g_clear_object(&demo.localizer);
   g_main_loop_unref(demo.loop);
   g_string_free(demo.input, TRUE);
-  return 0;
+  return demo.status;
 }

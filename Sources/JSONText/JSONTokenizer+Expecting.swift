@@ -58,14 +58,7 @@ extension JSONTokenizer {
         switch try settle() {
         case .key:
             let start = offset &+ 1
-            var end = start
-            var bits: UInt8 = 0
-            while end < bytes.count {
-                let byte = bytes[end]
-                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
-                bits |= byte
-                end &+= 1
-            }
+            let (end, bits) = plainRun(from: start)
             guard end < bytes.count, bytes[end] == UInt8(ascii: "\""), bits < 0x80 else { return .notPlain }
             tokenStart = offset
             offset = end &+ 1
@@ -116,14 +109,7 @@ extension JSONTokenizer {
     package mutating func readPlainASCIIString() throws(JSONSyntaxError) -> UnsafeBufferPointer<UInt8>? {
         try expect(.string)
         let start = offset &+ 1
-        var end = start
-        var bits: UInt8 = 0
-        while end < bytes.count {
-            let byte = bytes[end]
-            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
-            bits |= byte
-            end &+= 1
-        }
+        let (end, bits) = plainRun(from: start)
         guard end < bytes.count, bytes[end] == UInt8(ascii: "\""), bits < 0x80 else { return nil }
         try countValue()
         tokenStart = offset

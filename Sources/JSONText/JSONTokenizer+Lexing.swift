@@ -7,8 +7,22 @@ extension JSONTokenizer {
     mutating func lexString() throws(JSONSyntaxError) -> String {
         let opening = offset
         let start = offset &+ 1
-        var end = start
         // Most strings have no escape: they are made straight from the text.
+        let (end, bits) = plainRun(from: start)
+        guard end < bytes.count else { throw JSONSyntaxError(offset: opening, reason: .unclosedString) }
+        guard bytes[end] == UInt8(ascii: "\"") else { return try lexEscapedString(opening: opening, plainEnd: end) }
+        offset = end &+ 1
+        let text = UnsafeBufferPointer(rebasing: bytes[start..<end])
+        // ASCII needs no validation.
+        return bits < 0x80 ? String(decoding: text, as: UTF8.self) : try validated(text, at: start)
+    }
+
+    /// The plain run of a string's text from `start`: where it ends (at a
+    /// quote, a backslash, a control character or the end of the text), and
+    /// its bytes or'ed together (below 0x80: ASCII, no validation needed).
+    @inline(__always)
+    func plainRun(from start: Int) -> (end: Int, bits: UInt8) {
+        var end = start
         var bits: UInt8 = 0
         while end < bytes.count {
             let byte = bytes[end]
@@ -16,12 +30,7 @@ extension JSONTokenizer {
             bits |= byte
             end &+= 1
         }
-        guard end < bytes.count else { throw JSONSyntaxError(offset: opening, reason: .unclosedString) }
-        guard bytes[end] == UInt8(ascii: "\"") else { return try lexEscapedString(opening: opening, plainEnd: end) }
-        offset = end &+ 1
-        let text = UnsafeBufferPointer(rebasing: bytes[start..<end])
-        // ASCII needs no validation.
-        return bits < 0x80 ? String(decoding: text, as: UTF8.self) : try validated(text, at: start)
+        return (end, bits)
     }
 
     /// The rest of a string whose plain start ends at `plainEnd` with a
@@ -48,12 +57,7 @@ extension JSONTokenizer {
                 throw error(.unescapedControlCharacter(byte))
             }
             runStart = offset
-            end = offset
-            while end < bytes.count {
-                let byte = bytes[end]
-                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
-                end &+= 1
-            }
+            end = plainRun(from: offset).end
             guard end < bytes.count else { throw JSONSyntaxError(offset: opening, reason: .unclosedString) }
         }
     }

@@ -210,6 +210,13 @@ public final class LprojClient: Sendable {
         try await call(Localization.ResetMisses.self, .init(bundle: bundle)).removed
     }
 
+    /// The caller's own apps, the bundles each uses with its locale in
+    /// effect and why, and those bundles' locales named in `locale` (the
+    /// interface's `ListClients`).
+    public func clients(locale: String? = nil) async throws(LprojError) -> Localization.ListClients.Reply {
+        try await call(Localization.ListClients.self, .init(locale: locale))
+    }
+
     public func status() async throws(LprojError) -> Localization.GetStatus.Reply {
         try await call(Localization.GetStatus.self, .init())
     }

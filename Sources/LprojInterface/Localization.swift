@@ -102,8 +102,10 @@ extension Localization {
 }
 
 extension Localization {
-    /// The locale a client uses for a bundle, and why: its saved choice, one of
-    /// its preferred languages (then saved), or the bundle's development locale.
+    /// The locale a client uses for a bundle, and why: its own choice (saved:
+    /// SelectLocale), the best match for its preferred languages (the process's
+    /// own, then the desktop's; saved too, and it follows them), or the bundle's
+    /// development locale.
     public struct Selection: VarlinkStruct, VarlinkWireValue, Equatable {
         public var client: String
         public var bundle: String
@@ -1186,6 +1188,302 @@ extension Localization {
             if let value = self.message { writer.append(",\"message\":"); value.write(to: &writer) }
             if let value = self.preferences { writer.append(",\"preferences\":"); value.write(to: &writer) }
             if let value = self.changed { writer.append(",\"changed\":"); value.write(to: &writer) }
+            writer.append("}")
+        }
+    }
+}
+
+extension Localization {
+    /// How one of the caller's apps uses a bundle: the locale in effect for its
+    /// calls that name none, and why. selected: the app's own choice
+    /// (SelectLocale); preferred: the best match for its preferred languages, the
+    /// process's own, then the desktop's (it follows them); default: the
+    /// bundle's development locale.
+    public struct ClientBundle: VarlinkStruct, VarlinkWireValue, Equatable {
+        public var bundle: String
+        public var locale: String
+        public var reason: Reason
+        /// The locale the app selected, when the bundle lacks it for now (the
+        /// development locale is then in effect; the choice applies again when its
+        /// folder is back).
+        public var selectedLocale: String?
+        /// Whether the app saved formatting preferences for the bundle.
+        public var hasPreferences: Bool
+        /// When a call of the app last named the bundle (seconds since 1970): one of
+        /// the last 64 client and bundle pairs this user's calls named since lprojd
+        /// started.
+        public var lastUsed: JSONNumber?
+
+        public enum Reason: String, VarlinkEnum, VarlinkWireValue, CaseIterable {
+            case selected
+            case preferred
+            case `default`
+        }
+
+        /// The fields' names, in the order the interface lists them.
+        public static let fieldNames: [String] = ["bundle", "locale", "reason", "selectedLocale", "hasPreferences", "lastUsed"]
+
+        public init(
+            bundle: String,
+            locale: String,
+            reason: Reason,
+            selectedLocale: String? = nil,
+            hasPreferences: Bool,
+            lastUsed: JSONNumber? = nil
+        ) {
+            self.bundle = bundle
+            self.locale = locale
+            self.reason = reason
+            self.selectedLocale = selectedLocale
+            self.hasPreferences = hasPreferences
+            self.lastUsed = lastUsed
+        }
+
+        public init(varlink object: JSONObject, unknownFields: UnknownFields) throws(SchemaError) {
+            var _bundle: String?
+            var _locale: String?
+            var _reason: Reason?
+            var _selectedLocale: String?
+            var _hasPreferences: Bool?
+            var _lastUsed: JSONNumber?
+            for (name, value) in object.members {
+                switch name {
+                case "bundle": _bundle = try varlinkField(name, value, unknownFields)
+                case "locale": _locale = try varlinkField(name, value, unknownFields)
+                case "reason": _reason = try varlinkField(name, value, unknownFields)
+                case "selectedLocale": _selectedLocale = try varlinkField(name, value, unknownFields)
+                case "hasPreferences": _hasPreferences = try varlinkField(name, value, unknownFields)
+                case "lastUsed": _lastUsed = try varlinkField(name, value, unknownFields)
+                default: try varlinkUnknownField(name, unknownFields)
+                }
+            }
+            self.init(
+                bundle: try varlinkRequired("bundle", _bundle),
+                locale: try varlinkRequired("locale", _locale),
+                reason: try varlinkRequired("reason", _reason),
+                selectedLocale: _selectedLocale,
+                hasPreferences: try varlinkRequired("hasPreferences", _hasPreferences),
+                lastUsed: _lastUsed
+            )
+        }
+
+        package init(wire reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) {
+            try reader.beginObject()
+            var _bundle: String?
+            var _locale: String?
+            var _reason: Reason?
+            var _selectedLocale: String?
+            var _hasPreferences: Bool?
+            var _lastUsed: JSONNumber?
+            var seen: UInt64 = 0
+            while let name = try reader.nextField() {
+                if name == "bundle" {
+                    _bundle = try reader.field(1, &seen)
+                } else if name == "locale" {
+                    _locale = try reader.field(2, &seen)
+                } else if name == "reason" {
+                    _reason = try reader.field(4, &seen)
+                } else if name == "selectedLocale" {
+                    _selectedLocale = try reader.field(8, &seen)
+                } else if name == "hasPreferences" {
+                    _hasPreferences = try reader.field(16, &seen)
+                } else if name == "lastUsed" {
+                    _lastUsed = try reader.field(32, &seen)
+                } else {
+                    throw VarlinkWireReader.Unreadable()
+                }
+            }
+            self.init(
+                bundle: try reader.required(_bundle),
+                locale: try reader.required(_locale),
+                reason: try reader.required(_reason),
+                selectedLocale: _selectedLocale,
+                hasPreferences: try reader.required(_hasPreferences),
+                lastUsed: _lastUsed
+            )
+        }
+
+        public var varlinkObject: JSONObject {
+            var object = JSONObject(minimumCapacity: 6)
+            object.appendUnchecked("bundle", self.bundle.varlinkValue)
+            object.appendUnchecked("locale", self.locale.varlinkValue)
+            object.appendUnchecked("reason", self.reason.varlinkValue)
+            if let value = self.selectedLocale { object.appendUnchecked("selectedLocale", value.varlinkValue) }
+            object.appendUnchecked("hasPreferences", self.hasPreferences.varlinkValue)
+            if let value = self.lastUsed { object.appendUnchecked("lastUsed", value.varlinkValue) }
+            return object
+        }
+
+        public func write(to writer: inout JSONWriter) {
+            writer.append("{")
+            writer.append("\"bundle\":")
+            self.bundle.write(to: &writer)
+            writer.append(",\"locale\":")
+            self.locale.write(to: &writer)
+            writer.append(",\"reason\":")
+            self.reason.write(to: &writer)
+            if let value = self.selectedLocale { writer.append(",\"selectedLocale\":"); value.write(to: &writer) }
+            writer.append(",\"hasPreferences\":")
+            self.hasPreferences.write(to: &writer)
+            if let value = self.lastUsed { writer.append(",\"lastUsed\":"); value.write(to: &writer) }
+            writer.append("}")
+        }
+    }
+}
+
+extension Localization {
+    /// One of the caller's apps, by its client id. By GNOME's convention that is
+    /// the app's desktop-file id (org.example.Editor for
+    /// org.example.Editor.desktop), from which a settings panel shows its name and
+    /// icon.
+    public struct Client: VarlinkStruct, VarlinkWireValue, Equatable {
+        public var client: String
+        public var bundles: [ClientBundle]
+
+        /// The fields' names, in the order the interface lists them.
+        public static let fieldNames: [String] = ["client", "bundles"]
+
+        public init(client: String, bundles: [ClientBundle]) {
+            self.client = client
+            self.bundles = bundles
+        }
+
+        public init(varlink object: JSONObject, unknownFields: UnknownFields) throws(SchemaError) {
+            var _client: String?
+            var _bundles: [ClientBundle]?
+            for (name, value) in object.members {
+                switch name {
+                case "client": _client = try varlinkField(name, value, unknownFields)
+                case "bundles": _bundles = try varlinkField(name, value, unknownFields)
+                default: try varlinkUnknownField(name, unknownFields)
+                }
+            }
+            self.init(client: try varlinkRequired("client", _client), bundles: try varlinkRequired("bundles", _bundles))
+        }
+
+        package init(wire reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) {
+            try reader.beginObject()
+            var _client: String?
+            var _bundles: [ClientBundle]?
+            var seen: UInt64 = 0
+            while let name = try reader.nextField() {
+                if name == "client" {
+                    _client = try reader.field(1, &seen)
+                } else if name == "bundles" {
+                    _bundles = try reader.field(2, &seen)
+                } else {
+                    throw VarlinkWireReader.Unreadable()
+                }
+            }
+            self.init(client: try reader.required(_client), bundles: try reader.required(_bundles))
+        }
+
+        public var varlinkObject: JSONObject {
+            var object = JSONObject(minimumCapacity: 2)
+            object.appendUnchecked("client", self.client.varlinkValue)
+            object.appendUnchecked("bundles", self.bundles.varlinkValue)
+            return object
+        }
+
+        public func write(to writer: inout JSONWriter) {
+            writer.append("{")
+            writer.append("\"client\":")
+            self.client.write(to: &writer)
+            writer.append(",\"bundles\":")
+            self.bundles.write(to: &writer)
+            writer.append("}")
+        }
+    }
+}
+
+extension Localization {
+    /// A bundle the caller's apps use: its development locale and its supported
+    /// locales with their names, in displayLocale and in their own.
+    public struct ClientBundleLocales: VarlinkStruct, VarlinkWireValue, Equatable {
+        public var bundle: String
+        public var developmentLocale: String
+        public var displayLocale: String
+        public var locales: [LocaleName]
+
+        /// The fields' names, in the order the interface lists them.
+        public static let fieldNames: [String] = ["bundle", "developmentLocale", "displayLocale", "locales"]
+
+        public init(bundle: String, developmentLocale: String, displayLocale: String, locales: [LocaleName]) {
+            self.bundle = bundle
+            self.developmentLocale = developmentLocale
+            self.displayLocale = displayLocale
+            self.locales = locales
+        }
+
+        public init(varlink object: JSONObject, unknownFields: UnknownFields) throws(SchemaError) {
+            var _bundle: String?
+            var _developmentLocale: String?
+            var _displayLocale: String?
+            var _locales: [LocaleName]?
+            for (name, value) in object.members {
+                switch name {
+                case "bundle": _bundle = try varlinkField(name, value, unknownFields)
+                case "developmentLocale": _developmentLocale = try varlinkField(name, value, unknownFields)
+                case "displayLocale": _displayLocale = try varlinkField(name, value, unknownFields)
+                case "locales": _locales = try varlinkField(name, value, unknownFields)
+                default: try varlinkUnknownField(name, unknownFields)
+                }
+            }
+            self.init(
+                bundle: try varlinkRequired("bundle", _bundle),
+                developmentLocale: try varlinkRequired("developmentLocale", _developmentLocale),
+                displayLocale: try varlinkRequired("displayLocale", _displayLocale),
+                locales: try varlinkRequired("locales", _locales)
+            )
+        }
+
+        package init(wire reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) {
+            try reader.beginObject()
+            var _bundle: String?
+            var _developmentLocale: String?
+            var _displayLocale: String?
+            var _locales: [LocaleName]?
+            var seen: UInt64 = 0
+            while let name = try reader.nextField() {
+                if name == "bundle" {
+                    _bundle = try reader.field(1, &seen)
+                } else if name == "developmentLocale" {
+                    _developmentLocale = try reader.field(2, &seen)
+                } else if name == "displayLocale" {
+                    _displayLocale = try reader.field(4, &seen)
+                } else if name == "locales" {
+                    _locales = try reader.field(8, &seen)
+                } else {
+                    throw VarlinkWireReader.Unreadable()
+                }
+            }
+            self.init(
+                bundle: try reader.required(_bundle),
+                developmentLocale: try reader.required(_developmentLocale),
+                displayLocale: try reader.required(_displayLocale),
+                locales: try reader.required(_locales)
+            )
+        }
+
+        public var varlinkObject: JSONObject {
+            var object = JSONObject(minimumCapacity: 4)
+            object.appendUnchecked("bundle", self.bundle.varlinkValue)
+            object.appendUnchecked("developmentLocale", self.developmentLocale.varlinkValue)
+            object.appendUnchecked("displayLocale", self.displayLocale.varlinkValue)
+            object.appendUnchecked("locales", self.locales.varlinkValue)
+            return object
+        }
+
+        public func write(to writer: inout JSONWriter) {
+            writer.append("{")
+            writer.append("\"bundle\":")
+            self.bundle.write(to: &writer)
+            writer.append(",\"developmentLocale\":")
+            self.developmentLocale.write(to: &writer)
+            writer.append(",\"displayLocale\":")
+            self.displayLocale.write(to: &writer)
+            writer.append(",\"locales\":")
+            self.locales.write(to: &writer)
             writer.append("}")
         }
     }
@@ -4179,6 +4477,129 @@ extension Localization {
 }
 
 extension Localization {
+    /// The caller's own apps, never another user's: each client id with a saved
+    /// selection or saved preferences, or that named a bundle in a call recently
+    /// (Lookup, GetTable, GetSelection, SelectLocale, ResetSelection or Subscribe
+    /// with a client id; the last 64 pairs of client and bundle since lprojd
+    /// started). Bundles no longer served are left out. The names are in
+    /// `locale`, else in the desktop's language if lprojd follows it, else in
+    /// each bundle's development locale.
+    public enum ListClients: VarlinkMethod {
+        public static let qualifiedName = "org.lprojd.Localization.ListClients"
+
+        /// ListClients's parameters.
+        public struct Parameters: VarlinkStruct, VarlinkWireValue, Equatable {
+            public var locale: String?
+
+            /// The fields' names, in the order the interface lists them.
+            public static let fieldNames: [String] = ["locale"]
+
+            public init(locale: String? = nil) {
+                self.locale = locale
+            }
+
+            public init(varlink object: JSONObject, unknownFields: UnknownFields) throws(SchemaError) {
+                var _locale: String?
+                for (name, value) in object.members {
+                    switch name {
+                    case "locale": _locale = try varlinkField(name, value, unknownFields)
+                    default: try varlinkUnknownField(name, unknownFields)
+                    }
+                }
+                self.init(locale: _locale)
+            }
+
+            package init(wire reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) {
+                try reader.beginObject()
+                var _locale: String?
+                var seen: UInt64 = 0
+                while let name = try reader.nextField() {
+                    if name == "locale" {
+                        _locale = try reader.field(1, &seen)
+                    } else {
+                        throw VarlinkWireReader.Unreadable()
+                    }
+                }
+                self.init(locale: _locale)
+            }
+
+            public var varlinkObject: JSONObject {
+                var object = JSONObject(minimumCapacity: 1)
+                if let value = self.locale { object.appendUnchecked("locale", value.varlinkValue) }
+                return object
+            }
+
+            public func write(to writer: inout JSONWriter) {
+                var separated = false
+                writer.append("{")
+                if let value = self.locale { writer.append(separated ? ",\"locale\":" : "\"locale\":"); value.write(to: &writer) }
+                writer.append("}")
+            }
+        }
+
+        /// ListClients's reply.
+        public struct Reply: VarlinkStruct, VarlinkWireValue, Equatable {
+            public var clients: [Client]
+            public var bundles: [ClientBundleLocales]
+
+            /// The fields' names, in the order the interface lists them.
+            public static let fieldNames: [String] = ["clients", "bundles"]
+
+            public init(clients: [Client], bundles: [ClientBundleLocales]) {
+                self.clients = clients
+                self.bundles = bundles
+            }
+
+            public init(varlink object: JSONObject, unknownFields: UnknownFields) throws(SchemaError) {
+                var _clients: [Client]?
+                var _bundles: [ClientBundleLocales]?
+                for (name, value) in object.members {
+                    switch name {
+                    case "clients": _clients = try varlinkField(name, value, unknownFields)
+                    case "bundles": _bundles = try varlinkField(name, value, unknownFields)
+                    default: try varlinkUnknownField(name, unknownFields)
+                    }
+                }
+                self.init(clients: try varlinkRequired("clients", _clients), bundles: try varlinkRequired("bundles", _bundles))
+            }
+
+            package init(wire reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) {
+                try reader.beginObject()
+                var _clients: [Client]?
+                var _bundles: [ClientBundleLocales]?
+                var seen: UInt64 = 0
+                while let name = try reader.nextField() {
+                    if name == "clients" {
+                        _clients = try reader.field(1, &seen)
+                    } else if name == "bundles" {
+                        _bundles = try reader.field(2, &seen)
+                    } else {
+                        throw VarlinkWireReader.Unreadable()
+                    }
+                }
+                self.init(clients: try reader.required(_clients), bundles: try reader.required(_bundles))
+            }
+
+            public var varlinkObject: JSONObject {
+                var object = JSONObject(minimumCapacity: 2)
+                object.appendUnchecked("clients", self.clients.varlinkValue)
+                object.appendUnchecked("bundles", self.bundles.varlinkValue)
+                return object
+            }
+
+            public func write(to writer: inout JSONWriter) {
+                writer.append("{")
+                writer.append("\"clients\":")
+                self.clients.write(to: &writer)
+                writer.append(",\"bundles\":")
+                self.bundles.write(to: &writer)
+                writer.append("}")
+            }
+        }
+    }
+}
+
+extension Localization {
     /// Reads the bundles (or one bundle) from disk again. For root and lprojd's
     /// own user only.
     public enum Reload: VarlinkMethod {
@@ -4833,6 +5254,7 @@ extension Localization {
         case getPreferences(GetPreferences.Parameters)
         case setPreferences(SetPreferences.Parameters)
         case supportedLocales(SupportedLocales.Parameters)
+        case listClients(ListClients.Parameters)
         case reload(Reload.Parameters)
         case getStatus(GetStatus.Parameters)
         case getMisses(GetMisses.Parameters)
@@ -4872,6 +5294,8 @@ extension Localization {
                 self = .setPreferences(try SetPreferences.Parameters(varlink: parameters, unknownFields: .reject))
             case "SupportedLocales":
                 self = .supportedLocales(try SupportedLocales.Parameters(varlink: parameters, unknownFields: .reject))
+            case "ListClients":
+                self = .listClients(try ListClients.Parameters(varlink: parameters, unknownFields: .reject))
             case "Reload":
                 self = .reload(try Reload.Parameters(varlink: parameters, unknownFields: .reject))
             case "GetStatus":
@@ -4917,6 +5341,8 @@ extension Localization {
                 self = .setPreferences(try SetPreferences.Parameters(wire: &reader))
             } else if method == "SupportedLocales" {
                 self = .supportedLocales(try SupportedLocales.Parameters(wire: &reader))
+            } else if method == "ListClients" {
+                self = .listClients(try ListClients.Parameters(wire: &reader))
             } else if method == "Reload" {
                 self = .reload(try Reload.Parameters(wire: &reader))
             } else if method == "GetStatus" {

@@ -30,8 +30,8 @@ package final class ClientStore: Sendable {
     private let book: BudgetBook
     private let writer = Mutex<(any DatabaseWriter)?>(nil)
     private let problem = Mutex<String?>(nil)
-    private let selections = Mutex<[SelectionKey: SavedSelection]>([:])
-    private let savedPreferences = Mutex<[SelectionKey: SavedPreferences]>([:])
+    private let selections = Mutex(RowsByUID<SavedSelection>())
+    private let savedPreferences = Mutex(RowsByUID<SavedPreferences>())
     private let pruned = Mutex(0)
 
     struct SelectionKey: Hashable {
@@ -73,9 +73,10 @@ package final class ClientStore: Sendable {
 
     /// What a uid's rows are charged, in all.
     package func heldBytes(uid: UInt32) -> Int {
-        let selections = selections.withLock { $0.filter { $0.key.uid == uid } }
-        let preferences = savedPreferences.withLock { $0.filter { $0.key.uid == uid } }
-        return selections.reduce(0) { $0 + Self.cost($1.key, $1.value.locale) } + preferences.reduce(0) { $0 + Self.cost($1.key, $1.value) }
+        let selections = selections.withLock { $0.rows(of: uid) }
+        let preferences = savedPreferences.withLock { $0.rows(of: uid) }
+        return selections.reduce(0) { $0 + Self.cost(SelectionKey(uid: uid, client: $1.key.client, bundle: $1.key.bundle), $1.value) }
+            + preferences.reduce(0) { $0 + Self.cost(SelectionKey(uid: uid, client: $1.key.client, bundle: $1.key.bundle), $1.value) }
     }
 
     /// Why the state cannot be written now, or nil when it can.
@@ -106,11 +107,11 @@ package final class ClientStore: Sendable {
     private func load(from writer: any DatabaseWriter) throws {
         let (rows, preferenceRows) = try writer.read { db in (try SelectionRecord.fetchAll(db), try PreferenceRecord.fetchAll(db)) }
         // What the copy held before (a reopening) is released first.
-        for (key, selection) in selections.withLock({ $0 }) {
-            book.release(Self.cost(key, selection.locale), of: .savedState, from: key.uid)
+        for (key, selection) in selections.withLock({ $0.all }) {
+            book.release(Self.cost(key, selection), of: .savedState, from: key.uid)
         }
-        for (key, saved) in savedPreferences.withLock({ $0 }) { book.release(Self.cost(key, saved), of: .savedState, from: key.uid) }
-        var kept: [SelectionKey: SavedSelection] = [:], keptPreferences: [SelectionKey: SavedPreferences] = [:]
+        for (key, saved) in savedPreferences.withLock({ $0.all }) { book.release(Self.cost(key, saved), of: .savedState, from: key.uid) }
+        var kept = RowsByUID<SavedSelection>(), keptPreferences = RowsByUID<SavedPreferences>()
         var prunedSelections: [SelectionKey] = [], prunedPreferences: [SelectionKey] = []
         // A client's preferences for a bundle are one row a field; they are
         // kept or pruned together, as of their newest field.
@@ -131,7 +132,7 @@ package final class ClientStore: Sendable {
             switch row {
             case .selection(let record):
                 let key = SelectionKey(uid: record.uid, client: record.client, bundle: record.bundle)
-                if book.charge(Self.cost(key, record.locale), of: .savedState, to: record.uid) == nil {
+                if book.charge(Self.cost(key, record.selection), of: .savedState, to: record.uid) == nil {
                     kept[key] = record.selection
                 } else {
                     prunedSelections.append(key)
@@ -273,6 +274,17 @@ package final class ClientStore: Sendable {
                 table.primaryKey(["uid", "bundle"])
             }
         }
+        // Whether a saved locale is the client's own choice (SelectLocale)
+        // or the best match for its preferred languages, which follows them;
+        // and those languages, as the client's process sent them.
+        // Rows saved before are taken as choices: a change of the desktop's
+        // language must never undo a choice a person made.
+        migrator.registerMigration("v5-selection-origin") { db in
+            try db.alter(table: "selection") { table in
+                table.add(column: "origin", .text).notNull().defaults(to: "selected")
+                table.add(column: "languages", .text)
+            }
+        }
         return migrator
     }
 
@@ -285,8 +297,9 @@ package final class ClientStore: Sendable {
 
     /// What a row costs, on disk and in memory: its text, and about what
     /// SQLite and the dictionary keep beside it.
-    static func cost(_ key: SelectionKey, _ locale: String) -> Int {
-        192 + key.client.utf8.count + key.bundle.utf8.count + locale.utf8.count
+    static func cost(_ key: SelectionKey, _ selection: SavedSelection) -> Int {
+        192 + key.client.utf8.count + key.bundle.utf8.count + selection.locale.utf8.count
+            + (selection.languages ?? []).reduce(0) { $0 + 1 + $1.utf8.count }
     }
 
     static func cost(_ key: SelectionKey, _ preferences: SavedPreferences) -> Int {
@@ -305,13 +318,30 @@ package final class ClientStore: Sendable {
 
     /// Saves a client's locale for a bundle; returns once committed.
     /// Throws ``ClientStoreError/overBudget(_:)`` (writing nothing) past the uid's budget.
-    package func saveSelection(_ locale: String, for key: ClientKey, bundle: String) async throws {
-        let selection = SavedSelection(uid: key.uid, client: key.client, bundle: bundle, locale: locale, updatedAt: Date())
+    ///
+    /// A locale saved for its preferred languages (``SelectionOrigin/preferred``)
+    /// never replaces the client's own choice: checked on the writer, so that
+    /// a choice committed meanwhile wins. Returns whether it was written.
+    /// (`replacingChoice` lets it: `ResetSelection` forgets the choice and
+    /// saves what the preferred languages give, in one commit.)
+    ///
+    /// `languages` are the preferred languages the client's process sent,
+    /// kept with the row; nil keeps those the row had.
+    @discardableResult
+    package func saveSelection(
+        _ locale: String, for key: ClientKey, bundle: String, origin: SelectionOrigin = .selected, languages: [String]? = nil,
+        replacingChoice: Bool = false
+    ) async throws -> Bool {
         let cacheKey = SelectionKey(uid: key.uid, client: key.client, bundle: bundle)
-        try await writing { writer in
+        return try await writing { writer in
             try await writer.writeWithoutTransaction { db in
-                let old = self.selections.withLock { $0[cacheKey] }.map { Self.cost(cacheKey, $0.locale) } ?? 0
-                let new = Self.cost(cacheKey, locale)
+                let current = self.selections.withLock { $0[cacheKey] }
+                if origin == .preferred, current?.origin == .selected, !replacingChoice { return false }
+                let selection = SavedSelection(
+                    uid: key.uid, client: key.client, bundle: bundle, locale: locale, origin: origin,
+                    languages: languages ?? current?.languages, updatedAt: Date())
+                let old = current.map { Self.cost(cacheKey, $0) } ?? 0
+                let new = Self.cost(cacheKey, selection)
                 try self.charge(from: old, to: new, uid: key.uid)
                 do {
                     try db.inTransaction {
@@ -323,15 +353,18 @@ package final class ClientStore: Sendable {
                     throw error
                 }
                 self.selections.withLock { $0[cacheKey] = selection }
+                return true
             }
         }
     }
 
-    /// Forgets a client's locale for a bundle; returns once committed.
-    package func removeSelection(for key: ClientKey, bundle: String) async throws {
+    /// Forgets a client's locale for a bundle (only if it was saved for
+    /// `origin`, when given); returns once committed.
+    package func removeSelection(for key: ClientKey, bundle: String, origin: SelectionOrigin? = nil) async throws {
         let cacheKey = SelectionKey(uid: key.uid, client: key.client, bundle: bundle)
         try await writing { writer in
             try await writer.writeWithoutTransaction { db in
+                if let origin, let current = self.selections.withLock({ $0[cacheKey] }), current.origin != origin { return }
                 try db.inTransaction {
                     try db.execute(
                         sql: "DELETE FROM selection WHERE uid = ? AND client = ? AND bundle = ?",
@@ -339,8 +372,77 @@ package final class ClientStore: Sendable {
                     return .commit
                 }
                 if let removed = self.selections.withLock({ $0.removeValue(forKey: cacheKey) }) {
-                    self.book.release(Self.cost(cacheKey, removed.locale), of: .savedState, from: key.uid)
+                    self.book.release(Self.cost(cacheKey, removed), of: .savedState, from: key.uid)
                 }
+            }
+        }
+    }
+
+    /// One client's locale saved for its preferred languages, or forgotten
+    /// (nil), in ``followPreferredLanguages(_:)``.
+    package struct PreferredLocale: Sendable {
+        package let key: ClientKey
+        package let bundle: String
+        package let locale: String?
+        /// The preferred languages the client's process sent, to keep with
+        /// the row (nil keeps the row's).
+        package let languages: [String]?
+
+        package init(key: ClientKey, bundle: String, locale: String?, languages: [String]? = nil) {
+            self.key = key
+            self.bundle = bundle
+            self.locale = locale
+            self.languages = languages
+        }
+    }
+
+    /// Saves many clients' locales for their preferred languages in one
+    /// commit (a change of the desktop's languages). A row that is a
+    /// client's own choice (by now) is left alone, and so is one the uid's
+    /// budget has no room for. Returns the changes made.
+    package func followPreferredLanguages(_ changes: [PreferredLocale]) async throws -> [PreferredLocale] {
+        try await writing { writer in
+            try await writer.writeWithoutTransaction { db in
+                var made: [(PreferredLocale, old: SavedSelection?, new: SavedSelection?)] = []
+                var charged: [(uid: UInt32, bytes: Int)] = []
+                do {
+                    try db.inTransaction {
+                        for change in changes {
+                            let cacheKey = SelectionKey(uid: change.key.uid, client: change.key.client, bundle: change.bundle)
+                            let current = self.selections.withLock { $0[cacheKey] }
+                            if current?.origin == .selected { continue }
+                            guard let locale = change.locale else {
+                                guard let current else { continue }
+                                try db.execute(
+                                    sql: "DELETE FROM selection WHERE uid = ? AND client = ? AND bundle = ?",
+                                    arguments: [Int64(change.key.uid), change.key.client, change.bundle])
+                                made.append((change, current, nil))
+                                continue
+                            }
+                            let selection = SavedSelection(
+                                uid: change.key.uid, client: change.key.client, bundle: change.bundle, locale: locale, origin: .preferred,
+                                languages: change.languages ?? current?.languages, updatedAt: Date())
+                            let growth = Self.cost(cacheKey, selection) - (current.map { Self.cost(cacheKey, $0) } ?? 0)
+                            if growth > 0 {
+                                if self.book.charge(growth, of: .savedState, to: change.key.uid) != nil { continue }
+                                charged.append((change.key.uid, growth))
+                            }
+                            try SelectionRecord(selection).upsert(db)
+                            made.append((change, current, selection))
+                        }
+                        return .commit
+                    }
+                } catch {
+                    for (uid, bytes) in charged { self.book.release(bytes, of: .savedState, from: uid) }
+                    throw error
+                }
+                for (change, old, new) in made {
+                    let cacheKey = SelectionKey(uid: change.key.uid, client: change.key.client, bundle: change.bundle)
+                    self.selections.withLock { $0[cacheKey] = new }
+                    let shrink = (old.map { Self.cost(cacheKey, $0) } ?? 0) - (new.map { Self.cost(cacheKey, $0) } ?? 0)
+                    if shrink > 0 { self.book.release(shrink, of: .savedState, from: change.key.uid) }
+                }
+                return made.map { $0.0 }
             }
         }
     }
@@ -349,7 +451,15 @@ package final class ClientStore: Sendable {
     package var selectionCount: Int { selections.withLock { $0.count } }
 
     /// Saved selections of one uid.
-    package func selectionCount(uid: UInt32) -> Int { selections.withLock { $0.keys.count { $0.uid == uid } } }
+    package func selectionCount(uid: UInt32) -> Int { selections.withLock { $0.rows(of: uid).count } }
+
+    /// Every selection one uid saved, of every client and bundle.
+    package func selections(uid: UInt32) -> [SavedSelection] { selections.withLock { Array($0.rows(of: uid).values) } }
+
+    /// The clients and bundles one uid saved preferences for.
+    package func preferenceKeys(uid: UInt32) -> [(client: String, bundle: String)] {
+        savedPreferences.withLock { $0.rows(of: uid).keys.map { (client: $0.client, bundle: $0.bundle) } }
+    }
 
     // MARK: Preferences
 
@@ -403,6 +513,17 @@ package final class ClientStore: Sendable {
 /// keeps whatever fields it is given: it never lists them.
 package typealias SavedPreferences = [String: String]
 
+/// Why a locale was saved for a client.
+package enum SelectionOrigin: String, Sendable, Hashable {
+    /// The client chose it (`SelectLocale`): it stays until the client
+    /// chooses again or resets.
+    case selected
+    /// It is the best match for the client's preferred languages (the
+    /// process's, then the desktop's), saved so that the client's calls
+    /// that name no locale use it; it follows those languages.
+    case preferred
+}
+
 /// A saved selection.
 package struct SavedSelection: Sendable, Hashable {
     /// Whose it is.
@@ -412,6 +533,12 @@ package struct SavedSelection: Sendable, Hashable {
     package let bundle: String
     /// The locale's canonical tag.
     package let locale: String
+    /// Chosen, or matched to the preferred languages.
+    package let origin: SelectionOrigin
+    /// The preferred languages the client's process last sent (BCP 47
+    /// tags), if it did: a change of the desktop's languages chooses anew
+    /// with them.
+    package let languages: [String]?
     /// When it was saved.
     package let updatedAt: Date
 }
@@ -424,6 +551,9 @@ struct SelectionRecord: Codable, FetchableRecord, PersistableRecord {
     let client: String
     let bundle: String
     let locale: String
+    let origin: String
+    /// The preferred languages, space-separated.
+    let languages: String?
     let updatedAt: Date
 
     init(_ selection: SavedSelection) {
@@ -431,11 +561,16 @@ struct SelectionRecord: Codable, FetchableRecord, PersistableRecord {
         client = selection.client
         bundle = selection.bundle
         locale = selection.locale
+        origin = selection.origin.rawValue
+        languages = selection.languages?.joined(separator: " ")
         updatedAt = selection.updatedAt
     }
 
+    /// A row of an origin this version does not know is taken as a choice.
     var selection: SavedSelection {
-        SavedSelection(uid: uid, client: client, bundle: bundle, locale: locale, updatedAt: updatedAt)
+        SavedSelection(
+            uid: uid, client: client, bundle: bundle, locale: locale, origin: SelectionOrigin(rawValue: origin) ?? .selected,
+            languages: languages.map { $0.split(separator: " ").map(String.init) }, updatedAt: updatedAt)
     }
 }
 

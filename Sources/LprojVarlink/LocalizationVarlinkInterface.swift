@@ -97,6 +97,7 @@ package final class LocalizationVarlinkInterface: VarlinkTypedInterface {
             case .getStatus(let parameters): return .typedReply(service.getStatus(parameters, caller: caller))
             case .getMisses(let parameters): return outcome(try service.getMisses(parameters, caller: caller))
             case .resetMisses(let parameters): return outcome(try service.resetMisses(parameters, caller: caller))
+            case .listClients(let parameters): return outcome(try service.listClients(parameters, caller: caller))
             }
         } catch {
             return .error(Self.varlinkError(error))

@@ -156,10 +156,7 @@ package struct SwiftGenerator {
             out.close()
             return
         }
-        for field in fields {
-            let type = declaredType(field.type.unwrapped, field: field.name)
-            out.line("var \(local(field.name)): \(type)?")
-        }
+        fieldLocals(fields)
         out.open("for (name, value) in object.members")
         out.line("switch name {")
         for field in fields {
@@ -168,10 +165,7 @@ package struct SwiftGenerator {
         out.line("default: try varlinkUnknownField(name, unknownFields)")
         out.line("}")
         out.close()
-        let arguments = fields.map { field in
-            if case .optional = field.type { return "\(identifier(field.name)): \(local(field.name))" }
-            return "\(identifier(field.name)): try varlinkRequired(\(literal(field.name)), \(local(field.name)))"
-        }
+        let arguments = initArguments(fields) { "try varlinkRequired(\(literal($0.name)), \(local($0.name)))" }
         out.wrapped(prefix: "self.init(", items: arguments, suffix: ")")
         out.close()
     }
@@ -187,10 +181,7 @@ package struct SwiftGenerator {
             out.close()
             return
         }
-        for field in fields {
-            let type = declaredType(field.type.unwrapped, field: field.name)
-            out.line("var \(local(field.name)): \(type)?")
-        }
+        fieldLocals(fields)
         out.line("var seen: UInt64 = 0")
         out.open("while let name = try reader.nextField()")
         for (index, field) in fields.enumerated() {
@@ -205,12 +196,26 @@ package struct SwiftGenerator {
         out.outdent()
         out.line("}")
         out.close()
-        let arguments = fields.map { field in
-            if case .optional = field.type { return "\(identifier(field.name)): \(local(field.name))" }
-            return "\(identifier(field.name)): try reader.required(\(local(field.name)))"
-        }
+        let arguments = initArguments(fields) { "try reader.required(\(local($0.name)))" }
         out.wrapped(prefix: "self.init(", items: arguments, suffix: ")")
         out.close()
+    }
+
+    /// A local optional per field, for a decoder to fill.
+    private mutating func fieldLocals(_ fields: [VarlinkIDL.Field]) {
+        for field in fields {
+            let type = declaredType(field.type.unwrapped, field: field.name)
+            out.line("var \(local(field.name)): \(type)?")
+        }
+    }
+
+    /// The memberwise init's arguments from the locals; `required`
+    /// unwraps a required field's.
+    private func initArguments(_ fields: [VarlinkIDL.Field], required: (VarlinkIDL.Field) -> String) -> [String] {
+        fields.map { field in
+            if case .optional = field.type { return "\(identifier(field.name)): \(local(field.name))" }
+            return "\(identifier(field.name)): \(required(field))"
+        }
     }
 
     /// Writes the struct as ``encoder(_:)``'s object would be written.

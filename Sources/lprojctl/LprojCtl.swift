@@ -20,15 +20,15 @@ struct LprojCtl: AsyncParsableCommand {
             Daemon commands reach lprojd through --socket, $LPROJD_SOCKET, the
             user's socket ($XDG_RUNTIME_DIR/lprojd/) or the system's (/run/lprojd/).
             Offline commands (no daemon needed): lint, dump, compile, coverage, extract,
-            export-localizations, import-localizations.
+            export-localizations, import-localizations, po.
             """,
         version: LprojVersion.current,
         subcommands: [
             LookupCommand.self, TableCommand.self, SelectionCommand.self, SelectCommand.self, ResetCommand.self,
             BundlesCommand.self, NegotiateCommand.self, WatchCommand.self, StatusCommand.self, ReloadCommand.self,
             FormatCommand.self, ParseDateCommand.self, PreferencesCommand.self, LocalesCommand.self, MissesCommand.self,
-            Lint.self, Dump.self, Compile.self, CoverageCommand.self, ExtractCommand.self, ExportLocalizations.self,
-            ImportLocalizations.self,
+            AppsCommand.self, Lint.self, Dump.self, Compile.self, CoverageCommand.self, ExtractCommand.self,
+            ExportLocalizations.self, ImportLocalizations.self, POCommand.self,
         ]
     )
 }

@@ -55,8 +55,19 @@ struct Daemon {
         await dropIns.applyChanges { await watcher.reconfigure($0) }
         let group = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
         LoopLagMonitor.startIfAsked(group: group, environment: ProcessInfo.processInfo.environment, logger: logger)
+        // The desktop's languages: a user's lprojd follows its own user's,
+        // the system's each uid that has clients.
+        let desktopWatcher = DesktopLanguageWatcher(logger: logger)
+        let desktop: DesktopLanguages
+        if settings.instance == .system {
+            desktop = DesktopLanguages(follow: { desktopWatcher.follow(uid: $0) })
+        } else {
+            desktop = DesktopLanguages()
+            desktopWatcher.follow(uid: getuid())
+        }
         let (server, service) = try await serve(
-            catalog: catalog, watcher: watcher, events: events, store: store, budget: budget, group: group, logger: logger)
+            catalog: catalog, watcher: watcher, events: events, store: store, budget: budget, desktop: desktop, group: group,
+            logger: logger)
 
         let status = StatusReporter(notifier: notifier) {
             StatusReporter.summary(of: catalog.snapshot, connections: server.connectionCount, subscribers: events.subscriberCount)
@@ -68,6 +79,7 @@ struct Daemon {
             .init(service: watcher), .init(service: dropIns), .init(service: events), .init(service: server), .init(service: reloader),
             .init(service: StateRecovery(store: store, logger: logger)),
             .init(service: MissSaver(service: service)),
+            .init(service: desktopWatcher), .init(service: DesktopLanguageFollower(watcher: desktopWatcher, service: service)),
         ]
         if let interval = WatchdogRequest.interval() {
             logger.info("the watchdog expects a sign of life every \(interval); pinging every \(interval / 2)")
@@ -141,7 +153,7 @@ struct Daemon {
     /// The service, its Varlink adapter and the server, listening.
     private func serve(
         catalog: Catalog, watcher: CatalogWatcher, events: EventDelivery<ContinuousClock>, store: ClientStore, budget: BudgetBook,
-        group: MultiThreadedEventLoopGroup, logger: Logger
+        desktop: DesktopLanguages, group: MultiThreadedEventLoopGroup, logger: Logger
     ) async throws -> (VarlinkServer, LocalizationService) {
         let limits = settings.configuration.limits
         let added = AddedStringsRegistry(
@@ -156,7 +168,7 @@ struct Daemon {
         let serverReference = ServerReference()
         let service = LocalizationService(
             catalog: catalog, watcher: watcher, events: events, store: store, added: added,
-            countsMisses: settings.configuration.countMisses, limits: serviceLimits, budget: budget,
+            countsMisses: settings.configuration.countMisses, limits: serviceLimits, budget: budget, desktop: desktop,
             daemonUID: getuid(),
             connectionCount: { uid in serverReference.connectionCount(uid: uid) }, logger: logger)
         service.restoreMisses()

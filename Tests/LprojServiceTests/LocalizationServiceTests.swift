@@ -240,8 +240,10 @@ import Testing
         _ = try await fixture.service.selectLocale(.init(client: "app", bundle: "demo", locale: "fr-CA"), caller: alice).reply()
         #expect(try lookup(fixture, "greeting", client: "app").value == "Bonjour")
         #expect(try lookup(fixture, "greeting", client: "app", caller: bob).value == "Hello")
+        // Forgetting the choice: the preferred languages the app sent (de-CH, fr) apply again.
         let reset = try await fixture.service.resetSelection(.init(client: "app", bundle: "demo"), caller: alice).reply()
-        #expect(reset.selection.reason == .default)
+        #expect(reset.selection == .init(client: "app", bundle: "demo", locale: "de", reason: .preferred))
+        #expect(try lookup(fixture, "greeting", client: "app").value == "Hallo")
     }
 
     @Test func aSavedLocaleTheBundleLacksForNowIsKeptAndNotInEffect() async throws {

@@ -32,6 +32,44 @@ import Testing
         #expect(reopened.selectionCount == 1)
     }
 
+    /// A locale matched to the preferred languages keeps its origin and
+    /// languages across a reopening, never replaces a choice, and rows of a
+    /// database from before the origin existed are choices.
+    @Test func aSelectionsOriginAndLanguagesSurviveAndAChoiceIsNeverReplaced() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("lprojd.sqlite").path
+        let follower = ClientKey(uid: 1000, client: "follower"), chooser = ClientKey(uid: 1000, client: "chooser")
+        do {
+            // A database as version 4 left it, with a saved locale.
+            let old = try DatabaseQueue(path: path)
+            try ClientStore.migrator.migrate(old, upTo: "v4-misses")
+            try await old.write { db in
+                try db.execute(
+                    sql: "INSERT INTO selection (uid, client, bundle, locale, updatedAt) VALUES (1000, 'old', 'demo', 'de', ?)",
+                    arguments: [Date()])
+            }
+        }
+        do {
+            let store = ClientStore(path: path)
+            #expect(store.selection(for: ClientKey(uid: 1000, client: "old"), bundle: "demo")?.origin == .selected)
+            #expect(try await store.saveSelection("fr", for: follower, bundle: "demo", origin: .preferred, languages: ["ja", "fr-CA"]))
+            try await store.saveSelection("de", for: chooser, bundle: "demo")
+            #expect(try await store.saveSelection("fr", for: chooser, bundle: "demo", origin: .preferred) == false)
+            let made = try await store.followPreferredLanguages([
+                .init(key: chooser, bundle: "demo", locale: "ja"), .init(key: follower, bundle: "demo", locale: "ja"),
+            ])
+            #expect(made.map(\.key) == [follower])
+            #expect(store.selections(uid: 1000).count == 3 && store.selections(uid: 1001).isEmpty)
+        }
+        let reopened = ClientStore(path: path)
+        let followed = reopened.selection(for: follower, bundle: "demo")
+        #expect(followed?.locale == "ja" && followed?.origin == .preferred && followed?.languages == ["ja", "fr-CA"])
+        #expect(reopened.selection(for: chooser, bundle: "demo")?.origin == .selected)
+        #expect(reopened.selection(for: chooser, bundle: "demo")?.locale == "de")
+    }
+
     @Test func concurrentWritesLeaveTheCacheAsTheDatabase() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -112,7 +150,9 @@ import Testing
         let applied = try await DatabaseQueue(path: path).read { db in
             try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier")
         }
-        #expect(applied == ["v1-selections", "v2-preferences", "v3-preference-fields", "v4-misses"])
+        #expect(applied == ["v1-selections", "v2-preferences", "v3-preference-fields", "v4-misses", "v5-selection-origin"])
+        // A locale saved before it had an origin is the client's own choice.
+        #expect(store.selection(for: key, bundle: "demo")?.origin == .selected)
     }
 
     /// Preferences saved as columns (the second migration) become a row a

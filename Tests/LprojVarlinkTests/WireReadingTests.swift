@@ -85,6 +85,8 @@ import Testing
         #"{"method":"org.lprojd.Localization.GetStatus","parameters":{}}"#,
         #"{"method":"org.lprojd.Localization.GetMisses","parameters":{"bundle":"demo"}}"#,
         #"{"method":"org.lprojd.Localization.ResetMisses","parameters":{"bundle":"demo"}}"#,
+        #"{"method":"org.lprojd.Localization.ListClients","parameters":{"locale":"fr"}}"#,
+        #"{"method":"org.lprojd.Localization.ListClients"}"#,
     ]
 
     @Test func everyCallAClientSendsIsReadTypedIntoTheCallTheTreeGives() throws {

@@ -184,6 +184,9 @@ final class DaemonProcess: @unchecked Sendable {
         let errors = Pipe()
         var environment = ProcessInfo.processInfo.environment
         for name in Launch.managerVariables { environment[name] = nil }
+        // No test follows the machine's desktop languages by chance: only
+        // a test that names a system bus gets one.
+        environment["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=\(directory.path)/no-system-bus"
         environment.merge(launch.environment) { $1 }
         environment["NOTIFY_SOCKET"] = notify.path
         if launch.stderrIsJournalStream {

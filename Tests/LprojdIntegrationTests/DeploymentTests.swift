@@ -27,6 +27,18 @@ import LprojTestSupport
         for file in ["bin/lprojd", "bin/lprojctl"] {
             #expect(manager.isExecutableFile(atPath: "\(prefix)/\(file)"), "\(file)")
         }
+        // The language panel: its command, its package, its desktop file and its icon, where GNOME looks.
+        #expect(manager.isExecutableFile(atPath: "\(prefix)/bin/lprojd-panel"))
+        for file in [
+            "share/lprojd-panel/lprojd_panel/app.py", "share/lprojd-panel/lprojd_panel/window.py",
+            "share/lprojd-panel/lprojd_panel/varlink.py", "share/icons/hicolor/scalable/apps/org.lprojd.Panel.svg",
+        ] {
+            #expect(manager.fileExists(atPath: "\(prefix)/\(file)"), "\(file)")
+        }
+        let desktopFile = try String(contentsOfFile: "\(prefix)/share/applications/org.lprojd.Panel.desktop", encoding: .utf8)
+        #expect(desktopFile.contains("\nExec=\(prefix)/bin/lprojd-panel\n") && desktopFile.contains("\nIcon=org.lprojd.Panel\n"))
+        let launcher = try String(contentsOfFile: "\(prefix)/bin/lprojd-panel", encoding: .utf8)
+        #expect(launcher.contains("PACKAGE_DIRECTORY = \"\(prefix)/share/lprojd-panel\""))
         for unit in [
             "lib/systemd/system/lprojd.socket", "lib/systemd/system/lprojd.service", "lib/systemd/user/lprojd.socket",
             "lib/systemd/user/lprojd.service",

@@ -20,7 +20,8 @@ import Testing
                 == .init(client: app, bundle: "demo", locale: "en", reason: .default, requested: nil))
         // A preferred language the bundle has, by its language without region: chosen and saved.
         #expect(try await lprojd.selection(client: app, bundle: "demo", preferredLanguages: ["it", "fr-CA", "de"]).locale == "fr")
-        #expect(try await lprojd.selection(client: app, bundle: "demo").reason == .saved)
+        // Saved as the best match for the preferred languages, not as the app's choice: it follows them.
+        #expect(try await lprojd.selection(client: app, bundle: "demo").reason == .preferred)
         // The client's lookups follow it.
         #expect(try await lprojd.lookup(bundle: "demo", key: "settings.title", client: app).value == "Réglages")
 
@@ -31,8 +32,14 @@ import Testing
         let klingon = try await lprojd.select(client: app, bundle: "demo", locale: "tlh")
         #expect(klingon.locale == "en" && klingon.reason == .default && klingon.requested == "tlh")
         #expect(try await lprojd.select(client: app, bundle: "demo", locale: "ja").locale == "ja")
-        #expect(try await lprojd.reset(client: app, bundle: "demo").locale == "en")
-        #expect(try await lprojd.selection(client: app, bundle: "demo").reason == .default)
+        // Forgetting the choice: the preferred languages the app's process sent apply again at once.
+        #expect(try await lprojd.reset(client: app, bundle: "demo").locale == "fr")
+        #expect(try await lprojd.selection(client: app, bundle: "demo").reason == .preferred)
+        // An app that never sent any (and no desktop): the development locale.
+        _ = try await lprojd.select(client: "org.example.Quiet", bundle: "demo", locale: "ja")
+        #expect(
+            try await lprojd.reset(client: "org.example.Quiet", bundle: "demo")
+                == .init(client: "org.example.Quiet", bundle: "demo", locale: "en", reason: .default, requested: nil))
 
         await expectError("org.lprojd.Localization.InvalidLocale") {
             _ = try await lprojd.select(client: app, bundle: "demo", locale: "not a locale")

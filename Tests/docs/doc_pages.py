@@ -13,11 +13,12 @@ REPOSITORY = Path(__file__).resolve().parents[2]
 
 def pages() -> list[Path]:
     """The pages whose links and examples are checked: the README, docs/,
-    and the examples' own READMEs."""
+    the examples' own READMEs and the panel's."""
     return [
         REPOSITORY / "README.md",
         *sorted((REPOSITORY / "docs").glob("*.md")),
         *sorted((REPOSITORY / "Examples").glob("*/README.md")),
+        REPOSITORY / "panel" / "README.md",
     ]
 
 

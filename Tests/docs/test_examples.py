@@ -228,15 +228,24 @@ def test_a_synopsis_is_what_lprojctl_knows(block):
         if subcommand not in subcommands:
             problems.append(f"{subcommand}: lprojctl has no such subcommand")
             continue
+        # A command of commands (`po export`): its own command's help.
+        words = form.split()
+        command = [subcommand]
         if subcommand not in helps:
             helps[subcommand] = subprocess.run(
                 [lprojctl, subcommand, "--help"], capture_output=True, text=True, timeout=60
             ).stdout
             if subcommand == "extract":
                 helps[subcommand] += extract_options()
+        if "SUBCOMMANDS:" in helps[subcommand] and len(words) > 1 and re.fullmatch(r"[a-z][a-z-]*", words[1]):
+            command = [subcommand, words[1]]
+            key = " ".join(command)
+            if key not in helps:
+                helps[key] = subprocess.run([lprojctl, *command, "--help"], capture_output=True, text=True, timeout=60).stdout
+        help_text = helps[" ".join(command)]
         for option in re.findall(r"(?<![\w-])(--?[a-z][a-z-]*)", form):
-            if not re.search(rf"(?<![\w-]){re.escape(option)}(?![\w-])", helps[subcommand]):
-                problems.append(f"{subcommand} {option}: not in `lprojctl {subcommand} --help`")
+            if not re.search(rf"(?<![\w-]){re.escape(option)}(?![\w-])", help_text):
+                problems.append(f"{' '.join(command)} {option}: not in `lprojctl {' '.join(command)} --help`")
     for subcommand in subcommands:
         if subcommand != "help" and subcommand not in listed:
             problems.append(f"{subcommand}: lprojctl has it, the synopsis does not")

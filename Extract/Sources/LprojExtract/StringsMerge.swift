@@ -66,21 +66,7 @@ public enum StringsMerge {
 
     /// A string as a `.strings` literal's body.
     public static func escape(_ text: String) -> String {
-        var escaped = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\\": escaped += "\\\\"
-            case "\"": escaped += "\\\""
-            case "\n": escaped += "\\n"
-            case "\t": escaped += "\\t"
-            case "\r": escaped += "\\r"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16, uppercase: true)
-                escaped += "\\U" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: escaped.unicodeScalars.append(scalar)
-            }
-        }
-        return escaped
+        StringsLiteral.escaped(text)
     }
 
     static func endsWithNewline(_ bytes: [UInt8], encoding: TextEncoding) -> Bool {

@@ -188,19 +188,10 @@ enum StringsdictEditor {
         return String(decoding: bytes[start..<offset], as: UTF8.self)
     }
 
-    /// Text as Foundation writes it in a property list: `&`, `<`, `>` escaped.
+    /// Text as Foundation writes it in a property list: the same escapes as
+    /// XLIFF's element text.
     static func escaped(_ text: String) -> String {
-        var result = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\r": result += "&#13;"
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
+        XLIFFWriter.text(text)
     }
 
     /// The written file means the old property list with the edits, and nothing else.

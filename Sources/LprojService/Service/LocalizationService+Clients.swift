@@ -66,7 +66,10 @@ extension LocalizationService {
     /// Checks a subscription's filter; the events come from the ``EventSink``.
     package func subscribe(_ call: Localization.Subscribe.Parameters, caller: Caller) throws(ServiceError) -> Subscription {
         let client = try clientID(call.client)
-        if let bundle = call.bundle { _ = try self.bundle(bundle) }
+        if let bundle = call.bundle {
+            _ = try self.bundle(bundle)
+            noteUse(of: client, bundle: bundle, by: caller)
+        }
         return Subscription(
             uid: caller.uid, client: client, bundle: call.bundle,
             ready: .ready(generation: catalog.snapshot.generation, client: client, bundle: call.bundle))

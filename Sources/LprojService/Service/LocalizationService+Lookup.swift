@@ -80,6 +80,7 @@ extension LocalizationService {
             try limited(text, .valueLength, maximum: limits.maximumValueLength)
         }
         let overlay = client.flatMap { added.overlay(uid: caller.uid, client: $0, bundle: bundle.name) }
+        noteUse(of: client, bundle: bundle.name, by: caller)
         // Found as the tables have it: a pseudo-locale's rewriting is work
         // too, done in the second half, once its cost is known.
         let found = bundle.lookup(key, table: table, locale: locale, defaultValue: defaultValue, overlay: overlay, pseudoLocalizing: false)
@@ -171,6 +172,7 @@ extension LocalizationService {
         let client = try clientID(call.client)
         let locale = try resolvedLocale(call.locale, client: client, bundle: bundle, caller: caller)
         let overlay = client.flatMap { added.overlay(uid: caller.uid, client: $0, bundle: bundle.name) }
+        noteUse(of: client, bundle: bundle.name, by: caller)
         let hasTable = bundle.localizations.contains { $0.tables[table] != nil } || overlay?.tables[table] != nil
         guard hasTable else { throw .tableNotFound(bundle: bundle.name, table: table) }
         let generation = snapshot.bundleGenerations[bundle.name] ?? snapshot.generation

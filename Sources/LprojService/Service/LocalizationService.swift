@@ -23,6 +23,10 @@ package final class LocalizationService: Sendable {
     let events: any EventSink
     let store: ClientStore
     let added: AddedStringsRegistry
+    /// The client and bundle pairs each uid used lately (``RecentClients``).
+    package let recent: RecentClients
+    /// Each uid's desktop languages, as the daemon's watcher reads them.
+    package let desktop: DesktopLanguages
     /// The lookups that missed their key, for translators.
     package let misses: MissLedger
     /// Whether lookups are counted in ``misses`` (`count-misses`).
@@ -46,9 +50,12 @@ package final class LocalizationService: Sendable {
     package init(
         catalog: Catalog, watcher: CatalogWatcher, events: any EventSink, store: ClientStore, added: AddedStringsRegistry,
         misses: MissLedger = MissLedger(), countsMisses: Bool = true, limits: ServiceLimits = ServiceLimits(),
-        budget: BudgetBook = BudgetBook(limits: BudgetLimits()),
+        budget: BudgetBook = BudgetBook(limits: BudgetLimits()), recent: RecentClients? = nil,
+        desktop: DesktopLanguages = DesktopLanguages(),
         daemonUID: UInt32, connectionCount: @escaping @Sendable (UInt32?) -> Int = { _ in 0 }, logger: Logger
     ) {
+        self.recent = recent ?? RecentClients(budget: budget)
+        self.desktop = desktop
         self.catalog = catalog
         self.watcher = watcher
         self.events = events
@@ -124,6 +131,13 @@ package final class LocalizationService: Sendable {
     func clientID(_ client: String?) throws(ServiceError) -> String? {
         guard let client else { return nil }
         return try clientID(client)
+    }
+
+    /// Records that a call named a client and a bundle (``RecentClients``);
+    /// the first time a uid does, its desktop's languages are followed.
+    func noteUse(of client: String?, bundle: String, by caller: Caller, languages: [LocaleIdentifier]? = nil) {
+        guard let client else { return }
+        if recent.record(uid: caller.uid, client: client, bundle: bundle, languages: languages) { desktop.follow(uid: caller.uid) }
     }
 
     func tableName(_ table: String?) throws(ServiceError) -> String {

@@ -99,7 +99,7 @@ struct CallAnswerer: Sendable {
     }
 
     private func write(_ parameters: JSONObject, to output: inout JSONWriter) {
-        withinReplyLimit(&output) { $0.bytes.append(contentsOf: VarlinkReply(parameters: parameters).encoded()) }
+        write(JSONValue.object(parameters), to: &output)
     }
 
     private func write(_ error: VarlinkError, to output: inout JSONWriter) {

@@ -15,7 +15,7 @@
 #include <bench_support.h> /* the Swift benchmarks' heap accounting, shared */
 
 #include "../tests/daemon-fixture.h"
-#include "lprojd/localizer.h"
+#include <lprojd/lprojd.h>
 
 #define KEYS 10000
 #define BATCH 1000
@@ -149,7 +149,7 @@ static void measure_mirror_memory(const char *directory) {
   heap_trim();
   size_t before = heap_bytes_in_use();
   g_autoptr(GError) error = NULL;
-  LprojdLocalizer *localizer = lprojd_localizer_new("memory", "org.example.Memory", daemon->socket_path, NULL, &error);
+  LprojdLocalizer *localizer = lprojd_localizer_new_sync("memory", "org.example.Memory", daemon->socket_path, NULL, &error);
   if (localizer == NULL) g_error("%s", error->message);
   heap_trim();
   size_t held = heap_bytes_in_use() - before;
@@ -185,7 +185,7 @@ int main(int argc, char **argv) {
   DaemonFixture *daemon = daemon_fixture_new(bundle, "bench", "en");
   daemon_fixture_start(daemon);
   g_autoptr(GError) error = NULL;
-  g_autoptr(LprojdLocalizer) localizer = lprojd_localizer_new("bench", "org.example.Bench", daemon->socket_path, NULL, &error);
+  g_autoptr(LprojdLocalizer) localizer = lprojd_localizer_new_sync("bench", "org.example.Bench", daemon->socket_path, NULL, &error);
   if (localizer == NULL) g_error("%s", error->message);
 
   /* Copies, as any table holds: the probe must not be the stored key itself. */

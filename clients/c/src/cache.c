@@ -4,7 +4,7 @@
 
 #include <glib/gstdio.h>
 
-#include "lprojd/localizer.h"
+#include "lprojd/lprojd.h"
 
 /* The cache file is read in whole: a bigger one is not a mirror we wrote. */
 #define CACHE_MAX_BYTES (256u * 1024u * 1024u)

@@ -2,7 +2,7 @@
  * gettext reads them (clients/README.md, "Preferred languages"). */
 #include <string.h>
 
-#include "lprojd/localizer.h"
+#include "lprojd/lprojd.h"
 
 static const char *environ_value(const char *const *envp, const char *name) {
   const char *value = g_environ_getenv((char **)envp, name);
@@ -47,6 +47,22 @@ static void add_language(GPtrArray *languages, const char *locale) {
   g_ptr_array_add(languages, tag);
 }
 
+/**
+ * lprojd_preferred_languages_from_environ:
+ * @envp: (array zero-terminated=1) (element-type filename): an environment,
+ *   such as g_get_environ() gives
+ *
+ * The user's preferred languages as gettext reads them from an environment,
+ * as BCP 47 tags: the locale of messages is the first non-empty of
+ * `LC_ALL`, `LC_MESSAGES` and `LANG`; in the C locale there are none; else
+ * `LANGUAGE`'s colon-separated entries, else that locale
+ * (`sr_RS.UTF-8@latin` becomes `sr-Latn-RS`). A localizer gives these to
+ * lprojd unless it was created with
+ * [property@Lprojd.Localizer:preferred-languages].
+ *
+ * Returns: (transfer full) (array zero-terminated=1): the languages, most
+ *   preferred first (possibly none)
+ */
 char **lprojd_preferred_languages_from_environ(const char *const *envp) {
   GPtrArray *languages = g_ptr_array_new();
   const char *messages = environ_value(envp, "LC_ALL");

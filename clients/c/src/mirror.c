@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "json-members.h"
-#include "lprojd/localizer.h"
+#include "lprojd/lprojd.h"
 
 #define CACHE_FORMAT 1
 
@@ -128,13 +128,25 @@ static void mirror_table_unref_data(gpointer table) { mirror_table_unref(table);
 
 /* ---- mirrors ---- */
 
-Mirror *mirror_new(const char *locale, const char *development_locale, GHashTable *tables, JsonObject *supported) {
+JsonNode *mirror_supported_node(JsonObject *object) { return json_node_init_object(json_node_alloc(), object); }
+
+Mirror *mirror_new(const char *locale, const char *development_locale, GHashTable *tables, JsonNode *supported) {
   Mirror *mirror = g_atomic_rc_box_new0(Mirror);
   mirror->locale = g_strdup(locale);
   mirror->development_locale = g_strdup(development_locale);
   mirror->tables = tables != NULL ? tables : mirror_copy_tables(NULL);
   mirror->localizable = g_hash_table_lookup(mirror->tables, "Localizable");
-  mirror->supported = supported != NULL ? json_object_ref(supported) : NULL;
+  mirror->supported = supported != NULL ? json_node_ref(supported) : NULL;
+  /* GetTable gives the bundle's generation: the latest of the tables' is
+   * the bundle's as of the last fetch. */
+  GHashTableIter iter;
+  gpointer value;
+  g_hash_table_iter_init(&iter, mirror->tables);
+  while (g_hash_table_iter_next(&iter, NULL, &value)) {
+    JsonNode *generation = ((MirrorTable *)value)->generation;
+    if (generation != NULL && json_node_get_value_type(generation) == G_TYPE_INT64)
+      mirror->generation = MAX(mirror->generation, json_node_get_int(generation));
+  }
   return mirror;
 }
 
@@ -156,7 +168,7 @@ static void mirror_clear(gpointer data) {
   g_free(mirror->locale);
   g_free(mirror->development_locale);
   g_hash_table_unref(mirror->tables);
-  if (mirror->supported != NULL) json_object_unref(mirror->supported);
+  if (mirror->supported != NULL) json_node_unref(mirror->supported);
 }
 
 void mirror_unref(Mirror *mirror) { g_atomic_rc_box_release_full(mirror, mirror_clear); }
@@ -219,7 +231,7 @@ guint mirror_difference(const Mirror *old, const Mirror *new) {
   guint changes = 0;
   if (g_strcmp0(old->locale, new->locale) != 0) changes |= LPROJD_CHANGE_LOCALE;
   if (!same_tables(old->tables, new->tables)) changes |= LPROJD_CHANGE_TABLES;
-  if (!same_supported(old->supported, new->supported)) changes |= LPROJD_CHANGE_LOCALES;
+  if (!same_supported(mirror_supported(old), mirror_supported(new))) changes |= LPROJD_CHANGE_LOCALES;
   return changes;
 }
 
@@ -333,7 +345,7 @@ char *mirror_to_cache_json(const Mirror *mirror, const char *bundle, const char 
   g_string_append_c(out, '}');
   if (mirror->supported != NULL) {
     g_string_append(out, ",\"supportedLocales\":");
-    append_json_object(out, mirror->supported);
+    append_json_node(out, mirror->supported);
   }
   g_string_append_c(out, '}');
   return g_string_free(out, FALSE);
@@ -370,5 +382,6 @@ Mirror *mirror_from_cache_json(const char *text, gsize length, const char *bundl
     return NULL;
   GHashTable *table_map = tables_from_cache(tables);
   if (table_map == NULL) return NULL;
-  return mirror_new(locale, member_string(root, "developmentLocale"), table_map, member_object(root, "supportedLocales"));
+  g_autoptr(JsonNode) supported = mirror_supported_node(member_object(root, "supportedLocales"));
+  return mirror_new(locale, member_string(root, "developmentLocale"), table_map, supported);
 }

@@ -27,7 +27,13 @@ typedef struct {
   char *development_locale; /* may be NULL */
   GHashTable *tables;       /* name -> MirrorTable (refcounted, shared between mirrors) */
   MirrorTable *localizable; /* the "Localizable" table, if any: the common lookup skips a hash */
-  JsonObject *supported;    /* SupportedLocales' reply, or NULL */
+  /* SupportedLocales' reply, or NULL. Held through a node, shared between
+   * mirrors made on the work queue's thread and released on the app's:
+   * json-glib counts a JsonObject's references without atomics, a
+   * JsonNode's with them, so mirrors share the node and never reference
+   * the object itself. */
+  JsonNode *supported;
+  gint64 generation;        /* the bundle's generation its tables were fetched at (the latest), 0 if unknown */
 } Mirror;
 
 /* A table from a GetTable reply, or NULL with LPROJD_ERROR_MALFORMED_REPLY. */
@@ -36,7 +42,14 @@ MirrorTable *mirror_table_ref(MirrorTable *table);
 void mirror_table_unref(MirrorTable *table);
 
 /* A mirror; tables maps names to MirrorTable and is taken (NULL: none). */
-Mirror *mirror_new(const char *locale, const char *development_locale, GHashTable *tables, JsonObject *supported);
+Mirror *mirror_new(const char *locale, const char *development_locale, GHashTable *tables, JsonNode *supported);
+/* A node holding `object`, its only owner once the caller lets `object` go
+ * (for mirror_new). */
+JsonNode *mirror_supported_node(JsonObject *object);
+/* The mirror's SupportedLocales reply (borrowed), or NULL. */
+static inline JsonObject *mirror_supported(const Mirror *mirror) {
+  return mirror->supported != NULL ? json_node_get_object(mirror->supported) : NULL;
+}
 /* A table map for mirror_new, holding a reference to each table of `from` (NULL: empty). */
 GHashTable *mirror_copy_tables(const Mirror *from);
 Mirror *mirror_ref(Mirror *mirror);

@@ -2,7 +2,7 @@
 
 #include <string.h>
 
-#include "lprojd/localizer.h"
+#include "lprojd/lprojd.h"
 
 /* Bytes asked of the socket at a time, as systemd's sd-varlink reads. */
 #define READ_CHUNK (64u * 1024u)
@@ -14,8 +14,6 @@ struct _VarlinkConnection {
   guint8 chunk[READ_CHUNK];
 };
 
-G_DEFINE_QUARK(lprojd-error-quark, lprojd_error)
-
 VarlinkConnection *varlink_connection_new(const char *path, GCancellable *cancellable, GError **error) {
   g_autoptr(GSocketClient) client = g_socket_client_new();
   g_autoptr(GSocketAddress) address = g_unix_socket_address_new(path);
@@ -23,8 +21,11 @@ VarlinkConnection *varlink_connection_new(const char *path, GCancellable *cancel
   GSocketConnection *socket =
       g_socket_client_connect(client, G_SOCKET_CONNECTABLE(address), cancellable, &local_error);
   if (socket == NULL) {
-    g_set_error(error, LPROJD_ERROR, LPROJD_ERROR_UNAVAILABLE, "lprojd is not reachable at %s: %s", path,
-                local_error->message);
+    if (g_error_matches(local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+      g_propagate_error(error, g_steal_pointer(&local_error));
+    else
+      g_set_error(error, LPROJD_ERROR, LPROJD_ERROR_UNAVAILABLE, "lprojd is not reachable at %s: %s", path,
+                  local_error->message);
     return NULL;
   }
   /* Blocking calls must not hang on a stuck daemon; the subscription's
@@ -50,9 +51,20 @@ void varlink_connection_unref(VarlinkConnection *connection) {
   g_free(connection);
 }
 
-static void set_disconnected(GError **error, GError *cause) {
-  g_set_error(error, LPROJD_ERROR, LPROJD_ERROR_DISCONNECTED, "the connection to lprojd dropped: %s",
-              cause != NULL ? cause->message : "end of stream");
+/* The error for a failed read or write: cancelled stays cancelled, a
+ * socket timeout is lprojd not answering, anything else a dropped
+ * connection. `cause` (NULL at the end of the stream) is taken. */
+static void set_io_error(GError **error, GError *cause) {
+  if (g_error_matches(cause, G_IO_ERROR, G_IO_ERROR_CANCELLED)) {
+    g_propagate_error(error, cause);
+    return;
+  }
+  if (g_error_matches(cause, G_IO_ERROR, G_IO_ERROR_TIMED_OUT))
+    g_set_error(error, LPROJD_ERROR, LPROJD_ERROR_TIMEOUT, "lprojd did not answer within %d s", VARLINK_CALL_TIMEOUT);
+  else
+    g_set_error(error, LPROJD_ERROR, LPROJD_ERROR_DISCONNECTED, "the connection to lprojd dropped: %s",
+                cause != NULL ? cause->message : "end of stream");
+  g_clear_error(&cause);
 }
 
 gboolean varlink_connection_send(VarlinkConnection *connection, const char *method, JsonObject *parameters,
@@ -64,10 +76,10 @@ gboolean varlink_connection_send(VarlinkConnection *connection, const char *meth
   g_autoptr(JsonNode) node = json_node_init_object(json_node_alloc(), call);
   g_autofree char *text = json_to_string(node, FALSE);
   gsize length = strlen(text) + 1; /* the NUL ends the frame */
-  g_autoptr(GError) local_error = NULL;
+  GError *local_error = NULL;
   GOutputStream *output = g_io_stream_get_output_stream(G_IO_STREAM(connection->socket));
   if (!g_output_stream_write_all(output, text, length, NULL, cancellable, &local_error)) {
-    set_disconnected(error, local_error);
+    set_io_error(error, local_error);
     return FALSE;
   }
   return TRUE;
@@ -144,8 +156,7 @@ JsonObject *varlink_connection_receive(VarlinkConnection *connection, gboolean *
     }
     gssize count = g_input_stream_read(stream, connection->chunk, sizeof connection->chunk, cancellable, &local_error);
     if (count <= 0) {
-      set_disconnected(error, local_error);
-      g_clear_error(&local_error);
+      set_io_error(error, local_error);
       return NULL;
     }
     g_byte_array_append(connection->input, connection->chunk, (guint)count);

@@ -88,8 +88,21 @@ void daemon_fixture_start(DaemonFixture *fixture) {
   wait_ready(notify);
 }
 
+void daemon_fixture_signal(DaemonFixture *fixture, int signal) {
+  g_assert_cmpint(fixture->pid, !=, 0);
+  g_assert_cmpint(kill(fixture->pid, signal), ==, 0);
+  /* kill() returns before every thread of lprojd has stopped (or runs
+   * again): wait until the kernel reports it, leaving it waitable. */
+  int state = signal == SIGSTOP ? WSTOPPED : signal == SIGCONT ? WCONTINUED : 0;
+  if (state == 0) return;
+  siginfo_t info = {0};
+  g_assert_cmpint(waitid(P_PID, (id_t)fixture->pid, &info, state | WNOWAIT), ==, 0);
+}
+
 void daemon_fixture_stop(DaemonFixture *fixture, int signal) {
   if (fixture->pid == 0) return;
+  /* A stopped daemon must run again to handle SIGTERM. */
+  kill(fixture->pid, SIGCONT);
   kill(fixture->pid, signal);
   int status = 0;
   waitpid(fixture->pid, &status, 0);

@@ -17,6 +17,9 @@ typedef struct {
 DaemonFixture *daemon_fixture_new(const char *bundle_source, const char *name, const char *development_locale);
 /* Starts lprojd ($LPROJD_BINARY) and waits for READY=1 (failing after 60 s). */
 void daemon_fixture_start(DaemonFixture *fixture);
+/* Sends `signal` to lprojd, which keeps running; SIGSTOP and SIGCONT return
+ * once lprojd is stopped, or runs again. */
+void daemon_fixture_signal(DaemonFixture *fixture, int signal);
 /* Stops lprojd with `signal` and reaps it. */
 void daemon_fixture_stop(DaemonFixture *fixture, int signal);
 void daemon_fixture_free(DaemonFixture *fixture);

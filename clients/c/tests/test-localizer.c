@@ -7,7 +7,7 @@
 #include <glib/gstdio.h>
 
 #include "daemon-fixture.h"
-#include "lprojd/localizer.h"
+#include "lprojd/lprojd.h"
 #include "varlink.h"
 
 #define BUNDLE "demo"
@@ -33,7 +33,7 @@ static void on_changed(LprojdLocalizer *localizer, LprojdChange what, gpointer d
 
 static LprojdLocalizer *new_localizer(Fixture *fixture, const char *client) {
   g_autoptr(GError) error = NULL;
-  LprojdLocalizer *localizer = lprojd_localizer_new(BUNDLE, client, fixture->daemon->socket_path, NULL, &error);
+  LprojdLocalizer *localizer = lprojd_localizer_new_sync(BUNDLE, client, fixture->daemon->socket_path, NULL, &error);
   g_assert_no_error(error);
   g_signal_connect(localizer, "changed", G_CALLBACK(on_changed), fixture);
   return localizer;
@@ -144,7 +144,7 @@ static void test_lookups_match_daemon(Fixture *fixture, gconstpointer data) {
   const char *locales[] = {"en", "de", "fr", "ru", "ar", "ja", "pt-BR", "en-GB", "zh-Hant"};
   for (gsize i = 0; i < G_N_ELEMENTS(locales); i++) {
     g_autoptr(GError) error = NULL;
-    g_assert_true(lprojd_localizer_select(fixture->localizer, locales[i], &error));
+    g_assert_true(lprojd_localizer_select_sync(fixture->localizer, locales[i], NULL, &error));
     g_assert_no_error(error);
     g_assert_cmpstr(lprojd_localizer_get_locale(fixture->localizer), ==, locales[i]);
     assert_table_matches_daemon(fixture, "Localizable");
@@ -163,7 +163,7 @@ static void test_placeholders(Fixture *fixture, gconstpointer data) {
   g_hash_table_insert(values, "name", "Ada {name}");
   const char *locales[] = {"en", "de", "ru"};
   for (gsize i = 0; i < G_N_ELEMENTS(locales); i++) {
-    g_assert_true(lprojd_localizer_select(fixture->localizer, locales[i], NULL));
+    g_assert_true(lprojd_localizer_select_sync(fixture->localizer, locales[i], NULL, NULL));
     JsonObject *parameters = lookup_parameters("greeting", "Localizable", locales[i]);
     JsonObject *placeholders = json_object_new();
     json_object_set_string_member(placeholders, "name", "Ada {name}");
@@ -177,14 +177,14 @@ static void test_placeholders(Fixture *fixture, gconstpointer data) {
 
 static void test_formatted_plurals(Fixture *fixture, gconstpointer data) {
   (void)data;
-  g_assert_true(lprojd_localizer_select(fixture->localizer, "ru", NULL));
+  g_assert_true(lprojd_localizer_select_sync(fixture->localizer, "ru", NULL, NULL));
   const gint64 counts[] = {0, 1, 2, 3, 4, 5, 11, 12, 21, 22, 25, 101, 111, 1000};
   for (gsize i = 0; i < G_N_ELEMENTS(counts); i++) {
     const char *keys[] = {"files.selected", "inbox.unread"};
     for (gsize k = 0; k < G_N_ELEMENTS(keys); k++) {
-      LprojdArgument argument = LPROJD_ARG_INT(counts[i]);
       g_autoptr(GError) error = NULL;
-      g_autofree char *text = lprojd_localizer_format(fixture->localizer, keys[k], NULL, &argument, 1, NULL, &error);
+      g_autofree char *text = lprojd_localizer_format_sync(fixture->localizer, keys[k], NULL,
+                                                           g_variant_new("(x)", counts[i]), NULL, NULL, &error);
       g_assert_no_error(error);
       JsonObject *parameters = lookup_parameters(keys[k], "Localizable", "ru");
       JsonArray *arguments = json_array_new();
@@ -197,21 +197,23 @@ static void test_formatted_plurals(Fixture *fixture, gconstpointer data) {
     }
   }
   g_autoptr(GError) error = NULL;
-  LprojdArgument one = LPROJD_ARG_INT(1), five = LPROJD_ARG_INT(5);
-  g_autofree char *single = lprojd_localizer_format(fixture->localizer, "files.selected", NULL, &one, 1, NULL, &error);
-  g_autofree char *many = lprojd_localizer_format(fixture->localizer, "files.selected", NULL, &five, 1, NULL, &error);
+  /* A single value is the only argument; an array holds them too; any integer type is an int. */
+  g_autofree char *single =
+      lprojd_localizer_format_sync(fixture->localizer, "files.selected", NULL, g_variant_new_int32(1), NULL, NULL, &error);
+  g_autofree char *many =
+      lprojd_localizer_format_sync(fixture->localizer, "files.selected", NULL, g_variant_new_parsed("[5]"), NULL, NULL, &error);
   g_assert_no_error(error);
   g_assert_cmpstr(single, ==, "Выбрано: 1 файл");
   g_assert_cmpstr(many, ==, "Выбрано: 5 файлов");
 
   /* A float and a string in English; a string where %d wants a number is the daemon's error. */
-  g_assert_true(lprojd_localizer_select(fixture->localizer, "en", NULL));
-  LprojdArgument progress[] = {LPROJD_ARG_FLOAT(42.5), LPROJD_ARG_STRING("a.zip")};
-  g_autofree char *text = lprojd_localizer_format(fixture->localizer, "download.progress", NULL, progress, 2, NULL, &error);
+  g_assert_true(lprojd_localizer_select_sync(fixture->localizer, "en", NULL, NULL));
+  g_autofree char *text = lprojd_localizer_format_sync(fixture->localizer, "download.progress", NULL,
+                                                       g_variant_new("(ds)", 42.5, "a.zip"), NULL, NULL, &error);
   g_assert_no_error(error);
   g_assert_cmpstr(text, ==, "Downloaded 42.5% of a.zip");
-  LprojdArgument wrong = LPROJD_ARG_STRING("three");
-  g_autofree char *refused = lprojd_localizer_format(fixture->localizer, "inbox.unread", NULL, &wrong, 1, NULL, &error);
+  g_autofree char *refused = lprojd_localizer_format_sync(fixture->localizer, "inbox.unread", NULL,
+                                                          g_variant_new("(s)", "three"), NULL, NULL, &error);
   g_assert_null(refused);
   g_assert_error(error, LPROJD_ERROR, LPROJD_ERROR_INVALID_ARGUMENTS);
 }
@@ -219,7 +221,7 @@ static void test_formatted_plurals(Fixture *fixture, gconstpointer data) {
 static void test_select_and_external_selection(Fixture *fixture, gconstpointer data) {
   (void)data;
   g_autoptr(GError) error = NULL;
-  g_assert_true(lprojd_localizer_select(fixture->localizer, "de", &error));
+  g_assert_true(lprojd_localizer_select_sync(fixture->localizer, "de", NULL, &error));
   g_assert_no_error(error);
   g_assert_cmpstr(lprojd_localizer_get_locale(fixture->localizer), ==, "de");
   g_assert_cmpuint(wait_changed(fixture, LPROJD_CHANGE_LOCALE) & LPROJD_CHANGE_LOCALE, !=, 0);
@@ -249,9 +251,9 @@ static void test_select_and_external_selection(Fixture *fixture, gconstpointer d
     g_assert_cmpstr(name->native_name, ==, json_object_get_string_member(entry, "nativeName"));
   }
 
-  g_assert_true(lprojd_localizer_reset(fixture->localizer, &error));
+  g_assert_true(lprojd_localizer_reset_sync(fixture->localizer, NULL, &error));
   g_assert_no_error(error);
-  g_assert_false(lprojd_localizer_select(fixture->localizer, "not a locale!", &error));
+  g_assert_false(lprojd_localizer_select_sync(fixture->localizer, "not a locale!", NULL, &error));
   g_assert_error(error, LPROJD_ERROR, LPROJD_ERROR_INVALID_LOCALE);
 }
 
@@ -266,7 +268,7 @@ static void replace_file(const char *path, const char *contents) {
 
 static void test_table_edit(Fixture *fixture, gconstpointer data) {
   (void)data;
-  g_assert_true(lprojd_localizer_select(fixture->localizer, "fr", NULL));
+  g_assert_true(lprojd_localizer_select_sync(fixture->localizer, "fr", NULL, NULL));
   wait_changed(fixture, LPROJD_CHANGE_LOCALE);
   g_autofree char *path = g_build_filename(fixture->daemon->bundle_dir, "fr.lproj", "Localizable.strings", NULL);
   g_autofree char *original = NULL;
@@ -282,12 +284,15 @@ static void test_table_edit(Fixture *fixture, gconstpointer data) {
 static void test_new_locale_folder(Fixture *fixture, gconstpointer data) {
   (void)data;
   g_clear_object(&fixture->localizer);
-  /* The languages are read from the environment when the localizer is made. */
-  g_autofree char *saved_lc_all = g_strdup(g_getenv("LC_ALL"));
-  g_setenv("LC_ALL", "it_IT.UTF-8", TRUE);
-  fixture->localizer = new_localizer(fixture, "org.example.Italian");
-  if (saved_lc_all != NULL) g_setenv("LC_ALL", saved_lc_all, TRUE);
-  else g_unsetenv("LC_ALL");
+  /* The user's languages, as LC_ALL=it_IT.UTF-8 gives them (setenv is not
+   * for a process with threads: test-pure tests reading them). */
+  const char *italian[] = {"it-IT", NULL};
+  g_autoptr(GError) error = NULL;
+  fixture->localizer = g_initable_new(LPROJD_TYPE_LOCALIZER, NULL, &error, "bundle", BUNDLE, "client-id",
+                                      "org.example.Italian", "socket-path", fixture->daemon->socket_path,
+                                      "preferred-languages", italian, NULL);
+  g_assert_no_error(error);
+  g_signal_connect(fixture->localizer, "changed", G_CALLBACK(on_changed), fixture);
   g_assert_cmpstr(lprojd_localizer_get_locale(fixture->localizer), ==, "en");
 
   g_autofree char *staged = g_build_filename(fixture->daemon->directory, "it.lproj", NULL);
@@ -311,7 +316,7 @@ static gboolean shows_wieder_da(gpointer localizer) {
  * back: the app keeps its last strings meanwhile, then takes the new ones. */
 static void test_vanished_bundle(Fixture *fixture, gconstpointer data) {
   (void)data;
-  g_assert_true(lprojd_localizer_select(fixture->localizer, "de", NULL));
+  g_assert_true(lprojd_localizer_select_sync(fixture->localizer, "de", NULL, NULL));
   wait_changed(fixture, LPROJD_CHANGE_LOCALE);
   g_autofree char *saved = g_build_filename(fixture->daemon->directory, "saved-bundle", NULL);
   g_assert_cmpint(g_rename(fixture->daemon->bundle_dir, saved), ==, 0);
@@ -330,11 +335,11 @@ static void test_vanished_bundle(Fixture *fixture, gconstpointer data) {
   g_assert_cmpstr(lprojd_localizer_get_locale(fixture->localizer), ==, "de");
 }
 
-static gboolean disconnected(gpointer data) { return !lprojd_localizer_is_connected(data); }
+static gboolean disconnected(gpointer data) { return !lprojd_localizer_get_connected(data); }
 
 static void test_reconnect(Fixture *fixture, gconstpointer data) {
   (void)data;
-  g_assert_true(lprojd_localizer_select(fixture->localizer, "de", NULL));
+  g_assert_true(lprojd_localizer_select_sync(fixture->localizer, "de", NULL, NULL));
   const int signals_to_stop[] = {SIGTERM, SIGKILL};
   for (gsize i = 0; i < G_N_ELEMENTS(signals_to_stop); i++) {
     daemon_fixture_stop(fixture->daemon, signals_to_stop[i]);
@@ -342,16 +347,17 @@ static void test_reconnect(Fixture *fixture, gconstpointer data) {
     /* The outage: the last mirror answers. */
     g_assert_cmpstr(lprojd_localizer_lookup(fixture->localizer, "menu.file", "Menu", NULL), ==, "Ablage");
     g_autoptr(GError) error = NULL;
-    LprojdArgument two = LPROJD_ARG_INT(2);
-    g_assert_null(lprojd_localizer_format(fixture->localizer, "files.selected", NULL, &two, 1, NULL, &error));
+    g_assert_null(lprojd_localizer_format_sync(fixture->localizer, "files.selected", NULL, g_variant_new("(x)", 2),
+                                               NULL, NULL, &error));
     g_assert_error(error, LPROJD_ERROR, LPROJD_ERROR_UNAVAILABLE);
     g_clear_error(&error);
     fixture->changes = 0;
     daemon_fixture_start(fixture->daemon);
     wait_changed(fixture, LPROJD_CHANGE_RECONNECTED);
-    g_assert_true(lprojd_localizer_is_connected(fixture->localizer));
+    g_assert_true(lprojd_localizer_get_connected(fixture->localizer));
     g_assert_cmpstr(lprojd_localizer_get_locale(fixture->localizer), ==, "de");
-    g_autofree char *text = lprojd_localizer_format(fixture->localizer, "files.selected", NULL, &two, 1, NULL, &error);
+    g_autofree char *text = lprojd_localizer_format_sync(fixture->localizer, "files.selected", NULL,
+                                                         g_variant_new("(x)", 2), NULL, NULL, &error);
     g_assert_no_error(error);
     g_assert_nonnull(text);
   }
@@ -359,13 +365,13 @@ static void test_reconnect(Fixture *fixture, gconstpointer data) {
 
 static void test_without_daemon(Fixture *fixture, gconstpointer data) {
   (void)data;
-  g_assert_true(lprojd_localizer_select(fixture->localizer, "de", NULL));
+  g_assert_true(lprojd_localizer_select_sync(fixture->localizer, "de", NULL, NULL));
   g_clear_object(&fixture->localizer);
   daemon_fixture_stop(fixture->daemon, SIGTERM);
 
   /* The cached mirror answers plain lookups and placeholders. */
   fixture->localizer = new_localizer(fixture, CLIENT);
-  g_assert_false(lprojd_localizer_is_connected(fixture->localizer));
+  g_assert_false(lprojd_localizer_get_connected(fixture->localizer));
   g_assert_cmpstr(lprojd_localizer_get_locale(fixture->localizer), ==, "de");
   g_assert_cmpstr(lprojd_localizer_lookup(fixture->localizer, "menu.file", "Menu", NULL), ==, "Ablage");
   g_autoptr(GHashTable) values = g_hash_table_new(g_str_hash, g_str_equal);
@@ -377,11 +383,11 @@ static void test_without_daemon(Fixture *fixture, gconstpointer data) {
 
   /* What needs the daemon says it is unavailable. */
   g_autoptr(GError) error = NULL;
-  LprojdArgument three = LPROJD_ARG_INT(3);
-  g_assert_null(lprojd_localizer_format(fixture->localizer, "files.selected", NULL, &three, 1, NULL, &error));
+  g_assert_null(lprojd_localizer_format_sync(fixture->localizer, "files.selected", NULL, g_variant_new("(x)", 3), NULL,
+                                             NULL, &error));
   g_assert_error(error, LPROJD_ERROR, LPROJD_ERROR_UNAVAILABLE);
   g_clear_error(&error);
-  g_assert_false(lprojd_localizer_select(fixture->localizer, "fr", &error));
+  g_assert_false(lprojd_localizer_select_sync(fixture->localizer, "fr", NULL, &error));
   g_assert_error(error, LPROJD_ERROR, LPROJD_ERROR_UNAVAILABLE);
 
   /* No cached mirror for another client: the default, else the key. (Its
@@ -389,7 +395,7 @@ static void test_without_daemon(Fixture *fixture, gconstpointer data) {
    * must not pass for the first localizer's.) */
   g_autoptr(GError) stranger_error = NULL;
   g_autoptr(LprojdLocalizer) stranger =
-      lprojd_localizer_new(BUNDLE, "org.example.Other", fixture->daemon->socket_path, NULL, &stranger_error);
+      lprojd_localizer_new_sync(BUNDLE, "org.example.Other", fixture->daemon->socket_path, NULL, &stranger_error);
   g_assert_no_error(stranger_error);
   g_assert_null(lprojd_localizer_get_locale(stranger));
   g_assert_cmpstr(lprojd_localizer_lookup(stranger, "menu.file", "Menu", "File"), ==, "File");
@@ -399,7 +405,8 @@ static void test_without_daemon(Fixture *fixture, gconstpointer data) {
   g_clear_error(&error);
   daemon_fixture_start(fixture->daemon);
   wait_changed(fixture, LPROJD_CHANGE_RECONNECTED);
-  g_autofree char *text = lprojd_localizer_format(fixture->localizer, "files.selected", NULL, &three, 1, NULL, &error);
+  g_autofree char *text = lprojd_localizer_format_sync(fixture->localizer, "files.selected", NULL,
+                                                       g_variant_new("(x)", 3), NULL, NULL, &error);
   g_assert_no_error(error);
   g_assert_cmpstr(text, ==, "3 Dateien ausgewählt");
 }
@@ -408,7 +415,7 @@ static void test_unknown_bundle(Fixture *fixture, gconstpointer data) {
   (void)data;
   g_autoptr(GError) error = NULL;
   g_autoptr(LprojdLocalizer) localizer =
-      lprojd_localizer_new("no-such-bundle", CLIENT, fixture->daemon->socket_path, NULL, &error);
+      lprojd_localizer_new_sync("no-such-bundle", CLIENT, fixture->daemon->socket_path, NULL, &error);
   g_assert_null(localizer);
   g_assert_error(error, LPROJD_ERROR, LPROJD_ERROR_BUNDLE_NOT_FOUND);
 }
@@ -435,7 +442,7 @@ static gpointer localizer_thread(gpointer data) {
   ThreadTest *test = data;
   g_main_context_push_thread_default(test->context);
   g_autoptr(GError) error = NULL;
-  g_autoptr(LprojdLocalizer) localizer = lprojd_localizer_new(BUNDLE, CLIENT, test->socket_path, NULL, &error);
+  g_autoptr(LprojdLocalizer) localizer = lprojd_localizer_new_sync(BUNDLE, CLIENT, test->socket_path, NULL, &error);
   g_assert_no_error(error);
   g_signal_connect(localizer, "changed", G_CALLBACK(on_thread_changed), test);
   g_mutex_lock(&test->mutex);

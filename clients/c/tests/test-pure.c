@@ -6,7 +6,7 @@
 #include <glib/gstdio.h>
 
 #include "cache.h"
-#include "lprojd/localizer.h"
+#include "lprojd/lprojd.h"
 #include "mirror.h"
 #include "placeholders.h"
 #include "string-table.h"
@@ -235,7 +235,7 @@ static GError *error_from_server(const char *reply, gsize length) {
   g_assert_true(g_socket_listen(server.listener, NULL));
   GThread *thread = g_thread_new("broken-server", serve_once, &server);
   GError *error = NULL;
-  g_autoptr(LprojdLocalizer) localizer = lprojd_localizer_new("demo", "c", path, NULL, &error);
+  g_autoptr(LprojdLocalizer) localizer = lprojd_localizer_new_sync("demo", "c", path, NULL, &error);
   g_assert_null(localizer);
   g_socket_close(server.listener, NULL);
   g_thread_join(thread);

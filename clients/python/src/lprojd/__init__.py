@@ -5,6 +5,7 @@
     print(localizer.localized("greeting", placeholders={"name": "Ada"}))
 """
 
+from .aio import AsyncChangeStream, AsyncLocalizer
 from .changes import Change, ChangeStream
 from .environment import preferred_languages
 from .errors import (
@@ -26,6 +27,8 @@ from .mirror import LocaleName, LocalizedValue
 from .placeholders import substitute as substitute_placeholders
 
 __all__ = [
+    "AsyncChangeStream",
+    "AsyncLocalizer",
     "BundleNotFound",
     "Change",
     "ChangeStream",

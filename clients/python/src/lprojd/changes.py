@@ -63,7 +63,8 @@ class ChangeStream:
                 raise TimeoutError(f"no change from lprojd in {timeout} s")
             if self._pending[0] is self._END:
                 return None
-            return self._pending.popleft()
+            change: Change = self._pending.popleft()
+            return change
 
     def __iter__(self) -> Iterator[Change]:
         return self
@@ -106,7 +107,7 @@ class Dispatcher:
 
         def run_once(*_: object) -> bool:
             function()
-            return GLib.SOURCE_REMOVE
+            return False  # GLib.SOURCE_REMOVE
 
         source = GLib.Idle()
         source.set_callback(run_once)
@@ -121,7 +122,7 @@ class Dispatcher:
             return None
         context = glib.MainContext.default()
         # A running main loop holds its context: if this thread can take it, no loop runs.
-        if context.acquire():
+        if bool(context.acquire()):
             context.release()
             return None
         return context

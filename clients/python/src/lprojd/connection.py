@@ -39,7 +39,8 @@ class Connection:
     def call(self, method: str, **parameters: Any) -> dict[str, Any]:
         """Calls `method`; parameters that are None are left out."""
         try:
-            return getattr(self._handle, method)(**parameters)
+            reply: dict[str, Any] = getattr(self._handle, method)(**parameters)
+            return reply
         except varlink.VarlinkError as error:
             raise from_varlink(error) from None
         except (OSError, ValueError) as error:

@@ -81,8 +81,8 @@ _BY_NAME: dict[str, type[DaemonError]] = {
 
 def from_varlink(error: varlink.VarlinkError) -> DaemonError:
     """The exception for an error reply: its class if it is one of the interface's."""
-    name = error.error() or ""
-    parameters = error.parameters() or {}
+    name = str(error.error() or "")
+    parameters: dict[str, Any] = dict(error.parameters() or {})
     interface, _, short = name.rpartition(".")
-    cls = _BY_NAME.get(short, DaemonError) if interface == INTERFACE else DaemonError
+    cls: type[DaemonError] = _BY_NAME.get(short, DaemonError) if interface == INTERFACE else DaemonError
     return cls(name, parameters)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import random
@@ -137,14 +138,15 @@ class Localizer:
             arguments=[_argument(value) for value in arguments],
             placeholders=dict(placeholders) if placeholders else None,
         )
-        return LocalizedValue(reply["value"], reply["found"], reply.get("locale"))
+        return LocalizedValue(str(reply["value"]), bool(reply["found"]), reply.get("locale"))
 
     def format(self, style: str, **parameters: Any) -> str:
         """A number, date or text written in the app's language by lprojd's `Format` (`style` and its parameters)."""
         mirror = self._mirror
-        return self._ask(
+        reply = self._ask(
             mirror, "Format", style=style, bundle=self.bundle, client=self.client, locale=mirror.locale, **parameters
-        )["value"]
+        )
+        return str(reply["value"])
 
     def supported_locales(self) -> list[LocaleName]:
         """The bundle's locales with their names in the app's language and in their own: a language menu."""
@@ -157,13 +159,13 @@ class Localizer:
         """
         selection = self._call("SelectLocale", client=self.client, bundle=self.bundle, locale=locale)["selection"]
         self._refresh(self._call, {"locale"}, locale=selection["locale"])
-        return selection["locale"]
+        return str(selection["locale"])
 
     def reset(self) -> str:
         """Forgets the app's saved language in lprojd; returns the locale that applies now."""
         selection = self._call("ResetSelection", client=self.client, bundle=self.bundle)["selection"]
         self._refresh(self._call, {"locale"}, locale=selection["locale"])
-        return selection["locale"]
+        return str(selection["locale"])
 
     # How the app hears of changes.
 
@@ -274,9 +276,10 @@ class Localizer:
                 log.info("connected to lprojd at %s", self.socket_path)
                 if change is not None:
                     self._notify(change)
-            if self._closed.is_set():
+            subscription = self._subscription
+            if self._closed.is_set() or subscription is None:
                 break
-            for event in self._subscription.events():
+            for event in subscription.events():
                 try:
                     self._handle(event)
                 except Unavailable:
@@ -288,13 +291,19 @@ class Localizer:
     def _handle(self, event: Mapping[str, Any]) -> None:
         """Refreshes what an event says changed (clients/README.md's table)."""
         kind = event.get("type")
-        if event.get("client") not in (None, self.client):
+        if event.get("client") not in (None, self.client) or self._fetcher is None:
             return
         call = self._fetcher.call
         if self._refetch_all and kind != "preferencesChanged":
             self._refresh(call, {"bundle"}, everything=True)
         elif kind == "localeChanged":
-            self._refresh(call, {"locale"}, locale=event["locale"])
+            # The event's locale may be old news: it comes on the subscription, while select() and reset()
+            # apply their reply from the call connection, so an earlier select's event can come after a
+            # later reset was applied. The selection now is lprojd's answer.
+            selection = call(
+                "GetSelection", client=self.client, bundle=self.bundle, preferredLanguages=self.languages
+            )["selection"]
+            self._refresh(call, {"locale"}, locale=selection["locale"])
         elif kind == "tablesChanged":
             self._refresh(call, {"tables"}, tables=event.get("tables") or list(self._mirror.tables))
         elif kind == "localesChanged":
@@ -417,7 +426,7 @@ class Localizer:
         for stream in streams:
             stream.put(change)
         for callback in callbacks:
-            self._dispatcher.dispatch(lambda callback=callback: call_safely(callback, change))
+            self._dispatcher.dispatch(functools.partial(call_safely, callback, change))
 
     def _remove_stream(self, stream: ChangeStream) -> None:
         with self._listeners_lock:

@@ -81,13 +81,13 @@ class Mirror:
         """`Lookup` without arguments: the string, else a plural entry's format key, else the default or the key."""
         reply = self.tables.get(table)
         if reply is not None and key in reply["strings"]:
-            raw, found = reply["strings"][key], True
+            raw: str = reply["strings"][key]
         elif reply is not None and key in reply["plurals"]:
-            raw, found = reply["plurals"][key]["format"], True
+            raw = reply["plurals"][key]["format"]
         else:
-            raw, found = (default if default is not None else key), False
-        source = reply["sources"].get(key) if found else None
-        return LocalizedValue(_placeholders.substitute(raw, placeholders), found, source)
+            raw = default if default is not None else key
+            return LocalizedValue(_placeholders.substitute(raw, placeholders), False, None)
+        return LocalizedValue(_placeholders.substitute(raw, placeholders), True, reply["sources"].get(key))
 
     def locale_names(self) -> list[LocaleName]:
         """The supported locales with their names, for a language menu."""
@@ -99,7 +99,7 @@ class Mirror:
     def same_answers(self, other: Mirror) -> bool:
         """Whether both answer every lookup alike (generations aside)."""
 
-        def answers(mirror: Mirror) -> tuple:
+        def answers(mirror: Mirror) -> tuple[Any, ...]:
             tables = {
                 name: (reply["strings"], reply["plurals"], reply["sources"]) for name, reply in mirror.tables.items()
             }

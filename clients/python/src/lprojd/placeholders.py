@@ -18,4 +18,5 @@ def substitute(text: str, values: Mapping[str, str] | None) -> str:
     """`text` with every `{name}` that `values` has replaced by its value."""
     if not values or "{" not in text:
         return text
-    return _PLACEHOLDER.sub(lambda match: values.get(match.group(1), match.group(0)), text)
+    given = values
+    return _PLACEHOLDER.sub(lambda match: given.get(match.group(1), match.group(0)), text)

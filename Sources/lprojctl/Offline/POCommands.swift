@@ -1,0 +1,129 @@
+import ArgumentParser
+import Foundation
+import LprojExchange
+import LprojVersion
+
+/// `lprojctl po export|import`: gettext PO files, for gettext platforms.
+struct POCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "po",
+        abstract: "Exchange translations as gettext PO files (Weblate, Pontoon, GNOME's Damned Lies, Launchpad).",
+        subcommands: [POExportCommand.self, POImportCommand.self]
+    )
+}
+
+/// `lprojctl po export BUNDLE_DIR --language fr -o fr.po`, or `--template -o app.pot`.
+struct POExportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Write a language's PO file, or the POT template of the development language.",
+        discussion: """
+            The key is the msgctxt (after TABLE: for tables other than
+            Localizable), the development language's text the msgid, the
+            developer's comment a #. comment. A plural is one message with
+            the language's standard Plural-Forms (gettext's msginit table),
+            each form holding the CLDR category found by evaluating both
+            rules; where they disagree, the numbers are printed.
+            """
+    )
+
+    @Argument(help: "The bundle directory.")
+    var bundle: String
+
+    @Option(name: .long, help: "The language of the PO file.")
+    var language: String?
+
+    @Flag(help: "Write the template (.pot) of the development language instead.")
+    var template = false
+
+    @Option(name: [.customShort("o"), .customLong("output")], help: "The file to write.")
+    var output: String
+
+    @Option(help: "A Plural-Forms header for a language gettext's table lacks.")
+    var pluralForms: String?
+
+    @Option(help: "The development language's folder (default: en, else Base).")
+    var developmentLocale: String?
+
+    func validate() throws {
+        guard template != (language != nil) else { throw ValidationError("give --language L, or --template") }
+    }
+
+    func run() throws {
+        let files = try BundleFiles.read(bundle, developmentLocale: developmentLocale)
+        let exchange: LocalizationExchange
+        do {
+            // The template speaks of no target language; any other serves to list the units.
+            exchange = try LocalizationExchange(bundle: files, language: language ?? (files.developmentFolder == "fr" ? "de" : "fr"))
+        } catch {
+            throw CommandError(error.description)
+        }
+        let project = URL(fileURLWithPath: bundle).standardizedFileURL.lastPathComponent
+        let export = exchange.poDocument(
+            template: template, project: project, generator: "lprojctl \(LprojVersion.current)", pluralForms: pluralForms)
+        for problem in export.problems { Output.note("warning: \(problem)") }
+        try BundleFiles.writeAtomically([(output, POWriter.write(export.document))])
+        let plurals = export.document.messages.filter { $0.idPlural != nil }.count
+        print("\(output): \(count(export.document.messages.count, "message")), \(plurals) plural")
+    }
+}
+
+/// `lprojctl po import BUNDLE_DIR fr.po`
+struct POImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Write the translations of a PO file back into a bundle.",
+        discussion: """
+            Checks the whole file as import-localizations does (its Language,
+            every msgctxt, the format arguments, the plural forms by the
+            file's own Plural-Forms) and writes nothing if anything is wrong;
+            fuzzy messages are not imported.
+            """
+    )
+
+    @Argument(help: "The bundle directory.")
+    var bundle: String
+
+    @Argument(help: "The PO file.")
+    var file: String
+
+    @Option(help: "The development language's folder (default: en, else Base).")
+    var developmentLocale: String?
+
+    @Flag(help: "Check and report, but write nothing.")
+    var dryRun = false
+
+    func run() throws {
+        let document: PODocument
+        do {
+            document = try POReader.read(try BundleFiles.readFile(file))
+        } catch let error as XMLError {
+            throw CommandError("\(file):\(error.location): error: \(error.message)")
+        }
+        guard let language = document.field("Language"), !language.isEmpty else {
+            throw CommandError("\(file):1:1: error: the header has no Language")
+        }
+        let files = try BundleFiles.read(bundle, developmentLocale: developmentLocale)
+        let exchange: LocalizationExchange
+        do {
+            exchange = try LocalizationExchange(bundle: files, language: language)
+        } catch {
+            throw CommandError("\(file): error: \(error.description)")
+        }
+        let plan = exchange.importing(document, from: file)
+        for finding in plan.findings {
+            Output.note(finding.file == file ? finding.description : "\(bundle)/\(finding.description)")
+        }
+        if plan.hasErrors {
+            Output.note("nothing was imported: \(count(plan.findings.filter { $0.severity == .error }.count, "error"))")
+            throw ExitCode(1)
+        }
+        if !dryRun { try BundleFiles.writeAtomically(plan.writes.map { ("\(bundle)/\($0.path)", $0.bytes) }) }
+        var summary = "\(dryRun ? "would import" : "imported") \(count(plan.imported, "translation"))"
+        summary += plan.writes.isEmpty ? "" : " into \(plan.writes.map(\.path).joined(separator: ", "))"
+        summary += "; \(plan.unchanged) unchanged"
+        if plan.unfinished > 0 { summary += ", \(plan.unfinished) fuzzy" }
+        if plan.sourceChanged > 0 { summary += ", \(plan.sourceChanged) whose source changed" }
+        print(summary)
+    }
+}

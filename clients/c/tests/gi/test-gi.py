@@ -1,0 +1,168 @@
+#!/usr/bin/env python3
+"""The localizer through its typelib, from Python (gi.repository.Lprojd), against the real lprojd.
+
+Run by with-lprojd ($LPROJD_SOCKET). Written for Debian 12's PyGObject 3.42, which has no asyncio
+integration: every _async call takes a callback and the GLib main loop runs until it comes. Async
+construction, a lookup, a plural, a formatted number, an async select, a change made by another
+localizer of the same app (notify::locale and `changed`), the language menu, and errors in the
+Lprojd.Error domain. Prints TAP; a failure ends the script non-zero.
+"""
+
+import os
+import sys
+
+import gi
+
+gi.require_version("Lprojd", "1.0")
+from gi.repository import GLib, GObject, Lprojd  # noqa: E402
+
+SOCKET = os.environ["LPROJD_SOCKET"]
+CLIENT = "org.example.PyGI"
+TIMEOUT_SECONDS = 20
+count = 0
+
+
+def check(name, actual, expected):
+    global count
+    count += 1
+    if actual != expected:
+        raise AssertionError(f"{name}: {actual!r}, expected {expected!r}")
+    print(f"ok {count} - {name}", flush=True)
+
+
+def run(start):
+    """Calls start(callback) and runs the main loop until the callback comes; returns its result."""
+    loop = GLib.MainLoop()
+    outcome = {}
+
+    def callback(source, result, *user_data):
+        outcome["source"], outcome["result"] = source, result
+        loop.quit()
+
+    def late():
+        outcome["late"] = True
+        loop.quit()
+        return GLib.SOURCE_REMOVE
+
+    timeout = GLib.timeout_add_seconds(TIMEOUT_SECONDS, late)
+    start(callback)
+    loop.run()
+    if "late" in outcome:
+        raise AssertionError(f"no callback within {TIMEOUT_SECONDS} s")
+    GLib.source_remove(timeout)
+    return outcome["source"], outcome["result"]
+
+
+def new_localizer(bundle="demo"):
+    _, result = run(lambda callback: Lprojd.Localizer.new_async(bundle, CLIENT, SOCKET, None, callback))
+    return Lprojd.Localizer.new_finish(result)
+
+
+def call(localizer, method, *arguments):
+    """localizer.METHOD_async(*arguments, None, callback), then METHOD_finish."""
+    _, result = run(lambda callback: getattr(localizer, f"{method}_async")(*arguments, None, callback))
+    return getattr(localizer, f"{method}_finish")(result)
+
+
+def run_until(condition, what):
+    """Runs the main loop until condition() holds."""
+    loop = GLib.MainLoop()
+
+    def poll():
+        if condition():
+            loop.quit()
+            return GLib.SOURCE_REMOVE
+        return GLib.SOURCE_CONTINUE
+
+    def late():
+        loop.quit()
+        return GLib.SOURCE_REMOVE
+
+    GLib.idle_add(poll)
+    check_source = GLib.timeout_add(10, poll)
+    timeout = GLib.timeout_add_seconds(TIMEOUT_SECONDS, late)
+    loop.run()
+    for source in (check_source, timeout):
+        if GLib.main_context_default().find_source_by_id(source):
+            GLib.source_remove(source)
+    if not condition():
+        raise AssertionError(f"no {what} within {TIMEOUT_SECONDS} s")
+
+
+def main():
+    localizer = new_localizer()
+    check("new_async gives a localizer", isinstance(localizer, Lprojd.Localizer), True)
+    check("its locale is the development locale", localizer.props.locale, "en")
+    check("the connected property", localizer.props.connected, True)
+    check("the client-id property", localizer.props.client_id, CLIENT)
+    check("the generation property counts", localizer.props.generation > 0, True)
+    check("a lookup from the mirror", localizer.lookup("welcome.title", None, None), "Welcome to Demo")
+    check("where it came from", localizer.lookup_source("welcome.title", None), "en")
+    check("a missing key gives its default", localizer.lookup("no.such.key", None, "Fallback"), "Fallback")
+    check("placeholders", localizer.lookup_with_placeholders("greeting", None, None, {"name": "Ada"}), "Hello, Ada!")
+
+    check("a plural, formatted by lprojd",
+          call(localizer, "format", "files.selected", None, GLib.Variant("(x)", (1,)), None), "1 file selected")
+    check("a float and a string", call(localizer, "format", "download.progress", None,
+                                       GLib.Variant("(ds)", (42.5, "a.zip")), None), "Downloaded 42.5% of a.zip")
+
+    menu = {name.locale: (name.name, name.native_name) for name in localizer.supported_locales()}
+    check("the language menu", menu["de"], ("German", "Deutsch"))
+
+    check("select_async", call(localizer, "select", "ru"), True)
+    check("applies the locale", localizer.props.locale, "ru")
+    check("lookups are in Russian", localizer.lookup("welcome.title", None, None), "Добро пожаловать в Demo")
+    check("a Russian plural", call(localizer, "format", "files.selected", None, GLib.Variant("(x)", (22,)), None),
+          "Выбрано: 22 файла")
+    number = call(localizer, "format_value", "decimal", GLib.Variant("a{sv}", {"number": GLib.Variant("d", 1234.5)}))
+    check("a number written the Russian way", number, "1\u00a0234,5")
+
+    # Another localizer of the same app selects French: this one follows.
+    other = new_localizer()
+    notified, changes = [], []
+    localizer.connect("notify::locale", lambda *_: notified.append(localizer.props.locale))
+    localizer.connect("changed", lambda _, what: changes.append(int(what)))
+    call(other, "select", "fr")
+    run_until(lambda: any(what & Lprojd.Change.LOCALE for what in changes), "changed(LOCALE)")
+    check("changed says LOCALE, and the locale follows", localizer.props.locale, "fr")
+    check("notify::locale came first", notified, ["fr"])
+    check("the strings follow", localizer.lookup("welcome.title", None, None), "Bienvenue dans Demo")
+
+    # A property binding, as a GTK label would have it.
+    class Label(GObject.Object):
+        label = GObject.Property(type=str)
+
+    label = Label()
+    localizer.bind_property("locale", label, "label", GObject.BindingFlags.SYNC_CREATE)
+    check("a bound property shows the locale", label.props.label, "fr")
+
+    try:
+        call(localizer, "select", "not a locale!")
+        check("an invalid locale is refused", False, True)
+    except GLib.Error as error:
+        check("an invalid locale is Lprojd.Error.INVALID_LOCALE",
+              error.matches(Lprojd.error_quark(), Lprojd.Error.INVALID_LOCALE), True)
+    try:
+        new_localizer("no-such-bundle")
+        check("an unknown bundle is refused", False, True)
+    except GLib.Error as error:
+        check("an unknown bundle is Lprojd.Error.BUNDLE_NOT_FOUND",
+              error.matches(Lprojd.error_quark(), Lprojd.Error.BUNDLE_NOT_FOUND), True)
+
+    # The blocking variants, from Python too.
+    check("select_sync", localizer.select_sync("de", None), True)
+    check("format_sync", localizer.format_sync("files.selected", None, GLib.Variant("(x)", (3,)), None, None),
+          "3 Dateien ausgewählt")
+    check("reset", call(localizer, "reset"), True)
+    check("the development locale again", localizer.props.locale, "en")
+
+
+if __name__ == "__main__":
+    print(f"# PyGObject {'.'.join(map(str, gi.version_info))}, Python {sys.version.split()[0]}", flush=True)
+    try:
+        main()
+    except (AssertionError, GLib.Error) as error:
+        print(f"not ok {count + 1} - {error}", flush=True)
+        print(f"1..{count + 1}")
+        sys.exit(1)
+    print(f"1..{count}")

@@ -1,0 +1,1 @@
+"""The language panel for apps that use lprojd: each app's language, switched live."""

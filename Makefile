@@ -97,12 +97,16 @@ APT_CLIENT   := gcc meson libglib2.0-dev libjson-glib-dev gobject-introspection 
 APT_TEST     := systemd util-linux strace gdb gettext gjs python3-gi valgrind mypy xvfb xauth chromium groff-base man-db zsh \
                 libxml2-utils dbus-daemon accountsservice python3-dbusmock at-spi2-core gir1.2-atspi-2.0 xdotool
 # The Debian packages: what debian/control's Build-Depends names (debhelper,
-# dh-python and pybuild's pyproject plugin, Debian's python3), which make
-# test-deb checks are installed, and python3-debian, with which it reads
-# debian/copyright as DEP-5. lintian only for `make deb-test`.
-APT_DEB      := dpkg-dev debhelper dh-python pybuild-plugin-pyproject python3-all python3-setuptools python3-debian
-# The C client's build (APT_CLIENT) and systemd's pkg-config file, which the
-# packages' build needs.
+# dh-python and pybuild's pyproject plugin, Debian's python3, and
+# desktop-file-validate, which checks the panel's desktop file as the package
+# installs it), which make test-deb checks are installed, and python3-debian,
+# with which it reads debian/copyright as DEP-5. lintian only for `make
+# deb-test`.
+APT_DEB      := dpkg-dev debhelper dh-python pybuild-plugin-pyproject python3-all python3-setuptools python3-debian \
+                desktop-file-utils
+# The rest of Build-Depends, which make deps installs for other reasons:
+# the C client's build (APT_CLIENT: meson, gobject-introspection with
+# dh_girepository, valac, gi-docgen) and systemd's pkg-config file.
 APT_DEB_BUILD := $(APT_CLIENT) systemd
 APT_PACKAGES := $(APT_DEMO) $(APT_APP) $(APT_CLIENT) $(APT_TEST) $(APT_DEB)
 DEMO_DIR     ?= $(or $(XDG_RUNTIME_DIR),/tmp)/lprojd-demo

@@ -31,6 +31,11 @@
 #   make man        the manual pages in man/, written from the programs' own
 #                   help and man/parts (a test fails when they are stale)
 #   make print-version  lprojd's version (Sources/LprojVersion), for packaging
+#   make deb        the Debian packages (dpkg-buildpackage -us -uc -b), in ..
+#   make deb-test   builds the packages, installs them, serves a drop-in to
+#                   lprojctl, C and Python, purges them (as root, on a
+#                   disposable machine: CI's); make test-deb, in make test,
+#                   checks debian/ without building it
 #
 #   make test-docs  the documentation's tests (links, docs/architecture.md
 #                   against the code, every example run against the demo
@@ -39,12 +44,16 @@
 # Each installs what a fresh Debian 12 machine lacks first: `deps-demo` what
 # the build and the demo need (`demo`, `build`, `release`, `extract`),
 # `deps-app` that and GTK 4 with PyGObject (`demo-app`), and `deps`
-# everything the tests need too (`test`, `bench`, `soak`, `fuzz`).
+# everything the tests need too (`test`, `bench`, `soak`, `fuzz`, `deb`,
+# `deb-test`). `install`, `release-binaries`, `extract-binary` and the
+# package build (debian/rules) install nothing: no apt-get, no pip.
 
 SWIFT        ?= swift
 PREFIX       ?= /usr/local
 DESTDIR      ?=
 BINDIR       ?= $(PREFIX)/bin
+LIBDIR       ?= $(PREFIX)/lib
+INCLUDEDIR   ?= $(PREFIX)/include
 DATADIR      ?= $(PREFIX)/share
 SYSCONFDIR   ?= /etc
 MANDIR       ?= $(DATADIR)/man
@@ -57,6 +66,9 @@ SYSTEMD_USER_UNIT_DIR   ?= $(PREFIX)/lib/systemd/user
 # Where `install` takes the binaries from.
 BUILD_DIR    ?= .build/release
 BUILD_FLAGS  ?=
+# Where `install-extract` takes lproj-extract from, and how it is built.
+EXTRACT_BUILD_DIR   ?= Extract/.build/release
+EXTRACT_BUILD_FLAGS ?=
 
 # What building lprojd and lprojctl needs (ICU's headers, libsystemd, SQLite).
 APT_DEMO     := libicu-dev libsystemd-dev libsqlite3-dev pkg-config
@@ -84,7 +96,19 @@ APT_CLIENT   := gcc meson libglib2.0-dev libjson-glib-dev gobject-introspection 
 # reader does, and xdotool, to type on them as a person does.
 APT_TEST     := systemd util-linux strace gdb gettext gjs python3-gi valgrind mypy xvfb xauth chromium groff-base man-db zsh \
                 libxml2-utils dbus-daemon accountsservice python3-dbusmock at-spi2-core gir1.2-atspi-2.0 xdotool
-APT_PACKAGES := $(APT_DEMO) $(APT_APP) $(APT_CLIENT) $(APT_TEST)
+# The Debian packages: what debian/control's Build-Depends names (debhelper,
+# dh-python and pybuild's pyproject plugin, Debian's python3, and
+# desktop-file-validate, which checks the panel's desktop file as the package
+# installs it), which make test-deb checks are installed, and python3-debian,
+# with which it reads debian/copyright as DEP-5. lintian only for `make
+# deb-test`.
+APT_DEB      := dpkg-dev debhelper dh-python pybuild-plugin-pyproject python3-all python3-setuptools python3-debian \
+                desktop-file-utils
+# The rest of Build-Depends, which make deps installs for other reasons:
+# the C client's build (APT_CLIENT: meson, gobject-introspection with
+# dh_girepository, valac, gi-docgen) and systemd's pkg-config file.
+APT_DEB_BUILD := $(APT_CLIENT) systemd
+APT_PACKAGES := $(APT_DEMO) $(APT_APP) $(APT_CLIENT) $(APT_TEST) $(APT_DEB)
 DEMO_DIR     ?= $(or $(XDG_RUNTIME_DIR),/tmp)/lprojd-demo
 DEMO_SOCKET  ?= $(DEMO_DIR)/org.lprojd.Localization
 # The tour's Python examples use varlink; the tests babel too (plural rules
@@ -100,7 +124,7 @@ VERSION      := $(shell sed -n 's/^ *public static let current = "\(.*\)"$$/\1/p
 
 COMMA        := ,
 
-.PHONY: all deps deps-demo deps-app test-docs build release test test-clients test-desktop test-extract panel install-panel test-man extract demo-app install-client bench soak fuzz-build fuzz fuzz-smoke demo install install-binaries install-data install-examples install-man install-completions clean generate man print-version format lint-format
+.PHONY: all deps deps-demo deps-deb deps-app test-docs build release release-binaries extract-binary test test-clients test-desktop test-extract panel install-panel test-man test-deb deb deb-test extract demo-app install-client install-extract bench soak fuzz-build fuzz fuzz-smoke demo install install-binaries install-data install-examples install-man install-completions clean generate man print-version format lint-format
 
 all: build
 
@@ -131,6 +155,10 @@ deps-demo:
 	$(call apt-install,$(APT_DEMO))
 	$(call pip-install,import varlink,$(PIP_DEMO))
 
+# What building the Debian packages, and make deb-test, need.
+deps-deb:
+	$(call apt-install,$(APT_DEMO) $(APT_DEB_BUILD) $(APT_DEB) lintian)
+
 deps-app:
 	$(call apt-install,$(APT_DEMO) $(APT_APP))
 	$(call pip-install,import varlink,$(PIP_DEMO))
@@ -147,8 +175,17 @@ build: deps-demo
 # Static Swift runtime: the installed binaries need no toolchain on the
 # machine, only the Debian libraries (ICU, libsystemd, SQLite).
 release: deps-demo
+	$(MAKE) --no-print-directory release-binaries
+
+# The same, installing nothing first (the package build runs it).
+release-binaries:
 	$(SWIFT) build -c release --static-swift-stdlib --product lprojd $(BUILD_FLAGS)
 	$(SWIFT) build -c release --static-swift-stdlib --product lprojctl $(BUILD_FLAGS)
+
+# lproj-extract as a package ships it: release, the Swift runtime linked in,
+# installing nothing first.
+extract-binary:
+	$(SWIFT) build -c release --static-swift-stdlib --package-path Extract --product lproj-extract $(EXTRACT_BUILD_FLAGS)
 
 # The hardening tests attack the release lprojd with the release lproj-soak
 # (stalls of milliseconds mean little in a debug build), on their own, after
@@ -166,6 +203,7 @@ test: deps
 	$(MAKE) test-desktop
 	$(MAKE) test-extract
 	$(MAKE) test-man
+	$(MAKE) test-deb
 	$(MAKE) test-docs
 
 # lproj-extract's own package (swift-syntax takes minutes to build, once).
@@ -183,8 +221,8 @@ test-extract:
 # the typelib answer for answer.
 CLIENT_BUILD := $(CURDIR)/clients/c/build
 test-clients:
-	$(MAKE) -C clients/c check LPROJD_BINARY=$(CURDIR)/.build/release/lprojd
-	$(MAKE) -C clients/c check-asan LPROJD_BINARY=$(CURDIR)/.build/release/lprojd
+	$(MAKE) -C clients/c check MESON_OPTIONS=-Dwerror=true LPROJD_BINARY=$(CURDIR)/.build/release/lprojd
+	$(MAKE) -C clients/c check-asan MESON_OPTIONS=-Dwerror=true LPROJD_BINARY=$(CURDIR)/.build/release/lprojd
 	$(MAKE) -C Examples/CDemo
 	$(SWIFT) build --product lproj-swift-demo $(BUILD_FLAGS)
 	$(PIP) './clients/python[glib,test]' || $(PIP) --break-system-packages './clients/python[glib,test]'
@@ -209,6 +247,30 @@ test-man:
 	LPROJD=$(CURDIR)/.build/debug/lprojd LPROJCTL=$(CURDIR)/.build/debug/lprojctl \
 	  LPROJ_EXTRACT=$(CURDIR)/Extract/.build/debug/lproj-extract PYTHONDONTWRITEBYTECODE=1 \
 	  python3 -m pytest -q -p no:cacheprovider Tests/man
+
+# The Debian packaging, without building it (Tests/deb/test_debian.py, a few
+# seconds): debian/control parses and its build dependencies are installed,
+# debian/copyright is DEP-5 and covers every file the packages take from the
+# tree, the changelog's version is make print-version's, the units'
+# ExecStart, the C client's flags and .pc file, and the symbols file against
+# the header. `make deb-test` builds the packages and installs them.
+test-deb:
+	PYTHONDONTWRITEBYTECODE=1 python3 -m pytest -q -p no:cacheprovider Tests/deb
+
+# The Debian packages, in the parent directory, as a packager builds them
+# (debian/README.source: the Swift toolchain on PATH is the one build
+# dependency Debian lacks). DEB_BUILD_FLAGS: e.g. -nc to keep the last
+# build's Swift caches.
+DEB_BUILD_FLAGS ?=
+# (The packages' build gets no MAKEFLAGS of this make.)
+deb: deps-deb
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL dpkg-buildpackage -us -uc -b $(DEB_BUILD_FLAGS)
+
+# Builds the packages, lintian on the .changes, then installs them, serves a
+# drop-in to the installed lprojctl, C library and Python package, and
+# purges them (debian/tests/install-test; as root, on a disposable machine).
+deb-test: deps-deb
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL debian/tests/install-test --build
 
 # The documentation's tests (Tests/docs): links and anchors, the
 # architecture page against Package.swift and the imports, and every example
@@ -282,9 +344,9 @@ install: install-binaries install-data install-man install-completions install-c
 # The C client, built with meson: the library, its headers and pkg-config
 # file (lprojd-client), Lprojd-1.0.gir and .typelib, the vapi and the HTML
 # reference, as far as the tools found allow (APT_CLIENT has them all).
-# CC, CFLAGS and LDFLAGS reach meson; LIBDIR defaults to PREFIX/lib.
+# CC, CPPFLAGS, CFLAGS and LDFLAGS reach meson; LIBDIR defaults to PREFIX/lib.
 install-client:
-	$(MAKE) -C clients/c install PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
+	$(MAKE) -C clients/c install PREFIX=$(PREFIX) LIBDIR=$(LIBDIR) INCLUDEDIR=$(INCLUDEDIR) DATADIR=$(DATADIR) DESTDIR=$(DESTDIR)
 
 # The language panel: its Python package in DATADIR/lprojd-panel, the
 # lprojd-panel command, its desktop file and its icon, where GNOME looks.
@@ -315,6 +377,15 @@ install-binaries:
 	install -d $(DESTDIR)$(BINDIR)
 	install -m 0755 $(BUILD_DIR)/lprojd $(BUILD_DIR)/lprojctl $(DESTDIR)$(BINDIR)/
 
+# lproj-extract (built by extract-binary, or make extract): the translators'
+# tools, apart from `install` as the packages have them apart. It has no
+# completions of its own: it names itself `lprojctl extract`, which is how
+# it is run, and lprojctl's completions complete that.
+install-extract:
+	@test -x $(EXTRACT_BUILD_DIR)/lproj-extract || { echo "No lproj-extract in $(EXTRACT_BUILD_DIR): run 'make extract' first."; exit 1; }
+	install -d $(DESTDIR)$(BINDIR)
+	install -m 0755 $(EXTRACT_BUILD_DIR)/lproj-extract $(DESTDIR)$(BINDIR)/
+
 install-man:
 	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8
 	install -m 0644 man/lprojctl.1 man/lproj-extract.1 $(DESTDIR)$(MANDIR)/man1/
@@ -322,12 +393,14 @@ install-man:
 	install -m 0644 man/lprojd.8 $(DESTDIR)$(MANDIR)/man8/
 
 # The completions are the programs' own (swift-argument-parser writes them),
-# so they are written from the binaries being installed.
+# so they are written from the binaries being installed. bash-completion
+# sources its files: the bash one loses its #! line, which says otherwise.
 install-completions:
 	@test -x $(BUILD_DIR)/lprojd -a -x $(BUILD_DIR)/lprojctl || { echo "No binaries in $(BUILD_DIR): run 'make release' first."; exit 1; }
 	install -d $(DESTDIR)$(BASH_COMPLETION_DIR) $(DESTDIR)$(ZSH_COMPLETION_DIR) $(DESTDIR)$(FISH_COMPLETION_DIR)
 	for program in lprojd lprojctl; do \
 	  $(BUILD_DIR)/$$program --generate-completion-script bash > $(DESTDIR)$(BASH_COMPLETION_DIR)/$$program && \
+	  sed -i '1{/^#!/d}' $(DESTDIR)$(BASH_COMPLETION_DIR)/$$program && \
 	  $(BUILD_DIR)/$$program --generate-completion-script zsh > $(DESTDIR)$(ZSH_COMPLETION_DIR)/_$$program && \
 	  $(BUILD_DIR)/$$program --generate-completion-script fish > $(DESTDIR)$(FISH_COMPLETION_DIR)/$$program.fish && \
 	  chmod 0644 $(DESTDIR)$(BASH_COMPLETION_DIR)/$$program $(DESTDIR)$(ZSH_COMPLETION_DIR)/_$$program \

@@ -34,7 +34,7 @@ let package = Package(
         .executableTarget(
             name: "lproj-extract",
             dependencies: [
-                "LprojExtract", .product(name: "LprojVersion", package: "lprojd"),
+                "LprojExtract", .product(name: "LprojVersion", package: "lprojd"), .product(name: "TerminalProgress", package: "lprojd"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSwift),

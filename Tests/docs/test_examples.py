@@ -258,7 +258,8 @@ def extract_options() -> str:
     tests, so they are read from its declarations."""
     found = []
     for path in (REPOSITORY / "Extract" / "Sources" / "lproj-extract").glob("*.swift"):
-        for declaration in re.finditer(r"@(?:Option|Flag)\(([^\n]*?)\)\s*var (\w+)", path.read_text(encoding="utf-8")):
+        # A declaration may span lines (`@Option(\n name: …,\n help: …)\n var x`).
+        for declaration in re.finditer(r"@(?:Option|Flag)\((.*?)\)\s*var (\w+)", path.read_text(encoding="utf-8"), re.S):
             arguments, name = declaration.groups()
             long = re.search(r'customLong\("([^"]+)"\)', arguments)
             found.append("--" + (long.group(1) if long else re.sub(r"(?<!^)([A-Z])", r"-\1", name).lower()))

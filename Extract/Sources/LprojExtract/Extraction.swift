@@ -48,17 +48,22 @@ public struct Extraction: Sendable {
         self.python = python
     }
 
-    public func extract(_ files: [(path: String, language: SourceLanguage, text: String)]) throws(PythonExtractor.Failure)
-        -> ExtractionResult
-    {
+    /// `progress` is told of each file once it is read (a progress bar's step).
+    public func extract(
+        _ files: [(path: String, language: SourceLanguage, text: String)], progress: (String) -> Void = { _ in }
+    ) throws(PythonExtractor.Failure) -> ExtractionResult {
         var result = ExtractionResult()
         let c = CExtractor(routines: routines)
-        for file in files where file.language == .c { result.append(c.extract(source: file.text, file: file.path)) }
+        for file in files where file.language == .c {
+            result.append(c.extract(source: file.text, file: file.path))
+            progress(file.path)
+        }
         result.append(
-            SwiftExtractor(routines: routines).extract(files.filter { $0.language == .swift }.map { (path: $0.path, text: $0.text) }))
-        result.append(
-            try PythonExtractor(routines: routines, python: python).extract(
-                files.filter { $0.language == .python }.map { (path: $0.path, text: $0.text) }))
+            SwiftExtractor(routines: routines).extract(
+                files.filter { $0.language == .swift }.map { (path: $0.path, text: $0.text) }, parsed: progress))
+        let python = files.filter { $0.language == .python }.map { (path: $0.path, text: $0.text) }
+        result.append(try PythonExtractor(routines: routines, python: self.python).extract(python))
+        for file in python { progress(file.path) }
         return result
     }
 }

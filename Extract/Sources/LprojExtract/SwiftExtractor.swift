@@ -64,8 +64,12 @@ public struct SwiftExtractor: Sendable {
     /// The files of one module, read together: a parameter one file
     /// declares as a `LocalizedStringKey` (`func row(label: LocalizedStringKey)`)
     /// makes a literal passed to it in another file a key.
-    public func extract(_ files: [(path: String, text: String)]) -> ExtractionResult {
-        let trees = files.map { (path: $0.path, tree: Parser.parse(source: $0.text)) }
+    /// `parsed` is told of each file once it is parsed (the most of the work).
+    public func extract(_ files: [(path: String, text: String)], parsed: (String) -> Void = { _ in }) -> ExtractionResult {
+        let trees = files.map { file in
+            defer { parsed(file.path) }
+            return (path: file.path, tree: Parser.parse(source: file.text))
+        }
         var parameters = LocalizedParameters()
         for (_, tree) in trees { parameters.collect(tree) }
         var result = ExtractionResult()

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LprojExtract
 import LprojVersion
+import TerminalProgress
 
 /// `lproj-extract` (and `lprojctl extract`): the keys in the code, into the
 /// development language's `.strings` tables.
@@ -64,11 +65,15 @@ struct LprojExtractCommand: ParsableCommand {
         }
         let extraction = Extraction(routines: try routines.map { try Routine($0) })
         let result: ExtractionResult
+        // On a terminal, over a large tree: a bar, gone before the results.
+        let bar = ProgressBar("extract", total: files.count)
         do {
-            result = try extraction.extract(files)
+            result = try extraction.extract(files) { bar.advance($0) }
         } catch {
+            bar.finish()
             throw ValidationError(error.description)
         }
+        bar.finish()
         let (tables, conflicts) = result.byTable()
         for warning in (result.warnings + conflicts).sorted(by: { $0.location < $1.location }) {
             FileHandle.standardError.write(Data("\(warning)\n".utf8))

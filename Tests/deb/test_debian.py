@@ -45,6 +45,11 @@ DEBIAN_PYTHON = "/usr/bin/python3"
 
 
 def run(arguments: list[str], **options) -> subprocess.CompletedProcess[str]:
+    if arguments and arguments[0] == "make" and "env" not in options:
+        # As a command of its own, even when make test runs these tests: a
+        # make under make prints "Entering directory" around its output.
+        options["env"] = {key: value for key, value in os.environ.items()
+                          if key not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES")}
     return subprocess.run(arguments, capture_output=True, text=True, timeout=300, check=False, **options)
 
 

@@ -108,24 +108,9 @@ struct ImportLocalizations: ParsableCommand {
         } catch {
             throw CommandError("\(xliffPath): error: \(error.description)")
         }
-        let plan = exchange.importing(document, from: xliffPath)
-        if dryRun || plan.hasErrors { bar.finish() }
-        for finding in plan.findings {
-            let text = finding.file == xliffPath ? finding.description : "\(bundle)/\(finding.description)"
-            Output.note(text)
-        }
-        if plan.hasErrors {
-            Output.note("nothing was imported: \(count(plan.findings.filter { $0.severity == .error }.count, "error"))")
-            throw ExitCode(1)
-        }
-        if !dryRun { try BundleFiles.writeAtomically(plan.writes.map { ("\(bundle)/\($0.path)", $0.bytes) }, progress: bar) }
-        bar.finish()
-        var summary = "\(dryRun ? "would import" : "imported") \(count(plan.imported, "translation"))"
-        summary += plan.writes.isEmpty ? "" : " into \(plan.writes.map(\.path).joined(separator: ", "))"
-        summary += "; \(plan.unchanged) unchanged"
-        if plan.unfinished > 0 { summary += ", \(plan.unfinished) not finished (state new or needs review)" }
-        if plan.sourceChanged > 0 { summary += ", \(plan.sourceChanged) whose source changed" }
-        print(summary)
+        try applyImport(
+            exchange.importing(document, from: xliffPath), from: xliffPath, into: bundle, dryRun: dryRun, progress: bar,
+            unfinished: "not finished (state new or needs review)")
     }
 
     /// The XLIFF inside an .xcloc (`Localized Contents/*.xliff`), or the file given.
@@ -140,4 +125,29 @@ struct ImportLocalizations: ParsableCommand {
         }
         return "\(folder)/\(found[0])"
     }
+}
+
+/// An import's end, for XLIFF and PO alike: its findings on stderr (the
+/// bundle's files named from the bundle directory), nothing written if any
+/// is an error (exit 1), else its files written at once, then one line of
+/// what it did. `unfinished` names translations it left out as unfinished.
+func applyImport(
+    _ plan: ImportPlan, from source: String, into bundle: String, dryRun: Bool, progress bar: ProgressBar, unfinished: String
+) throws {
+    if dryRun || plan.hasErrors { bar.finish() }
+    for finding in plan.findings {
+        Output.note(finding.file == source ? finding.description : "\(bundle)/\(finding.description)")
+    }
+    if plan.hasErrors {
+        Output.note("nothing was imported: \(count(plan.findings.filter { $0.severity == .error }.count, "error"))")
+        throw ExitCode(1)
+    }
+    if !dryRun { try BundleFiles.writeAtomically(plan.writes.map { ("\(bundle)/\($0.path)", $0.bytes) }, progress: bar) }
+    bar.finish()
+    var summary = "\(dryRun ? "would import" : "imported") \(count(plan.imported, "translation"))"
+    summary += plan.writes.isEmpty ? "" : " into \(plan.writes.map(\.path).joined(separator: ", "))"
+    summary += "; \(plan.unchanged) unchanged"
+    if plan.unfinished > 0 { summary += ", \(plan.unfinished) \(unfinished)" }
+    if plan.sourceChanged > 0 { summary += ", \(plan.sourceChanged) whose source changed" }
+    print(summary)
 }

@@ -116,22 +116,7 @@ struct POImportCommand: ParsableCommand {
         } catch {
             throw CommandError("\(file): error: \(error.description)")
         }
-        let plan = exchange.importing(document, from: file)
-        if dryRun || plan.hasErrors { bar.finish() }
-        for finding in plan.findings {
-            Output.note(finding.file == file ? finding.description : "\(bundle)/\(finding.description)")
-        }
-        if plan.hasErrors {
-            Output.note("nothing was imported: \(count(plan.findings.filter { $0.severity == .error }.count, "error"))")
-            throw ExitCode(1)
-        }
-        if !dryRun { try BundleFiles.writeAtomically(plan.writes.map { ("\(bundle)/\($0.path)", $0.bytes) }, progress: bar) }
-        bar.finish()
-        var summary = "\(dryRun ? "would import" : "imported") \(count(plan.imported, "translation"))"
-        summary += plan.writes.isEmpty ? "" : " into \(plan.writes.map(\.path).joined(separator: ", "))"
-        summary += "; \(plan.unchanged) unchanged"
-        if plan.unfinished > 0 { summary += ", \(plan.unfinished) fuzzy" }
-        if plan.sourceChanged > 0 { summary += ", \(plan.sourceChanged) whose source changed" }
-        print(summary)
+        try applyImport(
+            exchange.importing(document, from: file), from: file, into: bundle, dryRun: dryRun, progress: bar, unfinished: "fuzzy")
     }
 }

@@ -210,7 +210,9 @@ test: deps
 extract: deps-demo
 	$(SWIFT) build -c release --package-path Extract $(BUILD_FLAGS)
 
+# Its command tests run lprojctl too (lprojctl extract, po export --references).
 test-extract:
+	$(SWIFT) build --product lprojctl $(BUILD_FLAGS)
 	$(SWIFT) build --package-path Extract --build-tests $(BUILD_FLAGS)
 	$(SWIFT) test --package-path Extract --skip-build $(BUILD_FLAGS)
 

@@ -21,6 +21,9 @@ let package = Package(
         // The table formats, for lproj-extract (Extract/, a package of its own).
         .library(name: "LprojTables", targets: ["LprojTables"]),
         .library(name: "VarlinkProtocol", targets: ["VarlinkProtocol"]),
+        // The exchange formats, for lproj-extract: it writes the source
+        // references (SourceReferences) that `lprojctl po export` reads.
+        .library(name: "LprojExchange", targets: ["LprojExchange"]),
         // The client on the wire alone: Varlink and NIO, no engine, no ICU.
         .library(name: "LprojClient", targets: ["LprojClient"]),
         // The live localizer built on it (clients/README.md): the engine and

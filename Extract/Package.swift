@@ -26,6 +26,7 @@ let package = Package(
             name: "LprojExtract",
             dependencies: [
                 .product(name: "LprojTables", package: "lprojd"),
+                .product(name: "LprojExchange", package: "lprojd"),
                 .product(name: "VarlinkProtocol", package: "lprojd"),
                 .product(name: "SwiftSyntax", package: "swift-syntax"),
                 .product(name: "SwiftParser", package: "swift-syntax"),
@@ -40,7 +41,9 @@ let package = Package(
             swiftSettings: strictSwift),
         .testTarget(
             name: "LprojExtractTests",
-            dependencies: ["LprojExtract", .product(name: "VarlinkProtocol", package: "lprojd")],
+            dependencies: [
+                "LprojExtract", .product(name: "LprojExchange", package: "lprojd"), .product(name: "VarlinkProtocol", package: "lprojd"),
+            ],
             swiftSettings: strictSwift),
     ]
 )

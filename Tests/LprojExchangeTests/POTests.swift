@@ -184,6 +184,70 @@ import Testing
         #expect(try StringsParser().parse(french.bytes).table.value(forKey: "export.button") == "Exporter")
     }
 
+    /// Where the code uses each key (what `lproj-extract --references`
+    /// writes) becomes the messages' `#:` lines, as xgettext writes them;
+    /// msgmerge takes a new template's places into an old translation, and
+    /// an import reads the result without a finding.
+    @Test func sourceReferencesBecomeTheMessagesPlaces() throws {
+        let directory = try Self.temporary()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var references = SourceReferences()
+        references.add(table: "Localizable", key: "settings.title", place: "Sources/Settings.swift:12")
+        references.add(table: "Localizable", key: "settings.title", place: "Sources/Settings.swift:12")
+        let listing = (1...6).map { "Sources/List.swift:\($0 * 10)" }
+        for place in listing { references.add(table: "Localizable", key: "files.selected", place: place) }
+        references.add(table: "Menu", key: "menu.file", place: "Sources/Menus.c:7")
+        references.add(table: "Localizable", key: "no.such.key", place: "Sources/Gone.swift:1")
+        #expect(try SourceReferences(json: references.json()) == references)
+
+        let exchange = try LocalizationExchange(bundle: Self.demo(), language: "fr")
+        let template = exchange.poDocument(template: true, project: "demo", generator: "test", references: references).document
+        func places(_ context: String) -> [String]? { template.messages.first { $0.context == context }?.references }
+        #expect(places("settings.title") == ["Sources/Settings.swift:12"])
+        #expect(places("files.selected") == listing && places("files.selected|==|files") == listing, "each message of the key")
+        #expect(places("Menu:menu.file") == ["Sources/Menus.c:7"], "by table")
+        #expect(places("welcome.title") == [])
+        let text = String(decoding: POWriter.write(template), as: UTF8.self)
+        let lines = text.split(separator: "\n").filter { $0.hasPrefix("#:") }
+        #expect(lines.allSatisfy { $0.count <= 79 } && lines.count == 6, "\(lines)")
+        #expect(text.contains("#: Sources/Settings.swift:12\nmsgctxt \"settings.title\"\n"))
+        #expect(text.contains("#: Sources/List.swift:10 Sources/List.swift:20 Sources/List.swift:30\n#: Sources/List.swift:40 "))
+        #expect(try POReader.read(POWriter.write(template)).messages.map(\.references) == template.messages.map(\.references))
+
+        // A translation made before the code had places; msgmerge brings them in.
+        let old = directory.appendingPathComponent("fr.po"), pot = directory.appendingPathComponent("demo.pot")
+        try write(exchange.poDocument(template: false, project: "demo", generator: "test"), to: old)
+        try Data(POWriter.write(template)).write(to: pot)
+        #expect(try Self.run("msgfmt", ["--check", "-o", "/dev/null", pot.path]).status == 0)
+        let merged = directory.appendingPathComponent("merged.po")
+        let merge = try Self.run("msgmerge", ["--quiet", "-o", merged.path, old.path, pot.path])
+        #expect(merge.status == 0, "\(merge.output)")
+        let mergedDocument = try POReader.read([UInt8](try Data(contentsOf: merged)))
+        #expect(mergedDocument.messages.first { $0.context == "files.selected|==|files" }?.references == listing)
+        #expect(try Self.run("msgfmt", ["--check", "-o", "/dev/null", merged.path]).status == 0)
+        let plan = exchange.importing(mergedDocument, from: "merged.po")
+        #expect(plan.findings.isEmpty && plan.writes.isEmpty, "\(plan.findings)")
+    }
+
+    /// A references file is only ever one: anything else is refused by name.
+    @Test func aReferencesFileIsChecked() throws {
+        func message(_ text: String) -> String? {
+            do {
+                _ = try SourceReferences(json: Array(text.utf8))
+                return nil
+            } catch {
+                return error.message
+            }
+        }
+        #expect(message(#"{"sourceLanguage":"en","strings":{},"version":"1.0"}"#)?.contains("has no \"format\"") == true)
+        #expect(
+            message(#"{"format":"lproj-extract references 9","tables":{}}"#)?.contains("of format \"lproj-extract references 9\"") == true)
+        #expect(message(#"{"format":"lproj-extract references 1","tables":{"Localizable":{"k":[1]}}}"#) != nil)
+        #expect(message(#"{"format":"lproj-extract references 1","tables":{"Localizable":{"k":["a.c:1\nmsgid"]}}}"#) != nil)
+        #expect(message("{") != nil)
+        #expect(message(#"{"format":"lproj-extract references 1","tables":{"Localizable":{"k":["a.c:1"]}}}"#) == nil)
+    }
+
     @Test func badFilesChangeNothing() throws {
         let exchange = try LocalizationExchange(bundle: TableExchangeTests.bundle(), language: "ru")
         let text = String(

@@ -99,6 +99,21 @@ def help_subcommands(arguments: list[str]) -> list[str]:
     return [match.group(1) for match in re.finditer(r"^  (\S+)", block, re.M)]
 
 
+def help_tree(arguments: list[str], command: dict) -> list[tuple[list[str], dict, bool]]:
+    """Every subcommand that --help names, under groups too (`lprojctl po
+    export`): its words after the program, its part of the parser's JSON,
+    and whether it is a group of commands."""
+    subcommands = help_subcommands(arguments)
+    dumped = {sub["commandName"]: sub for sub in command.get("subcommands") or [] if sub["commandName"] != "help"}
+    assert set(subcommands) == set(dumped), f"the subcommands of `{' '.join(arguments)} --help` and of --experimental-dump-help differ"
+    tree = []
+    for subcommand in subcommands:
+        nested = help_tree(arguments + [subcommand], dumped[subcommand])
+        tree.append((arguments[1:] + [subcommand], dumped[subcommand], bool(nested)))
+        tree += nested
+    return tree
+
+
 def test_the_pages_are_fresh(tmp_path):
     """man/generate writes, from these programs, the bytes checked in."""
     arguments = [str(MAN / "generate"), str(tmp_path)] + [f"{name}={program(name)}" for name in PROGRAMS]
@@ -143,28 +158,28 @@ def test_a_command_page_names_every_option_of_its_help(name):
         if argument.get("shouldDisplay", True) and argument["kind"] == "positional":
             assert argument["valueName"] in section(text, "ARGUMENTS", ""), argument["valueName"]
 
-    subcommands = help_subcommands([program(name)])
-    dumped = {sub["commandName"]: sub for sub in command.get("subcommands") or [] if sub["commandName"] != "help"}
-    assert set(subcommands) == set(dumped), "the subcommands of --help and of --experimental-dump-help differ"
+    subcommands = help_tree([program(name)], command)
     synopsis = section(text, "SYNOPSIS", "")
     if subcommands:
         said = section(text, "COMMANDS", "").split("\n   ", 1)[0]
         assert all(names(said, option) for option in COMMON), f"COMMANDS does not say that every command takes {COMMON}"
-    for subcommand in subcommands:
-        line = rf"^\s+{re.escape(name)} {re.escape(subcommand)}(\s|$)"
-        assert re.search(line, synopsis, re.M), f"no synopsis of {name} {subcommand}"
-        own = section(section(text, "COMMANDS", ""), f"{name} {subcommand}", "   ")
+    for words, dumped, is_group in subcommands:
+        full = " ".join([name, *words])
+        own = section(section(text, "COMMANDS", ""), full, "   ")
+        if is_group:
+            continue  # run as one of its commands, each checked below
+        assert re.search(rf"^\s+{re.escape(full)}(\s|$)", synopsis, re.M), f"no synopsis of {full}"
         # -h, --help and --version, which every command takes, are said once.
-        expected = help_options([program(name), subcommand]) - COMMON
-        for argument in dumped[subcommand].get("arguments") or []:
+        expected = help_options([program(name), *words]) - COMMON
+        for argument in dumped.get("arguments") or []:
             if argument.get("shouldDisplay", True) and argument["kind"] != "positional":
                 expected |= {("-" if n["kind"] == "short" else "--") + n["name"] for n in argument["names"]} - COMMON
         missing = sorted(option for option in expected if not names(own, option))
-        assert not missing, f"options of `{name} {subcommand} --help` missing from its subsection of {PAGES[name]}: {missing}"
-        for argument in dumped[subcommand].get("arguments") or []:
+        assert not missing, f"options of `{full} --help` missing from its subsection of {PAGES[name]}: {missing}"
+        for argument in dumped.get("arguments") or []:
             if argument.get("shouldDisplay", True) and argument["kind"] == "positional":
                 value = argument["valueName"]
-                assert re.search(rf"^\s+{re.escape(value)}", own, re.M), f"{name} {subcommand}: no paragraph for {value}"
+                assert re.search(rf"^\s+{re.escape(value)}", own, re.M), f"{full}: no paragraph for {value}"
 
 
 def test_install_puts_the_pages_and_the_completions_where_man_and_the_shells_look(tmp_path):

@@ -1,3 +1,5 @@
+public import LprojExchange
+
 /// Which extractor reads a file, by its name (or, for a script without an
 /// extension, by its `#!` line).
 public enum SourceLanguage: Sendable {
@@ -69,6 +71,18 @@ public struct Extraction: Sendable {
 }
 
 extension ExtractionResult {
+    /// Every place the code uses each key, as `file:line` (a leading `./`
+    /// dropped, as xgettext drops it): the `#:` comments of a PO export.
+    public func references() -> SourceReferences {
+        var references = SourceReferences()
+        for string in strings.sorted(by: { $0.location < $1.location }) {
+            var file = Substring(string.location.file)
+            while file.hasPrefix("./") { file = file.dropFirst(2).drop { $0 == "/" } }
+            references.add(table: string.table, key: string.key, place: "\(file):\(string.location.line)")
+        }
+        return references
+    }
+
     /// The strings by table, in the order found; a key met twice with two
     /// different default values or comments keeps the first, with a warning.
     public func byTable() -> (tables: [String: [ExtractedString]], warnings: [ExtractionWarning]) {

@@ -20,6 +20,10 @@ struct LprojExtractCommand: ParsableCommand {
             (in a catalog, marked stale). Running it again changes nothing. --check changes nothing and \
             exits 1 if the tables lack keys the code uses or hold keys it no longer uses.
 
+            --references FILE writes where the code uses each key, as file:line (paths as given), in the \
+            JSON that lprojctl po export --references reads to write gettext's #: comments; without -o, \
+            that file is all it writes.
+
             --routine names a function or macro of the app's own that takes a key, in any of the \
             languages, as genstrings -s does: NAME alone is called as NSLocalizedString is (key first, \
             comment second), and NAMEFromTable, NAMEFromTableInBundle and NAMEWithDefaultValue as \
@@ -31,7 +35,12 @@ struct LprojExtractCommand: ParsableCommand {
         version: LprojVersion.current)
 
     @Argument(help: "Source files or directories.") var paths: [String]
-    @Option(name: .shortAndLong, help: "The folder holding the .lproj folders (the bundle directory).") var output: String
+    @Option(name: .shortAndLong, help: "The folder holding the .lproj folders (the bundle directory).") var output: String?
+    @Option(
+        help: ArgumentHelp(
+            "Also write where the code uses each key (file:line) to this file (- for standard output), for lprojctl po export --references.",
+            valueName: "file"))
+    var references: String?
     @Option(name: .customLong("development-locale"), help: "The locale the keys are written in.") var developmentLocale = "en"
     @Flag(help: "Change nothing; exit 1 if the tables and the code disagree.") var check = false
     @Option(help: "strings, xcstrings, or auto: a table's catalog if it exists, else .strings.") var format = "auto"
@@ -44,6 +53,10 @@ struct LprojExtractCommand: ParsableCommand {
     var routines: [String] = []
 
     func validate() throws {
+        guard output != nil || references != nil else {
+            throw ValidationError("give -o BUNDLE_DIR (the tables the keys go to), --references FILE, or both")
+        }
+        guard output != nil || !check else { throw ValidationError("--check compares the code with the tables of -o BUNDLE_DIR") }
         guard ["auto", "strings", "xcstrings"].contains(format) else { throw ValidationError("--format is strings, xcstrings or auto") }
         for routine in routines {
             do {
@@ -78,6 +91,15 @@ struct LprojExtractCommand: ParsableCommand {
         for warning in (result.warnings + conflicts).sorted(by: { $0.location < $1.location }) {
             FileHandle.standardError.write(Data("\(warning)\n".utf8))
         }
+        if let references {
+            let json = result.references().json()
+            if references == "-" {
+                FileHandle.standardOutput.write(Data(json))
+            } else {
+                try Data(json).write(to: URL(fileURLWithPath: references), options: .atomic)
+            }
+        }
+        guard let output else { return }
         let folder = URL(fileURLWithPath: output).appendingPathComponent("\(developmentLocale).lproj")
         var disagreements = 0
         // Tables the code no longer uses at all are reported too.

@@ -1,4 +1,5 @@
 import Foundation
+import LprojExchange
 import Testing
 
 /// The real `lproj-extract` (and `lprojctl extract`, which runs it) on a
@@ -66,6 +67,51 @@ import Testing
             #expect(try String(contentsOf: localizable, encoding: .utf8).hasSuffix("\"new.key\" = \"new.key\";\n"))
             #expect(through.output.contains("\"bye\" is no longer used by the code"))
         }
+    }
+}
+
+/// `--references`: where the code uses each key, for the `#:` comments of
+/// `lprojctl po export --references`.
+@Suite struct ReferencesCommandTests {
+    @Test func placesReachThePOTemplate() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("lproj-extract-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let sources = root.appendingPathComponent("Sources"), bundle = root.appendingPathComponent("Resources")
+        try FileManager.default.createDirectory(at: sources, withIntermediateDirectories: true)
+        try Data("Text(\"hello\", comment: \"Greets\")\n\nText(\"hello\")\n".utf8).write(to: sources.appendingPathComponent("View.swift"))
+        try Data(#"x = NSLocalizedStringFromTable(@"file", @"Menu", @"The File menu");"#.utf8)
+            .write(to: sources.appendingPathComponent("Menu.m"))
+        try #require(try CommandTests.run(CommandTests.extractor, [sources.path, "-o", bundle.path]).status == 0)
+
+        // Without -o, the references are all it writes; paths as given, from the directory it runs in.
+        let references = root.appendingPathComponent("references.json")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CommandTests.extractor)
+        process.arguments = ["./Sources", "--references", references.path]
+        process.currentDirectoryURL = root
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let places = try SourceReferences(json: [UInt8](try Data(contentsOf: references)))
+        #expect(places.places(table: "Localizable", key: "hello") == ["Sources/View.swift:1", "Sources/View.swift:3"])
+        #expect(places.places(table: "Menu", key: "file") == ["Sources/Menu.m:1"])
+
+        let lprojctl = try #require(
+            FileManager.default.isExecutableFile(atPath: CommandTests.lprojctl) ? CommandTests.lprojctl : nil,
+            "make test-extract builds lprojctl first")
+        let template = root.appendingPathComponent("app.pot")
+        let export = try CommandTests.run(
+            lprojctl, ["po", "export", bundle.path, "--template", "-o", template.path, "--references", references.path])
+        #expect(export.status == 0 && export.output.contains("2 messages, 0 plural, 2 with places in the code"), "\(export.output)")
+        let text = try String(contentsOf: template, encoding: .utf8)
+        #expect(text.contains("#. Greets\n#: Sources/View.swift:1 Sources/View.swift:3\nmsgctxt \"hello\"\n"), "\(text)")
+        #expect(text.contains("#: Sources/Menu.m:1\nmsgctxt \"Menu:file\"\n"))
+
+        // A file that is not a references file is refused by name.
+        let wrong = try CommandTests.run(
+            lprojctl, ["po", "export", bundle.path, "--template", "-o", template.path, "--references", template.path])
+        #expect(wrong.status != 0 && wrong.output.contains("\(template.path): error: not a references file"), "\(wrong.output)")
+        #expect(try CommandTests.run(CommandTests.extractor, [sources.path]).output.contains("give -o BUNDLE_DIR"))
     }
 }
 

@@ -11,6 +11,9 @@ public struct POExport: Sendable {
 /// One PO message's units: a single unit, or the units of one plural by category.
 struct POGroup {
     let table: ExchangeTable
+    /// The table's name (`Localizable`) and the key in it, as the code names them.
+    let tableName: String
+    let key: String
     let context: String
     var single: ExchangeUnit?
     var forms: [PluralCategory: ExchangeUnit] = [:]
@@ -52,7 +55,7 @@ extension LocalizationExchange {
                             problems.append(
                                 "\(groups[index].table.original): \"\(context)\" is also a .stringsdict entry, which lookups use; the .strings value is left out"
                             )
-                            groups[index] = POGroup(table: table, context: context)
+                            groups[index] = POGroup(table: table, tableName: name, key: Self.key(unit), context: context)
                         } else {
                             problems.append(
                                 "\(table.original): \"\(context)\" is also a message of \(groups[index].table.original); it is left out")
@@ -61,13 +64,20 @@ extension LocalizationExchange {
                     }
                 } else {
                     indexByContext[context] = groups.count
-                    groups.append(POGroup(table: table, context: context))
+                    groups.append(POGroup(table: table, tableName: name, key: Self.key(unit), context: context))
                 }
                 let index = indexByContext[context]!
                 if let category = unit.category { groups[index].forms[category] = unit } else { groups[index].single = unit }
             }
         }
         return (groups, problems)
+    }
+
+    /// The key of a unit's table entry, which the code names.
+    static func key(_ unit: ExchangeUnit) -> String {
+        switch unit.address {
+        case .strings(let key), .stringsdictFormat(let key), .stringsdictForm(let key, _, _, _), .catalog(let key, _): key
+        }
     }
 
     /// A unit's key in `msgctxt`: the forms of a plural share one.
@@ -86,7 +96,10 @@ extension LocalizationExchange {
 
     /// The PO file of the target language, or (`template`) the POT of the
     /// development language's texts.
-    public func poDocument(template: Bool, project: String, generator: String, pluralForms: String? = nil) -> POExport {
+    /// `references` gives each message the `#:` places where the code uses its key.
+    public func poDocument(
+        template: Bool, project: String, generator: String, pluralForms: String? = nil, references: SourceReferences = SourceReferences()
+    ) -> POExport {
         let (groups, groupProblems) = poGroups()
         var problems = groupProblems
         let formsText = template ? "nplurals=2; plural=(n != 1);" : pluralForms ?? Self.standardPluralForms(for: language)
@@ -109,7 +122,9 @@ extension LocalizationExchange {
         var messages: [POMessage] = []
         for group in groups {
             let note = (group.single ?? group.forms.values.first)?.note
-            var message = POMessage(extractedComments: note.map { [$0] } ?? [], context: group.context, id: "", strings: [])
+            var message = POMessage(
+                extractedComments: note.map { [$0] } ?? [], references: references.places(table: group.tableName, key: group.key),
+                context: group.context, id: "", strings: [])
             if let unit = group.single {
                 message.id = unit.source
                 message.strings = [template ? "" : unit.target ?? ""]

@@ -49,7 +49,9 @@ public enum POReader {
                 if sawID { try finishMessage() }
                 started = true
                 if trimmed.hasPrefix("#.") { current.extractedComments.append(String(trimmed.dropFirst(2)).trimmingSpaces) }
-                if trimmed.hasPrefix("#:") { current.references.append(String(trimmed.dropFirst(2)).trimmingSpaces) }
+                if trimmed.hasPrefix("#:") {
+                    current.references += trimmed.dropFirst(2).split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+                }
                 if trimmed.hasPrefix("#,") {
                     current.flags += trimmed.dropFirst(2).split(separator: ",").map { String($0).trimmingSpaces }
                 }

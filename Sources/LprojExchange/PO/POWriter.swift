@@ -10,7 +10,7 @@ public enum POWriter {
             for comment in message.extractedComments {
                 for line in comment.split(separator: "\n", omittingEmptySubsequences: false) { output += "#. \(line)\n" }
             }
-            for reference in message.references { output += "#: \(reference)\n" }
+            output += referenceLines(message.references)
             if !message.flags.isEmpty { output += "#, \(message.flags.joined(separator: ", "))\n" }
             if let context = message.context { output += "msgctxt " + string(context) }
             output += "msgid " + string(message.id)
@@ -22,6 +22,20 @@ public enum POWriter {
             }
         }
         return Array(output.utf8)
+    }
+
+    /// `#:` lines as xgettext writes them: places separated by spaces, a
+    /// new line before one that would pass column 79.
+    static func referenceLines(_ references: [String]) -> String {
+        var output = "", line = "#:"
+        for reference in references {
+            if line != "#:" && line.count + 1 + reference.count > 79 {
+                output += line + "\n"
+                line = "#:"
+            }
+            line += " " + reference
+        }
+        return line == "#:" ? output : output + line + "\n"
     }
 
     /// A string after its keyword: on one line, or (with line ends inside)

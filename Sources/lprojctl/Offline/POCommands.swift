@@ -24,7 +24,9 @@ struct POExportCommand: ParsableCommand {
             developer's comment a #. comment. A plural is one message with
             the language's standard Plural-Forms (gettext's msginit table),
             each form holding the CLDR category found by evaluating both
-            rules; where they disagree, the numbers are printed.
+            rules; where they disagree, the numbers are printed. With
+            --references (what lproj-extract --references wrote), each
+            message's #: comments say where the code uses its key.
             """
     )
 
@@ -40,6 +42,11 @@ struct POExportCommand: ParsableCommand {
     @Option(name: [.customShort("o"), .customLong("output")], help: "The file to write.")
     var output: String
 
+    @Option(
+        help: ArgumentHelp(
+            "Where the code uses each key, as lproj-extract --references wrote it: the messages' #: comments.", valueName: "file"))
+    var references: String?
+
     @Option(help: "A Plural-Forms header for a language gettext's table lacks.")
     var pluralForms: String?
 
@@ -53,6 +60,14 @@ struct POExportCommand: ParsableCommand {
     func run() throws {
         let bar = ProgressBar("po export", total: 0)
         defer { bar.finish() }
+        var places = SourceReferences()
+        if let references {
+            do {
+                places = try SourceReferences(json: BundleFiles.readFile(references))
+            } catch let error as SourceReferences.Error {
+                throw CommandError("\(references): error: \(error)")
+            }
+        }
         let files = try BundleFiles.read(bundle, developmentLocale: developmentLocale, progress: bar)
         let exchange: LocalizationExchange
         do {
@@ -63,12 +78,17 @@ struct POExportCommand: ParsableCommand {
         }
         let project = URL(fileURLWithPath: bundle).standardizedFileURL.lastPathComponent
         let export = exchange.poDocument(
-            template: template, project: project, generator: "lprojctl \(LprojVersion.current)", pluralForms: pluralForms)
+            template: template, project: project, generator: "lprojctl \(LprojVersion.current)", pluralForms: pluralForms,
+            references: places)
         for problem in export.problems { Output.note("warning: \(problem)") }
         try BundleFiles.writeAtomically([(output, POWriter.write(export.document))], progress: bar)
         bar.finish()
         let plurals = export.document.messages.filter { $0.idPlural != nil }.count
-        print("\(output): \(count(export.document.messages.count, "message")), \(plurals) plural")
+        var summary = "\(output): \(count(export.document.messages.count, "message")), \(plurals) plural"
+        if references != nil {
+            summary += ", \(export.document.messages.filter { !$0.references.isEmpty }.count) with places in the code"
+        }
+        print(summary)
     }
 }
 

@@ -38,7 +38,9 @@ enum Probe {
             guard wire.send(bytes) else { throw SoakFailure("the probe's connection was closed") }
             let reply = wire.receive(timeout: 60)
             let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1000
-            guard let reply else { throw SoakFailure("the probe got no reply within 60 s") }
+            guard let reply else {
+                throw SoakFailure(wire.closedByPeer ? "lprojd closed the probe's connection" : "the probe got no reply within 60 s")
+            }
             if Wire.errorName(reply) != nil { result.errors += 1 }
             return elapsed
         }

@@ -282,6 +282,22 @@ final class DaemonProcess: @unchecked Sendable {
     /// Everything lprojd has logged.
     var output: String { log.text }
 
+    /// Whether lprojd still runs, or how it ended, and the end of its log:
+    /// for the message of a test that saw it go away.
+    var postMortem: String {
+        let condition: String
+        if let process {
+            condition =
+                process.isRunning
+                ? "lprojd is still running"
+                : process.terminationReason == .uncaughtSignal
+                    ? "lprojd was killed by signal \(process.terminationStatus)" : "lprojd exited with status \(process.terminationStatus)"
+        } else {
+            condition = "lprojd was stopped by the test"
+        }
+        return condition + "; the end of its log:\n" + output.split(separator: "\n").suffix(30).joined(separator: "\n")
+    }
+
     /// lprojd's resident memory now, from /proc.
     var residentBytes: Int {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),

@@ -93,8 +93,8 @@ struct Hostile {
             Self.attackerUID, ["attack", attack, "--socket", daemon.socket, "--seconds", String(seconds), "--scale", String(scale)])
         let probed = try await probing
         sampling.cancel()
-        guard attacked.status == 0 else { throw DaemonError(description: "the attack failed: \(attacked.errors)") }
-        guard probed.status == 0 else { throw DaemonError(description: "the probe failed: \(probed.errors)") }
+        guard attacked.status == 0 else { throw DaemonError(description: "the attack failed: \(attacked.errors)\n\(daemon.postMortem)") }
+        guard probed.status == 0 else { throw DaemonError(description: "the probe failed: \(probed.errors)\n\(daemon.postMortem)") }
         return Outcome(
             report: try JSONDecoder().decode(Report.self, from: Data(attacked.output.utf8)),
             probe: try JSONDecoder().decode(ProbeResult.self, from: Data(probed.output.utf8)),

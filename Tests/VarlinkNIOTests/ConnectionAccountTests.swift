@@ -1,5 +1,6 @@
 import ClientBudget
 import NIOCore
+import NIOEmbedded
 import Synchronization
 import Testing
 @testable import VarlinkNIO
@@ -154,5 +155,59 @@ import Testing
         output.write(Array(repeating: 1, count: 5000))
         #expect(output.pendingReplies.count == 102 && output.pendingReplies.suffix(2) == [9, 9])
         #expect(book.usage(of: 6)[.output] == ConnectionAccount.cost(ofWrite: 100) + ConnectionAccount.cost(ofWrite: 2))
+    }
+
+}
+
+/// A connection's replies on their way to the socket.
+@Suite struct ConnectionOutputTests {
+    /// A settle in the middle of a turn, while its replies are not yet
+    /// handed to NIO and the socket takes everything at once: it ends there.
+    /// lprojd's event loop once settled again from the empty marker's
+    /// completion, inline, without end, and overflowed its stack (the
+    /// hardening test's hostile client crashed it about once in 20 runs).
+    @Test func settlingMidTurnOnAWritableSocketEndsAtOnce() throws {
+        let book = BudgetBook(limits: BudgetLimits(perUID: [.output: 1 << 20]))
+        let account = ConnectionAccount(uid: 7, book: book)
+        let output = ConnectionOutput(account: account) { _ in [] }
+        // Counts what reaches the socket; past 100 writes it stops the loop it would be in.
+        let writes = WriteCounter { output.isClosed = true }
+        let context = ContextHolder()
+        let channel = EmbeddedChannel()
+        try channel.pipeline.syncOperations.addHandler(writes)
+        try channel.pipeline.syncOperations.addHandler(context)
+        output.context = context.context
+        let reply = Array("{\"parameters\":{}}".utf8) + [0]
+        output.write(reply)
+        output.settle()
+        #expect(writes.count == 0, "a marker behind nothing was written \(writes.count) times")
+        output.flushIfNeeded()
+        #expect(writes.count == 1)
+        #expect(try channel.readOutbound(as: ByteBuffer.self) == ByteBuffer(bytes: reply))
+        #expect(book.usage(of: 7).isEmpty && !account.hasPendingOutput, "sent, so settled")
+        _ = try channel.finish()
+    }
+
+    /// Counts the writes that pass towards the socket.
+    final class WriteCounter: ChannelOutboundHandler {
+        typealias OutboundIn = ByteBuffer
+        typealias OutboundOut = ByteBuffer
+        private(set) var count = 0
+        let tooMany: () -> Void
+
+        init(tooMany: @escaping () -> Void) { self.tooMany = tooMany }
+
+        func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+            count += 1
+            if count > 100 { tooMany() }
+            context.write(data, promise: promise)
+        }
+    }
+
+    /// Lends its context, as the connection handler lends its own to its output.
+    final class ContextHolder: ChannelInboundHandler {
+        typealias InboundIn = ByteBuffer
+        var context: ChannelHandlerContext?
+        func handlerAdded(context: ChannelHandlerContext) { self.context = context }
     }
 }

@@ -80,14 +80,21 @@ final class ConnectionOutput {
         pending = JSONWriter(reservingCapacity: 0)
     }
 
-    /// Releases the output the kernel has taken; while some waits, an empty
-    /// write marks the end of what was written, to settle again once it is
-    /// sent (NIO completes writes in order).
+    /// Releases the output the kernel has taken; while NIO holds some, an
+    /// empty write marks the end of what it holds, to settle again once that
+    /// is sent (NIO completes writes in order).
+    ///
+    /// Only bytes NIO holds get a marker. The turn's replies not yet handed
+    /// to NIO are settled when the turn flushes them; a marker behind
+    /// nothing completes at once, inside this call, and settling again would
+    /// find those replies still there and write another, without end (a
+    /// settle in the middle of a turn, on a writability change or after a
+    /// stream's output, overflowed the event loop's stack).
     func settle() {
         guard let context else { return }
         let unsent = (try? context.channel.syncOptions?.getOption(ChannelOptions.bufferedWritableBytes)) ?? 0
         account.settle(unsent: unsent + pending.bytes.count)
-        guard account.hasPendingOutput, !markerPending, !isClosed else { return }
+        guard unsent > 0, account.hasPendingOutput, !markerPending, !isClosed else { return }
         markerPending = true
         let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
         context.writeAndFlush(NIOAny(context.channel.allocator.buffer(capacity: 0))).whenComplete { _ in

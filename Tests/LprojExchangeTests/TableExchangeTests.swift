@@ -19,7 +19,12 @@ import Testing
         "shorthand";
         """
 
-    static let englishPlurals = """
+    static let englishPlurals = plurals(one: "%d file selected", other: "%d files selected")
+    static let russianPlurals = plurals(one: "Выбран %d файл", other: "Выбрано %d файла")
+
+    /// A `.stringsdict` of one plural, `files.selected`, with these two forms.
+    static func plurals(one: String, other: String) -> String {
+        """
         <?xml version="1.0" encoding="UTF-8"?>
         <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
         <plist version="1.0">
@@ -35,41 +40,16 @@ import Testing
                     <key>NSStringFormatValueTypeKey</key>
                     <string>d</string>
                     <key>one</key>
-                    <string>%d file selected</string>
+                    <string>\(one)</string>
                     <key>other</key>
-                    <string>%d files selected</string>
+                    <string>\(other)</string>
                 </dict>
             </dict>
         </dict>
         </plist>
 
         """
-
-    static let russianPlurals = """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
-        <plist version="1.0">
-        <dict>
-            <key>files.selected</key>
-            <dict>
-                <key>NSStringLocalizedFormatKey</key>
-                <string>%#@files@</string>
-                <key>files</key>
-                <dict>
-                    <key>NSStringFormatSpecTypeKey</key>
-                    <string>NSStringPluralRuleType</string>
-                    <key>NSStringFormatValueTypeKey</key>
-                    <string>d</string>
-                    <key>one</key>
-                    <string>Выбран %d файл</string>
-                    <key>other</key>
-                    <string>Выбрано %d файла</string>
-                </dict>
-            </dict>
-        </dict>
-        </plist>
-
-        """
+    }
 
     /// Russian's `.strings` in UTF-16LE with a byte order mark, as vlc-ios keeps its tables.
     static func utf16(_ text: String) -> [UInt8] {

@@ -14,6 +14,8 @@ import shutil
 import subprocess
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -40,6 +42,22 @@ def session_locale(lang: str) -> dict[str, str]:
     environment = c_locale()
     environment["LANG"] = lang
     return environment
+
+
+# root's desktop in German, nobody's in Japanese.
+TWO_USERS = {"uids": [0, 65534], "language_by_uid": {"0": "de_DE.UTF-8", "65534": "ja_JP.UTF-8"}}
+
+
+@contextmanager
+def system_bus_only() -> Iterator[SystemBus]:
+    """A system bus of the test's own, without accountsservice until the test starts it; gone after."""
+    directory = Path(tempfile.mkdtemp(prefix="lprojd-bus-"))
+    bus = SystemBus(directory).start_bus_only()
+    try:
+        yield bus
+    finally:
+        bus.stop()
+        shutil.rmtree(directory, ignore_errors=True)
 
 
 def lookup(lprojd: Lprojd, key: str, locale: str) -> str:
@@ -79,9 +97,7 @@ def test_without_accountsservice_lprojd_works_as_before_and_says_once_why():
 
 @needs_bus
 def test_accountsservice_that_starts_later_is_followed():
-    directory = Path(tempfile.mkdtemp(prefix="lprojd-bus-"))
-    bus = SystemBus(directory).start_bus_only()
-    try:
+    with system_bus_only() as bus:
         lprojd = Lprojd(system_bus=bus.address).start()
         with running(lprojd):
             def follower() -> str:
@@ -94,19 +110,14 @@ def test_accountsservice_that_starts_later_is_followed():
             # NameOwnerChanged: lprojd reads root's languages, and the app follows them.
             eventually(follower, "ja")
             assert lprojd.call("ListClients")["clients"][0]["bundles"][0]["reason"] == "preferred"
-    finally:
-        bus.stop()
-        shutil.rmtree(directory, ignore_errors=True)
 
 
 @needs_bus
 @pytest.mark.skipif(os.geteuid() != 0 or shutil.which("setpriv") is None, reason="needs root and setpriv to act as a second user")
 def test_the_systems_lprojd_follows_each_users_own_desktop():
-    directory = Path(tempfile.mkdtemp(prefix="lprojd-bus-"))
-    bus = SystemBus(directory).start_bus_only()
-    bus.start_mock_accounts({"uids": [0, 65534], "language_by_uid": {"0": "de_DE.UTF-8", "65534": "ja_JP.UTF-8"}})
-    print(f"accountsservice: {bus.kind}")
-    try:
+    with system_bus_only() as bus:
+        bus.start_mock_accounts(TWO_USERS)
+        print(f"accountsservice: {bus.kind}")
         lprojd = Lprojd(system_bus=bus.address).start()
         with running(lprojd):
             def mine() -> str:
@@ -125,19 +136,14 @@ def test_the_systems_lprojd_follows_each_users_own_desktop():
                        "org.freedesktop.Accounts.User", "SetLanguage", "s", "fr_FR.UTF-8")
             eventually(nobodys, "fr")
             assert mine() == "de"
-    finally:
-        bus.stop()
-        shutil.rmtree(directory, ignore_errors=True)
 
 
 @needs_bus
 @pytest.mark.skipif(os.geteuid() != 0 or shutil.which("setpriv") is None, reason="needs root and setpriv to act as a second user")
 def test_a_users_lprojd_follows_its_own_users_desktop():
-    directory = Path(tempfile.mkdtemp(prefix="lprojd-bus-"))
-    bus = SystemBus(directory).start_bus_only()
-    bus.start_mock_accounts({"uids": [0, 65534], "language_by_uid": {"0": "de_DE.UTF-8", "65534": "ja_JP.UTF-8"}})
-    print(f"accountsservice: {bus.kind}")
-    try:
+    with system_bus_only() as bus:
+        bus.start_mock_accounts(TWO_USERS)
+        print(f"accountsservice: {bus.kind}")
         # nobody's own lprojd, as `systemctl --user` runs it: it follows nobody's desktop from the start.
         lprojd = Lprojd(system_bus=bus.address, as_user=65534).start()
         with running(lprojd):
@@ -146,9 +152,6 @@ def test_a_users_lprojd_follows_its_own_users_desktop():
                            bundle="demo")["selection"] == {"client": "org.example.App", "bundle": "demo", "locale": "ja",
                                                            "reason": "preferred"}
             assert "uid 0" not in lprojd.log()
-    finally:
-        bus.stop()
-        shutil.rmtree(directory, ignore_errors=True)
 
 
 @needs_bus

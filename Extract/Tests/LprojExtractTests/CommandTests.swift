@@ -28,14 +28,28 @@ import Testing
         return Finished(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
     }
 
+    /// A small app in a temporary directory: `Sources/` with these files
+    /// (a Swift view, an Objective-C menu), `Resources/` for its tables.
+    struct App {
+        let root: URL
+        var sources: URL { root.appendingPathComponent("Sources") }
+        var bundle: URL { root.appendingPathComponent("Resources") }
+
+        init(view: String) throws {
+            root = FileManager.default.temporaryDirectory.appendingPathComponent("lproj-extract-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: root.appendingPathComponent("Sources"), withIntermediateDirectories: true)
+            try Data(view.utf8).write(to: sources.appendingPathComponent("View.swift"))
+            try Data(#"x = NSLocalizedStringFromTable(@"file", @"Menu", @"The File menu");"#.utf8)
+                .write(to: sources.appendingPathComponent("Menu.m"))
+        }
+
+        func remove() { try? FileManager.default.removeItem(at: root) }
+    }
+
     @Test func extractWritesOnceChecksAndReportsWhatTheCodeDropped() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("lproj-extract-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: root) }
-        let sources = root.appendingPathComponent("Sources"), bundle = root.appendingPathComponent("Resources")
-        try FileManager.default.createDirectory(at: sources, withIntermediateDirectories: true)
-        try Data("Text(\"hello\", comment: \"Greets\")\nText(\"bye\")\n".utf8).write(to: sources.appendingPathComponent("View.swift"))
-        try Data(#"x = NSLocalizedStringFromTable(@"file", @"Menu", @"The File menu");"#.utf8)
-            .write(to: sources.appendingPathComponent("Menu.m"))
+        let app = try App(view: "Text(\"hello\", comment: \"Greets\")\nText(\"bye\")\n")
+        defer { app.remove() }
+        let sources = app.sources, bundle = app.bundle
 
         let first = try Self.run(Self.extractor, [sources.path, "-o", bundle.path])
         #expect(first.status == 0, "\(first.output)")
@@ -74,13 +88,9 @@ import Testing
 /// `lprojctl po export --references`.
 @Suite struct ReferencesCommandTests {
     @Test func placesReachThePOTemplate() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("lproj-extract-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: root) }
-        let sources = root.appendingPathComponent("Sources"), bundle = root.appendingPathComponent("Resources")
-        try FileManager.default.createDirectory(at: sources, withIntermediateDirectories: true)
-        try Data("Text(\"hello\", comment: \"Greets\")\n\nText(\"hello\")\n".utf8).write(to: sources.appendingPathComponent("View.swift"))
-        try Data(#"x = NSLocalizedStringFromTable(@"file", @"Menu", @"The File menu");"#.utf8)
-            .write(to: sources.appendingPathComponent("Menu.m"))
+        let app = try CommandTests.App(view: "Text(\"hello\", comment: \"Greets\")\n\nText(\"hello\")\n")
+        defer { app.remove() }
+        let root = app.root, sources = app.sources, bundle = app.bundle
         try #require(try CommandTests.run(CommandTests.extractor, [sources.path, "-o", bundle.path]).status == 0)
 
         // Without -o, the references are all it writes; paths as given, from the directory it runs in.

@@ -8,30 +8,13 @@ enum CatalogText {
     /// are left alone.
     static func exportReferences(_ text: String, substitutions: [String: StringCatalog.Substitution]) -> String {
         guard !substitutions.isEmpty, text.contains("%#@") else { return text }
-        var result = ""
-        var scalars = text.unicodeScalars[...]
-        while let scalar = scalars.first {
-            scalars = scalars.dropFirst()
-            guard scalar == "%" else {
-                result.unicodeScalars.append(scalar)
-                continue
-            }
-            if scalars.first == "%" {
-                result += "%%"
-                scalars = scalars.dropFirst()
-                continue
-            }
-            if scalars.starts(with: "#@".unicodeScalars), let close = scalars.dropFirst(2).firstIndex(of: "@") {
-                let name = String(String.UnicodeScalarView(scalars[scalars.index(scalars.startIndex, offsetBy: 2)..<close]))
-                if let argument = substitutions[name]?.argNum {
-                    result += "%\(argument)$#@\(name)@"
-                    scalars = scalars[scalars.index(after: close)...]
-                    continue
-                }
-            }
-            result += "%"
+        return rewritingSpecifiers(text) { scalars in
+            guard scalars.starts(with: "#@".unicodeScalars), let close = scalars.dropFirst(2).firstIndex(of: "@") else { return nil }
+            let name = String(String.UnicodeScalarView(scalars[scalars.index(scalars.startIndex, offsetBy: 2)..<close]))
+            guard let argument = substitutions[name]?.argNum else { return nil }
+            scalars = scalars[scalars.index(after: close)...]
+            return "%\(argument)$#@\(name)@"
         }
-        return result
     }
 
     /// A substitution's form with `%arg` written as the argument it stands
@@ -44,6 +27,19 @@ enum CatalogText {
 
     /// `%arg` replaced, except after `%%`.
     static func replacingArg(in text: String, with replacement: String) -> String {
+        rewritingSpecifiers(text) { scalars in
+            guard scalars.starts(with: "arg".unicodeScalars) else { return nil }
+            scalars = scalars.dropFirst(3)
+            return replacement
+        }
+    }
+
+    /// The text with each `%` that does not start `%%` offered to
+    /// `rewrite`, given what follows it: it returns the replacement of the
+    /// `%` and what it consumed (advancing past that), or nil to keep both.
+    static func rewritingSpecifiers(
+        _ text: String, _ rewrite: (inout Substring.UnicodeScalarView) -> String?
+    ) -> String {
         var result = ""
         var scalars = text.unicodeScalars[...]
         while let scalar = scalars.first {
@@ -55,9 +51,8 @@ enum CatalogText {
             if scalars.first == "%" {
                 result += "%%"
                 scalars = scalars.dropFirst()
-            } else if scalars.starts(with: "arg".unicodeScalars) {
+            } else if let replacement = rewrite(&scalars) {
                 result += replacement
-                scalars = scalars.dropFirst(3)
             } else {
                 result += "%"
             }

@@ -101,13 +101,7 @@ struct ImportLocalizations: ParsableCommand {
         }
         let bar = ProgressBar("import", total: 0)
         defer { bar.finish() }
-        let files = try BundleFiles.read(bundle, developmentLocale: developmentLocale, progress: bar)
-        let exchange: LocalizationExchange
-        do {
-            exchange = try LocalizationExchange(bundle: files, language: language)
-        } catch {
-            throw CommandError("\(xliffPath): error: \(error.description)")
-        }
+        let exchange = try importExchange(bundle, developmentLocale: developmentLocale, language: language, for: xliffPath, progress: bar)
         try applyImport(
             exchange.importing(document, from: xliffPath), from: xliffPath, into: bundle, dryRun: dryRun, progress: bar,
             unfinished: "not finished (state new or needs review)")
@@ -124,6 +118,19 @@ struct ImportLocalizations: ParsableCommand {
             throw CommandError("\(path): expected one .xliff in Localized Contents, found \(found.count)")
         }
         return "\(folder)/\(found[0])"
+    }
+}
+
+/// An import's start, for XLIFF and PO alike: the bundle's units in the
+/// file's language; a language the bundle cannot take is the file's error.
+func importExchange(
+    _ bundle: String, developmentLocale: String?, language: String, for file: String, progress bar: ProgressBar
+) throws -> LocalizationExchange {
+    let files = try BundleFiles.read(bundle, developmentLocale: developmentLocale, progress: bar)
+    do {
+        return try LocalizationExchange(bundle: files, language: language)
+    } catch {
+        throw CommandError("\(file): error: \(error.description)")
     }
 }
 

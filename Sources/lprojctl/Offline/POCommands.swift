@@ -129,13 +129,7 @@ struct POImportCommand: ParsableCommand {
         }
         let bar = ProgressBar("po import", total: 0)
         defer { bar.finish() }
-        let files = try BundleFiles.read(bundle, developmentLocale: developmentLocale, progress: bar)
-        let exchange: LocalizationExchange
-        do {
-            exchange = try LocalizationExchange(bundle: files, language: language)
-        } catch {
-            throw CommandError("\(file): error: \(error.description)")
-        }
+        let exchange = try importExchange(bundle, developmentLocale: developmentLocale, language: language, for: file, progress: bar)
         try applyImport(
             exchange.importing(document, from: file), from: file, into: bundle, dryRun: dryRun, progress: bar, unfinished: "fuzzy")
     }

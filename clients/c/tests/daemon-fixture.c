@@ -13,6 +13,11 @@
 
 #define READY_TIMEOUT_US (60 * G_USEC_PER_SEC)
 
+const char *daemon_fixture_demo_bundle(void) {
+  const char *path = g_getenv("DEMO_BUNDLE");
+  return path != NULL ? path : "../../Examples/DemoApp";
+}
+
 DaemonFixture *daemon_fixture_new(const char *bundle_source, const char *name, const char *development_locale) {
   DaemonFixture *fixture = g_new0(DaemonFixture, 1);
   g_autoptr(GError) error = NULL;

@@ -13,6 +13,9 @@ typedef struct {
   GPid pid;          /* 0 when not running */
 } DaemonFixture;
 
+/* The demo bundle the tests serve: $DEMO_BUNDLE (meson sets it), else the
+ * repository's Examples/DemoApp seen from the build directory. */
+const char *daemon_fixture_demo_bundle(void);
 /* Copies `bundle_source` to a temporary directory; serves it as `name`. */
 DaemonFixture *daemon_fixture_new(const char *bundle_source, const char *name, const char *development_locale);
 /* Starts lprojd ($LPROJD_BINARY) and waits for READY=1 (failing after 60 s). */

@@ -9,9 +9,9 @@
 
 #include <glib/gstdio.h>
 
+#include "daemon-calls.h"
 #include "daemon-fixture.h"
 #include "lprojd/lprojd.h"
-#include "varlink.h"
 
 #define BUNDLE "demo"
 #define CLIENT "org.example.Async"
@@ -20,18 +20,13 @@
 #define TICKS_WHILE_STOPPED 10
 #define TICK_MS 20
 
-static const char *demo_bundle(void) {
-  const char *path = g_getenv("DEMO_BUNDLE");
-  return path != NULL ? path : "../../Examples/DemoApp";
-}
-
 typedef struct {
   DaemonFixture *daemon;
 } Fixture;
 
 static void setup(Fixture *fixture, gconstpointer data) {
   (void)data;
-  fixture->daemon = daemon_fixture_new(demo_bundle(), BUNDLE, "en");
+  fixture->daemon = daemon_fixture_new(daemon_fixture_demo_bundle(), BUNDLE, "en");
   daemon_fixture_start(fixture->daemon);
 }
 
@@ -82,25 +77,6 @@ static LprojdLocalizer *new_localizer(const char *socket_path, const char *clien
   LprojdLocalizer *localizer = lprojd_localizer_new_finish(pending.result, error);
   pending_clear(&pending);
   return localizer;
-}
-
-/* Calls lprojd directly, as another process would. */
-static JsonObject *call(Fixture *fixture, const char *method, JsonObject *parameters) {
-  g_autoptr(GError) error = NULL;
-  g_autoptr(VarlinkConnection) connection = varlink_connection_new(fixture->daemon->socket_path, NULL, &error);
-  g_assert_no_error(error);
-  g_autofree char *name = g_strconcat(LPROJD_INTERFACE, method, NULL);
-  JsonObject *reply = varlink_connection_call(connection, name, parameters, NULL, &error);
-  g_assert_no_error(error);
-  return reply;
-}
-
-static void select_elsewhere(Fixture *fixture, const char *client, const char *locale) {
-  JsonObject *parameters = json_object_new();
-  json_object_set_string_member(parameters, "client", client);
-  json_object_set_string_member(parameters, "bundle", BUNDLE);
-  json_object_set_string_member(parameters, "locale", locale);
-  g_autoptr(JsonObject) reply = call(fixture, "SelectLocale", parameters);
 }
 
 /* ---- a timeout source that counts its ticks: the main loop running ---- */
@@ -388,7 +364,7 @@ static void test_properties_notify_and_bind(Fixture *fixture, gconstpointer data
   g_signal_connect(localizer, "notify", G_CALLBACK(on_notify), &notified);
 
   /* Another process selects French for the app. */
-  select_elsewhere(fixture, CLIENT, "fr");
+  daemon_select(fixture->daemon->socket_path, CLIENT, BUNDLE, "fr");
   wait_label(label, "fr");
   g_assert_cmpuint(notified.locale, ==, 1);
   g_assert_cmpstr(lprojd_localizer_lookup(localizer, "welcome.title", NULL, NULL), ==, "Bienvenue dans Demo");
@@ -439,7 +415,7 @@ static void test_format_value_and_supported_locales(Fixture *fixture, gconstpoin
   json_object_set_double_member(request, "number", 1234567.891);
   json_object_set_string_member(request, "locale", "de");
   json_object_set_string_member(request, "bundle", BUNDLE);
-  g_autoptr(JsonObject) expected = call(fixture, "Format", request);
+  g_autoptr(JsonObject) expected = daemon_call(fixture->daemon->socket_path, "Format", request);
   g_assert_cmpstr(number, ==, json_object_get_string_member(expected, "value"));
 
   /* A pattern lprojd cannot use is its InvalidValue. */
@@ -458,7 +434,7 @@ static void test_format_value_and_supported_locales(Fixture *fixture, gconstpoin
   JsonObject *supported_request = json_object_new();
   json_object_set_string_member(supported_request, "bundle", BUNDLE);
   json_object_set_string_member(supported_request, "locale", "ja");
-  g_autoptr(JsonObject) supported = call(fixture, "SupportedLocales", supported_request);
+  g_autoptr(JsonObject) supported = daemon_call(fixture->daemon->socket_path, "SupportedLocales", supported_request);
   JsonArray *locales = json_object_get_array_member(supported, "locales");
   g_assert_cmpuint(names->len, ==, json_array_get_length(locales));
   for (guint i = 0; i < names->len; i++) {

@@ -6,18 +6,13 @@
 
 #include <glib/gstdio.h>
 
+#include "daemon-calls.h"
 #include "daemon-fixture.h"
 #include "lprojd/lprojd.h"
-#include "varlink.h"
 
 #define BUNDLE "demo"
 #define CLIENT "org.example.Demo"
 #define WAIT_SECONDS 20
-
-static const char *demo_bundle(void) {
-  const char *path = g_getenv("DEMO_BUNDLE");
-  return path != NULL ? path : "../../Examples/DemoApp";
-}
 
 typedef struct {
   DaemonFixture *daemon;
@@ -41,7 +36,7 @@ static LprojdLocalizer *new_localizer(Fixture *fixture, const char *client) {
 
 static void setup(Fixture *fixture, gconstpointer data) {
   (void)data;
-  fixture->daemon = daemon_fixture_new(demo_bundle(), BUNDLE, "en");
+  fixture->daemon = daemon_fixture_new(daemon_fixture_demo_bundle(), BUNDLE, "en");
   daemon_fixture_start(fixture->daemon);
   fixture->localizer = new_localizer(fixture, CLIENT);
 }
@@ -89,17 +84,6 @@ static guint wait_changed(Fixture *fixture, guint wanted) {
   return changes;
 }
 
-/* Calls lprojd directly, as another process would. */
-static JsonObject *call(Fixture *fixture, const char *method, JsonObject *parameters) {
-  g_autoptr(GError) error = NULL;
-  g_autoptr(VarlinkConnection) connection = varlink_connection_new(fixture->daemon->socket_path, NULL, &error);
-  g_assert_no_error(error);
-  g_autofree char *name = g_strconcat(LPROJD_INTERFACE, method, NULL);
-  JsonObject *reply = varlink_connection_call(connection, name, parameters, NULL, &error);
-  g_assert_no_error(error);
-  return reply;
-}
-
 static JsonObject *lookup_parameters(const char *key, const char *table, const char *locale) {
   JsonObject *parameters = json_object_new();
   json_object_set_string_member(parameters, "bundle", BUNDLE);
@@ -110,14 +94,6 @@ static JsonObject *lookup_parameters(const char *key, const char *table, const c
   return parameters;
 }
 
-static void select_elsewhere(Fixture *fixture, const char *locale) {
-  JsonObject *parameters = json_object_new();
-  json_object_set_string_member(parameters, "client", CLIENT);
-  json_object_set_string_member(parameters, "bundle", BUNDLE);
-  json_object_set_string_member(parameters, "locale", locale);
-  g_autoptr(JsonObject) reply = call(fixture, "SelectLocale", parameters);
-}
-
 /* Every key of `table` in the mirror's locale, as Lookup answers it. */
 static void assert_table_matches_daemon(Fixture *fixture, const char *table) {
   const char *locale = lprojd_localizer_get_locale(fixture->localizer);
@@ -126,11 +102,11 @@ static void assert_table_matches_daemon(Fixture *fixture, const char *table) {
   json_object_set_string_member(parameters, "table", table);
   json_object_set_string_member(parameters, "locale", locale);
   json_object_set_string_member(parameters, "client", CLIENT);
-  g_autoptr(JsonObject) reply = call(fixture, "GetTable", parameters);
+  g_autoptr(JsonObject) reply = daemon_call(fixture->daemon->socket_path, "GetTable", parameters);
   g_autoptr(GList) keys = json_object_get_members(json_object_get_object_member(reply, "sources"));
   g_assert_cmpuint(g_list_length(keys), >, 0);
   for (GList *key = keys; key != NULL; key = key->next) {
-    g_autoptr(JsonObject) answer = call(fixture, "Lookup", lookup_parameters(key->data, table, locale));
+    g_autoptr(JsonObject) answer = daemon_call(fixture->daemon->socket_path, "Lookup", lookup_parameters(key->data, table, locale));
     g_assert_cmpstr(lprojd_localizer_lookup(fixture->localizer, key->data, table, NULL), ==,
                     json_object_get_string_member(answer, "value"));
     g_assert_true(json_object_get_boolean_member(answer, "found"));
@@ -168,7 +144,7 @@ static void test_placeholders(Fixture *fixture, gconstpointer data) {
     JsonObject *placeholders = json_object_new();
     json_object_set_string_member(placeholders, "name", "Ada {name}");
     json_object_set_object_member(parameters, "placeholders", placeholders);
-    g_autoptr(JsonObject) answer = call(fixture, "Lookup", parameters);
+    g_autoptr(JsonObject) answer = daemon_call(fixture->daemon->socket_path, "Lookup", parameters);
     g_autofree char *filled =
         lprojd_localizer_lookup_with_placeholders(fixture->localizer, "greeting", NULL, NULL, values);
     g_assert_cmpstr(filled, ==, json_object_get_string_member(answer, "value"));
@@ -192,7 +168,7 @@ static void test_formatted_plurals(Fixture *fixture, gconstpointer data) {
       json_object_set_int_member(number, "int", counts[i]);
       json_array_add_object_element(arguments, number);
       json_object_set_array_member(parameters, "arguments", arguments);
-      g_autoptr(JsonObject) answer = call(fixture, "Lookup", parameters);
+      g_autoptr(JsonObject) answer = daemon_call(fixture->daemon->socket_path, "Lookup", parameters);
       g_assert_cmpstr(text, ==, json_object_get_string_member(answer, "value"));
     }
   }
@@ -228,10 +204,10 @@ static void test_select_and_external_selection(Fixture *fixture, gconstpointer d
   g_assert_cmpstr(lprojd_localizer_lookup(fixture->localizer, "menu.file", "Menu", NULL), ==, "Ablage");
 
   /* Another process selects for the same app: this one follows. */
-  select_elsewhere(fixture, "fr");
+  daemon_select(fixture->daemon->socket_path, CLIENT, BUNDLE, "fr");
   wait_changed(fixture, LPROJD_CHANGE_LOCALE);
   g_assert_cmpstr(lprojd_localizer_get_locale(fixture->localizer), ==, "fr");
-  g_autoptr(JsonObject) answer = call(fixture, "Lookup", lookup_parameters("welcome.title", "Localizable", "fr"));
+  g_autoptr(JsonObject) answer = daemon_call(fixture->daemon->socket_path, "Lookup", lookup_parameters("welcome.title", "Localizable", "fr"));
   g_assert_cmpstr(lprojd_localizer_lookup(fixture->localizer, "welcome.title", NULL, NULL), ==,
                   json_object_get_string_member(answer, "value"));
 
@@ -239,7 +215,7 @@ static void test_select_and_external_selection(Fixture *fixture, gconstpointer d
   JsonObject *parameters = json_object_new();
   json_object_set_string_member(parameters, "bundle", BUNDLE);
   json_object_set_string_member(parameters, "locale", "fr");
-  g_autoptr(JsonObject) supported = call(fixture, "SupportedLocales", parameters);
+  g_autoptr(JsonObject) supported = daemon_call(fixture->daemon->socket_path, "SupportedLocales", parameters);
   JsonArray *expected = json_object_get_array_member(supported, "locales");
   g_autoptr(GPtrArray) names = lprojd_localizer_supported_locales(fixture->localizer);
   g_assert_cmpuint(names->len, ==, json_array_get_length(expected));
@@ -323,7 +299,7 @@ static void test_vanished_bundle(Fixture *fixture, gconstpointer data) {
   /* Told once, of whichever event came first (bundle, locales, tables). */
   run_until(NULL, any_change, fixture, "a change");
   fixture->changes = 0;
-  g_autoptr(JsonObject) answer = call(fixture, "Lookup", lookup_parameters("welcome.title", "Localizable", "de"));
+  g_autoptr(JsonObject) answer = daemon_call(fixture->daemon->socket_path, "Lookup", lookup_parameters("welcome.title", "Localizable", "de"));
   g_assert_cmpstr(json_object_get_string_member(answer, "value"), ==, "welcome.title");
   g_assert_cmpstr(lprojd_localizer_lookup(fixture->localizer, "welcome.title", NULL, NULL), ==, "Willkommen bei Demo");
 
@@ -465,7 +441,7 @@ static void test_signal_on_creating_context(Fixture *fixture, gconstpointer data
   g_mutex_lock(&test.mutex);
   while (!test.created) g_cond_wait(&test.cond, &test.mutex);
   g_mutex_unlock(&test.mutex);
-  select_elsewhere(fixture, "ja");
+  daemon_select(fixture->daemon->socket_path, CLIENT, BUNDLE, "ja");
   g_thread_join(thread);
   g_assert_true(test.signalled_on == thread);
   g_main_context_unref(test.context);

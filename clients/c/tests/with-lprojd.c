@@ -16,7 +16,7 @@ int main(int argc, char **argv) {
     g_printerr("usage: with-lprojd COMMAND [ARGUMENT...]\n");
     return 2;
   }
-  const char *bundle = g_getenv("DEMO_BUNDLE") != NULL ? g_getenv("DEMO_BUNDLE") : "../../Examples/DemoApp";
+  const char *bundle = daemon_fixture_demo_bundle();
   DaemonFixture *daemon = daemon_fixture_new(bundle, "demo", "en");
   daemon_fixture_start(daemon);
   g_autofree char *cache = g_build_filename(daemon->directory, "cache", NULL);

@@ -5,7 +5,8 @@
 #   make test       install what is missing, build, run every test
 #   make bench      the benchmarks (release build), printed as a table
 #   make soak       lprojd under attack and faults (release build, as root),
-#                   printed as a table; SOAK_SECONDS per scenario (30)
+#                   printed as a table; SOAK_SECONDS per scenario (30),
+#                   SOAK_ROUNDS runs of each attack (1)
 #   make fuzz       the fuzzers (libFuzzer), a million inputs each
 #   make fuzz-smoke the fuzzers, 30 seconds each (CI)
 #   make release    the release binaries, with the Swift runtime linked in
@@ -316,12 +317,14 @@ lint-format:
 	$(SWIFT) format lint --strict --recursive --parallel $(FORMATTED)
 
 SOAK_SECONDS ?= 30
+# Each attack this many times, each on a fresh lprojd: what fails rarely.
+SOAK_ROUNDS  ?= 1
 FUZZ_RUNS    ?= 1000000
 
 soak: deps
 	$(SWIFT) build -c release --product lprojd $(BUILD_FLAGS)
 	$(SWIFT) build -c release --product lproj-soak $(BUILD_FLAGS)
-	$(SUDO) .build/release/lproj-soak run --seconds $(SOAK_SECONDS)
+	$(SUDO) .build/release/lproj-soak run --seconds $(SOAK_SECONDS) --rounds $(SOAK_ROUNDS)
 
 # A package of their own (Fuzz/Package.swift): the sanitizer flags reach
 # every module they link, which the normal build must not see.

@@ -79,6 +79,31 @@ final class SoakDaemon {
         return (Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0) * 1024
     }
 
+    /// Throws, saying how lprojd ended and the end of its log, unless it
+    /// still runs: a scenario's failure is first of all lprojd's death.
+    func expectRunning(during scenario: String) throws {
+        guard !process.isRunning else { return }
+        let how =
+            process.terminationReason == .uncaughtSignal
+            ? "was killed by signal \(process.terminationStatus)" : "exited with status \(process.terminationStatus)"
+        let tail = log.text.split(separator: "\n").suffix(30).joined(separator: "\n")
+        throw SoakFailure("lprojd \(how) during \(scenario); the end of its log:\n\(tail)")
+    }
+
+    /// Runs `body`; if lprojd has died meanwhile, says that instead of
+    /// what `body` returned or threw.
+    func checking<Result>(_ scenario: String, _ body: () throws -> Result) throws -> Result {
+        let result: Result
+        do {
+            result = try body()
+        } catch {
+            try expectRunning(during: scenario)
+            throw error
+        }
+        try expectRunning(during: scenario)
+        return result
+    }
+
     func kill(_ signal: Int32 = SIGTERM) {
         Glibc.kill(pid, signal)
         process.waitUntilExit()

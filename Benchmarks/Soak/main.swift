@@ -11,7 +11,9 @@
 //   lproj-soak call --socket S JSON...          sends each call, prints each reply (a line each)
 //   lproj-soak listen --socket S [--client C] [--seconds N]
 //                                               subscribes, prints each event (a line each) until time is up
-//   lproj-soak run [--seconds N] [--only a,b]   the soak itself (what `make soak` runs)
+//   lproj-soak run [--seconds N] [--only a,b] [--rounds N]
+//                                               the soak itself (what `make soak` runs); --rounds
+//                                               runs each attack N times, each on a fresh lprojd
 //
 // The tests run `attack` and `probe` as two unprivileged uids with setpriv.
 import Foundation
@@ -82,7 +84,8 @@ do {
     case "run", nil:
         try Soak.run(
             seconds: Double(option("--seconds") ?? "30") ?? 30,
-            only: option("--only").map { Set($0.split(separator: ",").map(String.init)) })
+            only: option("--only").map { Set($0.split(separator: ",").map(String.init)) },
+            rounds: Int(option("--rounds") ?? "1") ?? 1)
     default:
         throw SoakFailure("unknown command \(arguments[1]); see the comment at the top of Benchmarks/Soak/main.swift")
     }

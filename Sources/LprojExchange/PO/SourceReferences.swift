@@ -26,7 +26,7 @@ public struct SourceReferences: Sendable, Equatable {
     }
 
     /// The places by table, then key, in the order they were added, each once.
-    public private(set) var places: [String: [String: [String]]] = [:]
+    private var places: [String: [String: [String]]] = [:]
 
     public init() {}
 
@@ -40,9 +40,6 @@ public struct SourceReferences: Sendable, Equatable {
     public func places(table: String, key: String) -> [String] {
         places[table]?[key] ?? []
     }
-
-    /// How many keys have places.
-    public var keyCount: Int { places.values.reduce(0) { $0 + $1.count } }
 
     /// The file's text: indented, keys sorted, so that a run over the same
     /// code writes the same bytes.

@@ -65,11 +65,15 @@ let package = Package(
         .target(name: "LprojEngine", dependencies: ["LprojTables", "LprojLocales", "LprojFormat"], swiftSettings: strictSwift),
         .target(name: "LprojFormatting", dependencies: ["CLprojICU", "LprojLocales", "LprojFormat"], swiftSettings: strictSwift),
         .target(name: "ClientBudget", swiftSettings: strictSwift),
+        // Threads at a lower CPU priority, for work that must leave the loops and Swift's shared pool alone.
+        .target(name: "BackgroundThreads", swiftSettings: strictSwift),
         // The version every program and the Varlink service report.
         .target(name: "LprojVersion", swiftSettings: strictSwift),
         // A progress bar on a terminal, and none elsewhere.
         .target(name: "TerminalProgress", swiftSettings: strictSwift),
-        .target(name: "LprojFiles", dependencies: ["LprojEngine"], swiftSettings: strictSwift),
+        // openat2(2), which glibc 2.36 does not wrap, for reading beneath a bundle's directory.
+        .target(name: "CLinuxFiles"),
+        .target(name: "LprojFiles", dependencies: ["LprojEngine", "CLinuxFiles"], swiftSettings: strictSwift),
         .target(
             name: "LprojLint", dependencies: ["LprojEngine", "LprojFormat", "LprojLocales", "LprojTables"], swiftSettings: strictSwift),
         // Translators' coverage of a bundle directory: offline, for lprojctl.
@@ -103,7 +107,7 @@ let package = Package(
             name: "LprojService",
             dependencies: [
                 "LprojEngine", "LprojFiles", "LprojLocales", "LprojFormat", "LprojFormatting", "LprojTables", "LprojStore", "LprojWatch",
-                "LprojInterface", "LprojVersion", "ClientBudget",
+                "LprojInterface", "LprojVersion", "ClientBudget", "BackgroundThreads",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -122,7 +126,7 @@ let package = Package(
         .target(
             name: "VarlinkNIO",
             dependencies: [
-                "VarlinkProtocol", "ClientBudget",
+                "VarlinkProtocol", "ClientBudget", "BackgroundThreads",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

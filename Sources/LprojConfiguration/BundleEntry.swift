@@ -39,7 +39,7 @@ struct BundleEntry: Decodable {
     /// place in `document` (for errors); a relative `directory` is taken
     /// relative to `baseDirectory`.
     func configuration(
-        named name: String, document: YAMLDocument, path: [any CodingKey], baseDirectory: String, maximumFileSize: Int
+        named name: String, document: YAMLDocument, path: [any CodingKey], baseDirectory: String, limits: BundleLimits
     ) throws(ConfigurationError) -> BundleConfiguration {
         func key(_ key: CodingKeys) -> [any CodingKey] { path + [key] }
         guard BundleConfiguration.isValidName(name) else {
@@ -71,8 +71,8 @@ struct BundleEntry: Decodable {
                 throw document.error(at: place, "\(error)")
             }
         }
-        var bundle = BundleConfiguration(
-            name: name, directory: absolute, developmentLocale: development, customLocales: custom, maximumFileSize: maximumFileSize)
+        var bundle = BundleConfiguration(name: name, directory: absolute, developmentLocale: development, customLocales: custom)
+        bundle.limits = limits
         if let catalogConflicts {
             guard let conflict = CatalogConflict(rawValue: catalogConflicts) else {
                 throw document.error(

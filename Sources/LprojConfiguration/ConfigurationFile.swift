@@ -49,7 +49,7 @@ package enum ConfigurationFile {
             guard let bundleName = bundle.name else { throw document.error(at: path, "'name' is missing") }
             let bundleConfiguration = try bundle.configuration(
                 named: bundleName, document: document, path: path, baseDirectory: baseDirectory,
-                maximumFileSize: configuration.limits.maximumTableFileSize)
+                limits: configuration.limits.bundle)
             guard names.insert(bundleName).inserted else {
                 throw document.error(at: path + [BundleEntry.CodingKeys.name], "the bundle '\(bundleName)' is defined twice")
             }

@@ -38,8 +38,9 @@ package struct DaemonConfiguration: Sendable, Equatable {
         package var maximumSubscriptionsPerUID = 128
         /// Bytes of unread events a subscriber may have queued.
         package var maximumSubscriberQueueBytes = 1 << 20
-        /// The largest table file read.
-        package var maximumTableFileSize = 64 << 20
+        /// What one bundle may make lprojd read and hold (its largest
+        /// table file among them): part of each bundle's configuration.
+        package var bundle = BundleLimits()
         /// Added strings per client and bundle.
         package var maximumAddedStrings = 10_000
         /// The longest added key or value, in bytes.

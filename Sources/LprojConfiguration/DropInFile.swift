@@ -35,7 +35,7 @@ package enum DropInFile {
 
     /// Parses a drop-in file's text; `path` is the file's (errors name it,
     /// and a relative `directory` is relative to its folder).
-    package static func parse(_ text: String, path: String, maximumFileSize: Int) throws(ConfigurationError) -> Content {
+    package static func parse(_ text: String, path: String, limits: BundleLimits) throws(ConfigurationError) -> Content {
         let url = URL(fileURLWithPath: path)
         let name = bundleName(ofFile: url.lastPathComponent) ?? url.lastPathComponent
         let document = try YAMLDocument(text, file: path)
@@ -57,6 +57,6 @@ package enum DropInFile {
         return .bundle(
             try entry.configuration(
                 named: name, document: document, path: [], baseDirectory: url.deletingLastPathComponent().path,
-                maximumFileSize: maximumFileSize))
+                limits: limits))
     }
 }

@@ -2,6 +2,7 @@
     import Glibc
 #endif
 internal import Foundation
+package import LprojEngine
 
 /// Reads drop-in files from disk, taking only those ``DropInTrust`` allows.
 ///
@@ -12,14 +13,14 @@ internal import Foundation
 package struct DropInReader: Sendable {
     /// Whose files are taken.
     package let trust: DropInTrust
-    /// The largest table file the bundles may read (part of each bundle's
-    /// configuration).
-    package let maximumTableFileSize: Int
+    /// What each bundle may make lprojd read and hold (part of each
+    /// bundle's configuration).
+    package let bundleLimits: BundleLimits
 
     /// A reader.
-    package init(trust: DropInTrust, maximumTableFileSize: Int) {
+    package init(trust: DropInTrust, bundleLimits: BundleLimits = BundleLimits()) {
         self.trust = trust
-        self.maximumTableFileSize = maximumTableFileSize
+        self.bundleLimits = bundleLimits
     }
 
     /// Every drop-in of a directory, by bundle name; nil when there is no
@@ -81,7 +82,7 @@ package struct DropInReader: Sendable {
         guard count <= DropInFile.maximumSize else { return invalid("it grew past \(DropInFile.maximumSize) bytes while being read") }
         guard let text = String(validating: bytes[..<count], as: UTF8.self) else { return invalid("it is not UTF-8 text") }
         do {
-            return DropInRecord(path: path, state: .read(try DropInFile.parse(text, path: path, maximumFileSize: maximumTableFileSize)))
+            return DropInRecord(path: path, state: .read(try DropInFile.parse(text, path: path, limits: bundleLimits)))
         } catch {
             return DropInRecord(path: path, state: .invalid(error, lastGood: previous?.content))
         }

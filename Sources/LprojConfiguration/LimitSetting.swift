@@ -11,6 +11,10 @@ enum LimitSetting: String, CaseIterable {
     case maxSubscriptionsPerUID = "max-subscriptions-per-uid"
     case maxSubscriberQueue = "max-subscriber-queue"
     case maxTableFileSize = "max-table-file-size"
+    case maxBundleBytes = "max-bundle-bytes"
+    case maxBundleTables = "max-bundle-tables"
+    case maxBundleLocales = "max-bundle-locales"
+    case maxBundleEntries = "max-bundle-entries"
     case maxAddedStrings = "max-added-strings"
     case maxAddedStringLength = "max-added-string-length"
     case maxKeyLength = "max-key-length"
@@ -38,7 +42,11 @@ enum LimitSetting: String, CaseIterable {
         case .maxConnectionsPerUID: limits.maximumConnectionsPerUID = value
         case .maxSubscriptionsPerUID: limits.maximumSubscriptionsPerUID = value
         case .maxSubscriberQueue: limits.maximumSubscriberQueueBytes = value
-        case .maxTableFileSize: limits.maximumTableFileSize = value
+        case .maxTableFileSize: limits.bundle.fileSize = value
+        case .maxBundleBytes: limits.bundle.bytes = value
+        case .maxBundleTables: limits.bundle.tables = value
+        case .maxBundleLocales: limits.bundle.locales = value
+        case .maxBundleEntries: limits.bundle.entries = value
         case .maxAddedStrings: limits.maximumAddedStrings = value
         case .maxAddedStringLength: limits.maximumAddedStringLength = value
         case .maxKeyLength: limits.maximumKeyLength = value

@@ -420,7 +420,9 @@ extension Localization {
 }
 
 extension Localization {
-    /// A bundle as loaded.
+    /// A bundle as loaded. problems says what is wrong with the bundle itself
+    /// (its directory is missing or may not be served, it is over a limit and
+    /// keeps its last good version, a folder is no locale), if anything is.
     public struct Bundle: VarlinkStruct, VarlinkWireValue, Equatable {
         public var name: String
         public var directory: String
@@ -430,6 +432,7 @@ extension Localization {
         public var hasBase: Bool
         public var generation: Int
         public var entries: Int
+        public var problems: [String]?
 
         /// The fields' names, in the order the interface lists them.
         public static let fieldNames: [String] = [
@@ -440,7 +443,8 @@ extension Localization {
             "tables",
             "hasBase",
             "generation",
-            "entries"
+            "entries",
+            "problems"
         ]
 
         public init(
@@ -451,7 +455,8 @@ extension Localization {
             tables: [String],
             hasBase: Bool,
             generation: Int,
-            entries: Int
+            entries: Int,
+            problems: [String]? = nil
         ) {
             self.name = name
             self.directory = directory
@@ -461,6 +466,7 @@ extension Localization {
             self.hasBase = hasBase
             self.generation = generation
             self.entries = entries
+            self.problems = problems
         }
 
         public init(varlink object: JSONObject, unknownFields: UnknownFields) throws(SchemaError) {
@@ -472,6 +478,7 @@ extension Localization {
             var _hasBase: Bool?
             var _generation: Int?
             var _entries: Int?
+            var _problems: [String]?
             for (name, value) in object.members {
                 switch name {
                 case "name": _name = try varlinkField(name, value, unknownFields)
@@ -482,6 +489,7 @@ extension Localization {
                 case "hasBase": _hasBase = try varlinkField(name, value, unknownFields)
                 case "generation": _generation = try varlinkField(name, value, unknownFields)
                 case "entries": _entries = try varlinkField(name, value, unknownFields)
+                case "problems": _problems = try varlinkField(name, value, unknownFields)
                 default: try varlinkUnknownField(name, unknownFields)
                 }
             }
@@ -493,7 +501,8 @@ extension Localization {
                 tables: try varlinkRequired("tables", _tables),
                 hasBase: try varlinkRequired("hasBase", _hasBase),
                 generation: try varlinkRequired("generation", _generation),
-                entries: try varlinkRequired("entries", _entries)
+                entries: try varlinkRequired("entries", _entries),
+                problems: _problems
             )
         }
 
@@ -507,6 +516,7 @@ extension Localization {
             var _hasBase: Bool?
             var _generation: Int?
             var _entries: Int?
+            var _problems: [String]?
             var seen: UInt64 = 0
             while let name = try reader.nextField() {
                 if name == "name" {
@@ -525,6 +535,8 @@ extension Localization {
                     _generation = try reader.field(64, &seen)
                 } else if name == "entries" {
                     _entries = try reader.field(128, &seen)
+                } else if name == "problems" {
+                    _problems = try reader.field(256, &seen)
                 } else {
                     throw VarlinkWireReader.Unreadable()
                 }
@@ -537,12 +549,13 @@ extension Localization {
                 tables: try reader.required(_tables),
                 hasBase: try reader.required(_hasBase),
                 generation: try reader.required(_generation),
-                entries: try reader.required(_entries)
+                entries: try reader.required(_entries),
+                problems: _problems
             )
         }
 
         public var varlinkObject: JSONObject {
-            var object = JSONObject(minimumCapacity: 8)
+            var object = JSONObject(minimumCapacity: 9)
             object.appendUnchecked("name", self.name.varlinkValue)
             object.appendUnchecked("directory", self.directory.varlinkValue)
             object.appendUnchecked("developmentLocale", self.developmentLocale.varlinkValue)
@@ -551,6 +564,7 @@ extension Localization {
             object.appendUnchecked("hasBase", self.hasBase.varlinkValue)
             object.appendUnchecked("generation", self.generation.varlinkValue)
             object.appendUnchecked("entries", self.entries.varlinkValue)
+            if let value = self.problems { object.appendUnchecked("problems", value.varlinkValue) }
             return object
         }
 
@@ -572,6 +586,7 @@ extension Localization {
             self.generation.write(to: &writer)
             writer.append(",\"entries\":")
             self.entries.write(to: &writer)
+            if let value = self.problems { writer.append(",\"problems\":"); value.write(to: &writer) }
             writer.append("}")
         }
     }

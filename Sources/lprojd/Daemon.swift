@@ -129,9 +129,11 @@ struct Daemon {
         let sources = Dictionary(sourced.map { ($0.name, $0.source) }, uniquingKeysWith: { $1 })
         let started = ContinuousClock.now
         let catalog = Catalog()
-        let watcher = try CatalogWatcher(catalog: catalog, events: events, configurations: bundles, logger: logger)
+        let watcher = try CatalogWatcher(
+            catalog: catalog, events: events, configurations: bundles, trust: settings.instance == .system ? .system : .anyOwner,
+            logger: logger)
         logger.info("loading \(bundles.count) bundle\(bundles.count == 1 ? "" : "s")")
-        catalog.load(bundles)
+        watcher.loadAll()
         let snapshot = catalog.snapshot
         for (name, bundle) in snapshot.bundles.sorted(by: { $0.key < $1.key }) {
             logger.info(

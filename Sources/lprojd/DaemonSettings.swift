@@ -64,7 +64,7 @@ struct DaemonSettings: Sendable {
             (given.isEmpty
             ? configuration.dropInDirectories ?? DefaultPaths.dropInDirectories(environment: environment, instance: instance)
             : given).filter { seen.insert($0).inserted }
-        dropInReader = DropInReader(trust: DropInTrust(instance: instance), maximumTableFileSize: configuration.limits.maximumTableFileSize)
+        dropInReader = DropInReader(trust: DropInTrust(instance: instance), bundleLimits: configuration.limits.bundle)
 
         let socketPath = configuration.socketPath ?? DefaultPaths.socket(environment: environment, instance: instance)
         if socketPath == nil && !socketActivated {
@@ -95,11 +95,11 @@ struct DaemonSettings: Sendable {
         if socketPath != running.socketPath { changes.append("the socket path") }
         if stateDirectory != running.stateDirectory { changes.append("the state directory") }
         if configuration.countMisses != running.configuration.countMisses { changes.append("count-misses") }
-        // The table file size limit is part of each bundle's configuration:
-        // a reload reads every bundle again under the new one, at once.
+        // The bundles' limits are part of each bundle's configuration: a
+        // reload reads every bundle again under the new ones, at once.
         var runningLimits = running.configuration.limits
-        runningLimits.maximumTableFileSize = configuration.limits.maximumTableFileSize
-        if configuration.limits != runningLimits { changes.append("a limit other than max-table-file-size") }
+        runningLimits.bundle = configuration.limits.bundle
+        if configuration.limits != runningLimits { changes.append("a limit other than max-table-file-size and max-bundle-*") }
         return changes
     }
 
@@ -123,9 +123,10 @@ struct DaemonSettings: Sendable {
         }
         guard !directory.isEmpty else { throw SettingsError(description: "--bundle \(argument): the directory is missing") }
         let absolute = URL(fileURLWithPath: directory).standardizedFileURL.path
-        return BundleConfiguration(
-            name: name, directory: absolute, developmentLocale: try development ?? Self.guessDevelopmentLocale(absolute),
-            maximumFileSize: limits.maximumTableFileSize)
+        var bundle = BundleConfiguration(
+            name: name, directory: absolute, developmentLocale: try development ?? Self.guessDevelopmentLocale(absolute))
+        bundle.limits = limits.bundle
+        return bundle
     }
 
     static func guessDevelopmentLocale(_ directory: String) throws -> LocaleIdentifier {

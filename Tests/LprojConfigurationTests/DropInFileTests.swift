@@ -8,7 +8,7 @@ import Testing
     static let path = "/usr/share/lprojd/bundles.d/org.example.Editor.conf"
 
     static func parse(_ text: String, path: String = path) throws(ConfigurationError) -> DropInFile.Content {
-        try DropInFile.parse(text, path: path, maximumFileSize: 1234)
+        try DropInFile.parse(text, path: path, limits: BundleLimits(fileSize: 1234))
     }
 
     @Test func theFilesNameIsTheBundlesAndARelativeDirectoryIsRelativeToTheFile() throws {
@@ -31,7 +31,7 @@ import Testing
         let entry = "directory: /opt/e\ndevelopment-locale: fr\ncustom-locales: {x-pirate: en}\ncatalog-conflicts: lproj\n"
         let indented = entry.split(separator: "\n").map { "    \($0)" }.joined(separator: "\n")
         let file = try ConfigurationFile.parse("bundles:\n  - name: org.example.Editor\n\(indented)\n", name: "x", baseDirectory: "/")
-        #expect(try DropInFile.parse(entry, path: Self.path, maximumFileSize: 64 << 20) == .bundle(file.bundles[0]))
+        #expect(try DropInFile.parse(entry, path: Self.path, limits: BundleLimits()) == .bundle(file.bundles[0]))
     }
 
     @Test func anEmptyFileMasksItsBundle() throws {

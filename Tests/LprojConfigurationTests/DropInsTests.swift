@@ -169,7 +169,7 @@ import Testing
         try write("mine.conf", "directory: /x\n")
         symlink(directory.appendingPathComponent("good.conf").path, directory.appendingPathComponent("link.conf").path)
         let owner = getuid()
-        let system = DropInReader(trust: DropInTrust(instance: owner == 0 ? .system : .user(uid: owner)), maximumTableFileSize: 1 << 20)
+        let system = DropInReader(trust: DropInTrust(instance: owner == 0 ? .system : .user(uid: owner)), bundleLimits: BundleLimits(fileSize: 1 << 20))
         if owner == 0 { chown(directory.appendingPathComponent("mine.conf").path, 65534, 65534) }
 
         let records = try #require(system.readDirectory(directory.path))
@@ -189,7 +189,7 @@ import Testing
             #expect(records["link"]?.state == .refused("it is a symbolic link"))
             #expect(records["mine"]?.state == .refused("it is owned by uid 65534, not root"))
             // A user's lprojd follows a link to a file it may take.
-            let user = DropInReader(trust: DropInTrust(instance: .user(uid: 1000)), maximumTableFileSize: 1 << 20)
+            let user = DropInReader(trust: DropInTrust(instance: .user(uid: 1000)), bundleLimits: BundleLimits(fileSize: 1 << 20))
             guard case .read(.bundle)? = user.read("link.conf", in: directory.path)?.state else {
                 Issue.record("not followed")
                 return

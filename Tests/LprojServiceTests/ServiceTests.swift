@@ -94,10 +94,13 @@ import LprojInterface
         let catalog = Catalog()
         let events = RecordingEvents()
         let watcher = try CatalogWatcher(catalog: catalog, events: events, configurations: [configuration], logger: Logger(label: "test"))
-        catalog.load([configuration])
+        watcher.loadAll()
         // A change whose event "was lost"; then only the overflow marker arrives.
         try Data("\"k\" = \"neu\";".utf8).write(to: directory.appendingPathComponent("de.lproj/Localizable.strings"))
-        await watcher.handle([InotifyEvent(watch: -1, mask: .queueOverflow, cookie: 0, name: "")])
+        let running = Task { try await watcher.run() }
+        defer { running.cancel() }
+        watcher.handle([InotifyEvent(watch: -1, mask: .queueOverflow, cookie: 0, name: "")])
+        try await withTimeout(seconds: 10, "the reload was not announced") { await events.wait { !$0.isEmpty } }
         let bundle = try #require(catalog.snapshot.bundles["b"])
         #expect(bundle.lookup("k", locale: try bundle.resolve(locale: "de")).value == "neu")
         #expect(events.events.map(\.interfaceEvent.type) == [.tablesChanged])

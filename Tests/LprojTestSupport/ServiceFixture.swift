@@ -30,12 +30,39 @@ package final class TemporaryFiles: Sendable {
 /// An event sink that keeps what is published, to test the service without
 /// the Varlink adapter's hub.
 package final class RecordingEvents: EventSink {
-    private let published = Mutex<[ServiceEvent]>([])
+    private struct State {
+        var events: [ServiceEvent] = []
+        var waiters: [(until: @Sendable ([ServiceEvent]) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
+    }
+
+    private let published = Mutex(State())
     package init() {}
-    package var events: [ServiceEvent] { published.withLock { $0 } }
+    package var events: [ServiceEvent] { published.withLock { $0.events } }
     package var subscriberCount: Int { 0 }
     package func subscriberCount(uid: UInt32) -> Int { 0 }
-    package func publish(_ event: ServiceEvent) { published.withLock { $0.append(event) } }
+    package func publish(_ event: ServiceEvent) {
+        let ready: [CheckedContinuation<Void, Never>] = published.withLock { state in
+            state.events.append(event)
+            let events = state.events
+            let ready = state.waiters.filter { $0.until(events) }.map(\.continuation)
+            state.waiters.removeAll { $0.until(events) }
+            return ready
+        }
+        for waiter in ready { waiter.resume() }
+    }
+
+    /// Returns once the events published so far satisfy `until` (a test's
+    /// deadline stops a wait that never ends).
+    package func wait(until: @escaping @Sendable ([ServiceEvent]) -> Bool) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let now = published.withLock { state in
+                if until(state.events) { return true }
+                state.waiters.append((until, continuation))
+                return false
+            }
+            if now { continuation.resume() }
+        }
+    }
 }
 
 /// The real ``LocalizationService`` in process, over a bundle in a
@@ -100,7 +127,7 @@ package struct ServiceFixture: Sendable {
         // Watches in place, not run: the fixture's changes reach the catalog
         // only through calls such as Reload.
         let watcher = try CatalogWatcher(catalog: catalog, events: events, configurations: configurations, logger: Logger(label: "test"))
-        catalog.load(configurations)
+        watcher.loadAll()
         let added = AddedStringsRegistry(
             maximumStrings: 10_000, maximumLength: 64 << 10, budget: budget)
         service = LocalizationService(

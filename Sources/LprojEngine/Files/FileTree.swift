@@ -8,8 +8,9 @@ package protocol FileTree: Sendable {
     /// What is at a path, or `nil` when nothing is (or it cannot be seen).
     func entry(at path: String) -> FileTreeEntry?
     /// The names in a directory (not `.` and `..`), sorted by their UTF-8
-    /// bytes.
-    func names(in directory: String) throws(FileTreeError) -> [String]
+    /// bytes; past `limit` of them, ``FileTreeError/tooManyEntries(limit:)``
+    /// (a folder of a million names is not read to its end).
+    func names(in directory: String, limit: Int) throws(FileTreeError) -> [String]
     /// The bytes of a regular file, refused (without reading it) past
     /// `maximumSize`. With a `root`, a file whose real path (symbolic links
     /// followed) is not inside that directory is refused, unread: a bundle
@@ -18,6 +19,11 @@ package protocol FileTree: Sendable {
 }
 
 extension FileTree {
+    /// The names in a directory, however many.
+    package func names(in directory: String) throws(FileTreeError) -> [String] {
+        try names(in: directory, limit: .max)
+    }
+
     /// The bytes of a file, wherever it is (the linter's reads: the user's own).
     package func read(_ path: String, maximumSize: Int) throws(FileTreeError) -> [UInt8] {
         try read(path, maximumSize: maximumSize, within: nil)
@@ -43,12 +49,19 @@ package enum FileTreeError: Error, Sendable, Equatable, CustomStringConvertible 
     /// the directory it must stay in. Where it leads is not said: the
     /// message may reach other users.
     case outsideRoot
+    /// A symbolic link that is not followed: too many in a row, or one on
+    /// a system where links cannot be followed safely (no `openat2`).
+    case notFollowed
+    /// A directory holds more entries than lprojd reads from it.
+    case tooManyEntries(limit: Int)
 
     package var description: String {
         switch self {
         case .unreadable(let reason): reason
         case .notRegular(let kind): "not a regular file but \(kind); it is skipped"
         case .outsideRoot: "a symbolic link leads out of the bundle's directory; it is not followed"
+        case .notFollowed: "a symbolic link is not followed here (too many links, or this system cannot follow them safely)"
+        case .tooManyEntries(let limit): "the folder holds more than \(limit) entries; it is not read"
         case .tooLarge(let size, let limit): "the file has \(size) bytes, more than the limit of \(limit)"
         }
     }
@@ -56,19 +69,22 @@ package enum FileTreeError: Error, Sendable, Equatable, CustomStringConvertible 
 
 extension FileTree {
     /// The `.lproj` folders of a bundle directory, sorted: the one place
-    /// that decides which entries of a bundle are its localizations.
-    package func lprojFolders(in directory: String) throws(FileTreeError) -> [String] {
-        try names(in: directory).filter { $0.hasSuffix(".lproj") && entry(at: TreePath.join(directory, $0)) == .directory }
+    /// that decides which entries of a bundle are its localizations. Past
+    /// `limit` entries in the directory, ``FileTreeError/tooManyEntries(limit:)``.
+    package func lprojFolders(in directory: String, limit: Int = .max) throws(FileTreeError) -> [String] {
+        try names(in: directory, limit: limit).filter { $0.hasSuffix(".lproj") && entry(at: TreePath.join(directory, $0)) == .directory }
     }
 
     /// The String Catalogs of a bundle directory, as paths relative to it,
     /// sorted: `*.xcstrings` files at its top level and in its folders
     /// (`.lproj` ones included), down to ``StringCatalogFiles/searchDepth``
-    /// levels, skipping dot-folders.
-    package func stringCatalogs(in directory: String) -> [String] {
+    /// levels, skipping dot-folders. A folder of more than `limit` entries
+    /// is not searched.
+    package func stringCatalogs(in directory: String, limit: Int = .max) -> [String] {
         var found: [String] = []
-        for folder in catalogFolders(in: directory) {
-            for name in (try? names(in: TreePath.join(directory, folder))) ?? [] where StringCatalogFiles.tableName(of: name) != nil {
+        for folder in catalogFolders(in: directory, limit: limit) {
+            for name in (try? names(in: TreePath.join(directory, folder), limit: limit)) ?? []
+            where StringCatalogFiles.tableName(of: name) != nil {
                 let path = folder.isEmpty ? name : TreePath.join(folder, name)
                 if case .file? = entry(at: TreePath.join(directory, path)) { found.append(path) }
             }
@@ -78,16 +94,20 @@ extension FileTree {
 
     /// The folders searched for String Catalogs, relative to the bundle
     /// directory (`""` is the directory itself), breadth first; at most
-    /// ``StringCatalogFiles/maximumFolders``.
-    package func catalogFolders(in directory: String) -> [String] {
+    /// ``StringCatalogFiles/maximumFolders``, and none of more than `limit`
+    /// entries.
+    package func catalogFolders(in directory: String, limit: Int = .max) -> [String] {
         var folders = [""]
         var level = [""]
         for _ in 0..<StringCatalogFiles.searchDepth {
             var next: [String] = []
             for folder in level {
-                for name in (try? names(in: TreePath.join(directory, folder))) ?? [] where !name.hasPrefix(".") {
+                for name in (try? names(in: TreePath.join(directory, folder), limit: limit)) ?? [] where !name.hasPrefix(".") {
+                    guard folders.count < StringCatalogFiles.maximumFolders else { return folders }
                     let path = folder.isEmpty ? name : TreePath.join(folder, name)
-                    guard isDirectory(TreePath.join(directory, path)), folders.count < StringCatalogFiles.maximumFolders else { continue }
+                    guard StringCatalogFiles.tableName(of: name) == nil, TableFileKind(fileName: name) == nil,
+                        isDirectory(TreePath.join(directory, path))
+                    else { continue }
                     folders.append(path)
                     next.append(path)
                 }
@@ -149,7 +169,7 @@ package struct InMemoryFileTree: FileTree {
         return files.keys.contains { $0.hasPrefix(prefix) } ? .directory : nil
     }
 
-    package func names(in directory: String) throws(FileTreeError) -> [String] {
+    package func names(in directory: String, limit: Int) throws(FileTreeError) -> [String] {
         guard entry(at: directory) == .directory else { throw .unreadable(reason: "No such file or directory") }
         let directory = Self.normalized(directory)
         let prefix = directory.isEmpty ? "" : directory + "/"
@@ -158,6 +178,7 @@ package struct InMemoryFileTree: FileTree {
             let rest = path.dropFirst(prefix.count)
             names.insert(String(rest.prefix { $0 != "/" }))
         }
+        guard names.count <= limit else { throw .tooManyEntries(limit: limit) }
         return names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 

@@ -52,4 +52,15 @@ package struct ReloadSummary: Sendable, Equatable {
     package var removedLocales: [String] = []
     /// Files that failed to load, or loaded with diagnostics, in this reload.
     package var reports: [FileReport] = []
+    /// The limit the bundle went over: nothing was read, and it keeps its
+    /// last good version.
+    package var limitExceeded: BundleLimitExceeded?
+
+    /// Nothing changed (yet).
+    package init() {}
+
+    /// A reload refused whole: the bundle went over a limit.
+    package init(limitExceeded: BundleLimitExceeded) {
+        self.limitExceeded = limitExceeded
+    }
 }

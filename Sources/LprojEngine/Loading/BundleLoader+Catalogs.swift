@@ -2,43 +2,49 @@ package import LprojLocales
 package import LprojTables
 
 extension BundleLoader {
-    /// Loads a bundle's String Catalogs: those at `paths`, or all of them.
-    /// A catalog not in `reading` is taken from `previous` unchanged; one
-    /// that cannot be read keeps its last good version there.
+    /// Loads a bundle's String Catalogs (those at `paths`, as listed): the
+    /// ones in `reading`, or all. A catalog not in `reading` is taken from
+    /// `previous` unchanged; one that cannot be read keeps its last good
+    /// version there. Returns the bytes held for each too.
     func loadStringCatalogs(
-        _ configuration: BundleConfiguration, previous: [LoadedStringCatalog], reading: Set<String>?
-    ) -> (catalogs: [LoadedStringCatalog], reports: [String: FileReport?]) {
+        _ configuration: BundleConfiguration, paths: [String], previous: [LoadedStringCatalog], previousSizes: [String: Int],
+        reading: Set<String>?
+    ) -> (catalogs: [LoadedStringCatalog], reports: [String: FileReport?], sizes: [String: Int]) {
         let previousByPath = Dictionary(previous.map { ($0.path, $0) }, uniquingKeysWith: { $1 })
         var catalogs: [LoadedStringCatalog] = []
         var reports: [String: FileReport?] = [:]
-        let paths = files.stringCatalogs(in: configuration.directory)
+        var sizes: [String: Int] = [:]
         for path in paths {
             if let reading, !reading.contains(path), let unchanged = previousByPath[path] {
                 catalogs.append(unchanged)
+                sizes[path] = previousSizes[path] ?? 0
                 continue
             }
-            let (catalog, report) = loadStringCatalog(path, configuration: configuration, previous: previousByPath[path])
-            if let catalog { catalogs.append(catalog) }
+            let (catalog, report, size) = loadStringCatalog(path, configuration: configuration, previous: previousByPath[path])
+            if let catalog {
+                catalogs.append(catalog)
+                sizes[path] = catalog === previousByPath[path] ? previousSizes[path] ?? size : size
+            }
             reports[path] = .some(report)
         }
         // Reports of catalogs that are gone are dropped.
         for gone in Set(previousByPath.keys).subtracting(paths) { reports[gone] = .some(nil) }
-        return (catalogs, reports)
+        return (catalogs, reports, sizes)
     }
 
     /// Reads, parses and compiles one catalog (`path` is relative to the
     /// bundle directory). On failure the catalog is `previous`, its last
     /// good version.
     package func loadStringCatalog(_ path: String, configuration: BundleConfiguration, previous: LoadedStringCatalog?) -> (
-        LoadedStringCatalog?, FileReport?
+        LoadedStringCatalog?, FileReport?, Int
     ) {
-        guard let tableName = StringCatalogFiles.tableName(of: TreePath.lastComponent(path)) else { return (nil, nil) }
+        guard let tableName = StringCatalogFiles.tableName(of: TreePath.lastComponent(path)) else { return (nil, nil, 0) }
         let bytes: [UInt8]
         do {
             bytes = try files.read(
                 TreePath.join(configuration.directory, path), maximumSize: configuration.maximumFileSize, within: configuration.directory)
         } catch {
-            return (previous, FileReport(unreadable: path, error))
+            return (previous, FileReport(unreadable: path, error), 0)
         }
         // Read and compiled in one pass (the parser and the compiler's
         // meaning; see StringCatalogLoader).
@@ -46,7 +52,7 @@ extension BundleLoader {
         do throws(TableParseError) {
             loaded = try StringCatalogLoader(compiler: StringCatalogCompiler(includesAllStates: configuration.catalogAllStates)).load(bytes)
         } catch {
-            return (previous, FileReport(path: path, diagnostics: [error.diagnostic], failed: true))
+            return (previous, FileReport(path: path, diagnostics: [error.diagnostic], failed: true), bytes.count)
         }
         let compilation = loaded.compilation
         var diagnostics = loaded.readingDiagnostics + compilation.diagnostics
@@ -84,6 +90,6 @@ extension BundleLoader {
         }
         let catalog = LoadedStringCatalog(
             path: path, tableName: tableName, sourceLanguage: loaded.sourceLanguage, languages: languages)
-        return (catalog, diagnostics.isEmpty ? nil : FileReport(path: path, diagnostics: diagnostics, failed: false))
+        return (catalog, diagnostics.isEmpty ? nil : FileReport(path: path, diagnostics: diagnostics, failed: false), bytes.count)
     }
 }

@@ -24,7 +24,8 @@ package struct FileReport: Sendable, Hashable {
             case .tooLarge: Diagnostic(severity: .error, location: nil, code: "too-large", message: "\(error)")
             case .unreadable: Diagnostic(severity: .error, location: nil, code: "unreadable", message: "cannot be read: \(error)")
             case .notRegular: Diagnostic(severity: .error, location: nil, code: "not-regular", message: "\(error)")
-            case .outsideRoot: Diagnostic(severity: .error, location: nil, code: "outside-bundle", message: "\(error)")
+            case .outsideRoot, .notFollowed: Diagnostic(severity: .error, location: nil, code: "outside-bundle", message: "\(error)")
+            case .tooManyEntries: Diagnostic(severity: .error, location: nil, code: "bundle-limit", message: "\(error)")
             }
         self.init(path: path, diagnostics: [diagnostic], failed: true)
     }

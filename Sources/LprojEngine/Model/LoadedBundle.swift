@@ -34,6 +34,11 @@ package final class LoadedBundle: Sendable {
     package let loadProblems: [Diagnostic]
     /// The problems found merging catalogs with folders (computed anew).
     let mergeProblems: [Diagnostic]
+    /// The bytes read for each table file whose table is held, by path
+    /// relative to the bundle directory (what ``BundleLimits`` counts).
+    package let fileSizes: [String: Int]
+    /// The bytes of all its table files.
+    package let byteCount: Int
 
     /// Folder indexes by match key, preferred spelling first.
     let localizationsByKey: [LocaleKey: [Int]]
@@ -60,9 +65,11 @@ package final class LoadedBundle: Sendable {
     /// Creates a bundle from loaded folders and catalogs.
     package init(
         configuration: BundleConfiguration, folders: [LprojFolder], stringCatalogs: [LoadedStringCatalog], fileReports: [FileReport],
-        problems: [Diagnostic]
+        problems: [Diagnostic], fileSizes: [String: Int] = [:]
     ) {
         self.configuration = configuration
+        self.fileSizes = fileSizes
+        self.byteCount = fileSizes.values.reduce(0, +)
         self.folders = folders.sorted { $0.folderName < $1.folderName }
         self.stringCatalogs = stringCatalogs.sorted { $0.path < $1.path }
         let merged = CatalogMerge.merge(folders: self.folders, catalogs: self.stringCatalogs, conflict: configuration.catalogConflict)
@@ -114,6 +121,14 @@ package final class LoadedBundle: Sendable {
         else { return }
         let kept = previous.chains.withLock { $0 }
         chains.withLock { $0 = kept }
+    }
+
+    /// The same tables with other problems (a reload refused whole keeps
+    /// its last good version, with the reason).
+    package func withProblems(_ problems: [Diagnostic], configuration: BundleConfiguration? = nil) -> LoadedBundle {
+        LoadedBundle(
+            configuration: configuration ?? self.configuration, folders: folders, stringCatalogs: stringCatalogs,
+            fileReports: fileReports, problems: problems, fileSizes: fileSizes)
     }
 
     /// The bundle's name.

@@ -65,6 +65,9 @@ struct SettlingFiles<Instant: InstantProtocol> where Instant.Duration == Duratio
         deadlines.removeValue(forKey: file) != nil
     }
 
+    /// How many files are waited for.
+    var count: Int { deadlines.count }
+
     /// Whether a file is being waited for.
     func isSettling(_ file: File) -> Bool { deadlines[file] != nil }
 

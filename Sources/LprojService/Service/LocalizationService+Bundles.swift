@@ -19,7 +19,7 @@ extension LocalizationService {
         .init(
             name: bundle.name, directory: bundle.configuration.directory, developmentLocale: bundle.configuration.developmentLocale.tag,
             supportedLocales: bundle.supportedLocales.map(\.tag), tables: bundle.tableNames, hasBase: bundle.hasBase,
-            generation: generation, entries: bundle.entryCount)
+            generation: generation, entries: bundle.entryCount, problems: bundle.problems.isEmpty ? nil : bundle.problems.map(\.message))
     }
 
     package func negotiate(_ call: Localization.Negotiate.Parameters) throws(ServiceError) -> Answer<Localization.Negotiate.Reply> {

@@ -1,4 +1,5 @@
 import Synchronization
+import BackgroundThreads
 
 /// Runs work off the event loops, sharing a few workers fairly among uids.
 ///

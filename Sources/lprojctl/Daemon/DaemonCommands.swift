@@ -24,6 +24,7 @@ struct BundlesCommand: AsyncParsableCommand {
                 )
                 print("  locales: \(bundle.supportedLocales.joined(separator: " "))")
                 print("  tables: \(bundle.tables.joined(separator: " "))")
+                for problem in bundle.problems ?? [] { print("  problem: \(problem)") }
             }
         }
     }

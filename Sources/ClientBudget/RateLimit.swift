@@ -1,12 +1,16 @@
 internal import Synchronization
 
-/// A token bucket per uid: at most `burst` events at once, refilled at
-/// `perSecond`. For what a client can make lprojd do as often as it likes
-/// but must not make it do without bound, such as writing a log line.
+/// A token bucket per uid.
+package typealias PerUIDRateLimit = RateLimit<UInt32>
+
+/// A token bucket per key (a uid, a bundle): at most `burst` events at
+/// once, refilled at `perSecond`. For what a client, or whoever writes a
+/// bundle's files, can make lprojd do as often as it likes but must not
+/// make it do without bound, such as writing a log line.
 ///
-/// Uids whose bucket is full again are forgotten, and the table is capped,
-/// so its size follows the uids active in the last few seconds.
-package final class PerUIDRateLimit: Sendable {
+/// Keys whose bucket is full again are forgotten, and the table is capped,
+/// so its size follows the keys active in the last few seconds.
+package final class RateLimit<Key: Hashable & Sendable>: Sendable {
     private struct Bucket {
         var tokens: Double
         var updated: ContinuousClock.Instant
@@ -16,17 +20,17 @@ package final class PerUIDRateLimit: Sendable {
 
     private let burst: Double
     private let perSecond: Double
-    private let buckets = Mutex<[UInt32: Bucket]>([:])
-    private static let maximumUIDs = 4096
+    private let buckets = Mutex<[Key: Bucket]>([:])
+    private static var maximumUIDs: Int { 4096 }
 
     package init(burst: Int, perSecond: Double) {
         self.burst = Double(burst)
         self.perSecond = perSecond
     }
 
-    /// Whether the uid may have one more event now; if so, also how many
+    /// Whether the key may have one more event now; if so, also how many
     /// were refused since its last allowed one (to say so once).
-    package func allow(_ uid: UInt32, now: ContinuousClock.Instant = .now) -> (allowed: Bool, suppressed: Int) {
+    package func allow(_ uid: Key, now: ContinuousClock.Instant = .now) -> (allowed: Bool, suppressed: Int) {
         buckets.withLock { buckets in
             var bucket = buckets[uid] ?? Bucket(tokens: burst, updated: now, suppressed: 0)
             let elapsed = now - bucket.updated

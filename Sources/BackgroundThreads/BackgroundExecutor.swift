@@ -15,7 +15,7 @@ import Synchronization
 /// CPU. Raising one's own niceness needs no privilege; it is the call
 /// libdispatch makes for its background threads (and the one the systemd
 /// unit's system-call filter allows back).
-final class BackgroundExecutor: TaskExecutor, Sendable {
+package final class BackgroundExecutor: TaskExecutor, Sendable {
     private struct State {
         var jobs: [UnownedJob] = []
         var stopped = false
@@ -27,7 +27,7 @@ final class BackgroundExecutor: TaskExecutor, Sendable {
     private let threads: Int
 
     /// Starts `threads` threads at `niceness`.
-    init(threads: Int, niceness: Int32 = 10) {
+    package init(threads: Int, niceness: Int32 = 10) {
         self.threads = threads
         for _ in 0..<threads {
             Self.spawn { [self] in
@@ -56,17 +56,26 @@ final class BackgroundExecutor: TaskExecutor, Sendable {
         pthread_detach(thread)
     }
 
-    func enqueue(_ job: consuming ExecutorJob) {
+    package func enqueue(_ job: consuming ExecutorJob) {
         let unowned = UnownedJob(job)
         state.withLock { $0.jobs.append(unowned) }
         ready.signal()
     }
 
     /// Lets the threads finish the jobs queued, then end; returns once they have.
-    func shutdown() {
+    package func shutdown() {
         state.withLock { $0.stopped = true }
         for _ in 0..<threads { ready.signal() }
         for _ in 0..<threads { finished.wait() }
+    }
+
+    /// Runs `body` on one of the threads, and returns what it returns: for
+    /// synchronous work (reading and parsing files) that must leave the
+    /// shared pool of Swift's tasks to the tasks that only wait.
+    package func run<Result: Sendable>(_ body: @escaping @Sendable () -> Result) async -> Result {
+        await withTaskExecutorPreference(self) {
+            body()
+        }
     }
 
     private func work() {

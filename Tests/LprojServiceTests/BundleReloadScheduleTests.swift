@@ -1,0 +1,129 @@
+import LprojEngine
+import Testing
+
+@testable import LprojService
+
+/// When a bundle is read again, on instants the test gives: bursts merge
+/// into one reload, a reload paces the next, refused reloads back off, and
+/// nothing a bundle's files do makes the schedule grow without bound.
+@Suite struct BundleReloadScheduleTests {
+    typealias Schedule = BundleReloadSchedule<ContinuousClock.Instant>
+    let start = ContinuousClock.now
+
+    func at(_ milliseconds: Int) -> ContinuousClock.Instant { start.advanced(by: .milliseconds(milliseconds)) }
+
+    func reloaded(_ decision: Schedule.Decision) -> BundleChanges? {
+        if case .reload(let changes) = decision { return changes }
+        return nil
+    }
+
+    @Test func aBurstOfEventsIsOneReloadOfWhatChanged() throws {
+        var schedule = Schedule()
+        // Ten thousand folder events (mkdir, rmdir, over and over) and a
+        // table renamed into place: one reload, naming each once.
+        for round in 0..<10_000 {
+            schedule.stringCatalog("scratch")
+            schedule.folder("x\(round % 3).lproj")
+        }
+        schedule.fileWhole("Localizable.strings", in: "de.lproj")
+        let changes = try #require(reloaded(schedule.next(at: at(0))))
+        #expect(changes.stringCatalogs == ["scratch"])
+        #expect(changes.folders.count == 4)
+        #expect(changes.folders["de.lproj"] == .some(["Localizable.strings"]))
+        // Nothing else waits; while it runs, nothing else starts.
+        schedule.fileWhole("Menu.strings", in: "de.lproj")
+        #expect(schedule.next(at: at(1)) == .idle)
+    }
+
+    @Test func aReloadPacesTheNextByWhatItCost() throws {
+        var schedule = Schedule()
+        schedule.fileWhole("Localizable.strings", in: "de.lproj")
+        _ = try #require(reloaded(schedule.next(at: at(0))))
+        schedule.fileWhole("Localizable.strings", in: "de.lproj")
+        // It took 40 ms: the next may start 120 ms after it ended.
+        schedule.reloaded(at: at(40), took: .milliseconds(40), refused: false)
+        #expect(schedule.next(at: at(41)) == .wait(until: at(160)))
+        #expect(schedule.next(at: at(159)) == .wait(until: at(160)))
+        #expect(reloaded(schedule.next(at: at(160))) != nil)
+        // A cheap reload is followed closely.
+        schedule.reloaded(at: at(161), took: .milliseconds(1), refused: false)
+        schedule.fileWhole("Menu.strings", in: "de.lproj")
+        #expect(reloaded(schedule.next(at: at(164))) != nil)
+    }
+
+    @Test func refusedReloadsBackOffAndWaitForChanges() throws {
+        var schedule = Schedule(firstBackoff: .seconds(1), maximumBackoff: .seconds(8))
+        func milliseconds(_ from: ContinuousClock.Instant, _ to: ContinuousClock.Instant) -> Int {
+            Int(from.duration(to: to) / .milliseconds(1))
+        }
+        var now = 0
+        var waits: [Int] = []
+        schedule.folder("de.lproj")
+        for _ in 0..<6 {
+            _ = try #require(reloaded(schedule.next(at: at(now))))
+            schedule.reloaded(at: at(now + 5), took: .milliseconds(5), refused: true)
+            // No change since: nothing is read again, however long it waits.
+            #expect(schedule.next(at: at(now + 100_000)) == .idle)
+            schedule.folder("de.lproj")
+            guard case .wait(let until) = schedule.next(at: at(now + 6)) else {
+                Issue.record("a refused reload was followed at once")
+                return
+            }
+            waits.append(milliseconds(at(now + 5), until))
+            now = milliseconds(start, until)
+        }
+        #expect(waits == [1000, 2000, 4000, 8000, 8000, 8000])
+        // A reload that succeeds ends the back-off.
+        _ = try #require(reloaded(schedule.next(at: at(now))))
+        schedule.reloaded(at: at(now + 1), took: .milliseconds(1), refused: false)
+        #expect(schedule.refusals == 0)
+        schedule.folder("de.lproj")
+        #expect(reloaded(schedule.next(at: at(now + 4))) != nil)
+    }
+
+    @Test func whatWaitsIsBoundedWhateverTheFilesDo() throws {
+        var schedule = Schedule(maximumPendingFiles: 64)
+        // Files of one folder past the bound: the folder is read whole.
+        for index in 0..<100 { schedule.fileWhole("T\(index).strings", in: "de.lproj") }
+        var changes = try #require(reloaded(schedule.next(at: at(0))))
+        #expect(changes.folders["de.lproj"] == .some(nil))
+        schedule.reloaded(at: at(0), took: .zero, refused: false)
+        // Folders past the bound: the bundle is read again.
+        for index in 0..<100 { schedule.folder("f\(index).lproj") }
+        changes = try #require(reloaded(schedule.next(at: at(1))))
+        #expect(changes.everything)
+        schedule.reloaded(at: at(1), took: .zero, refused: false)
+        // Files being written past the bound are read as they are, not waited for.
+        for index in 0..<100 { schedule.fileBeingWritten("T\(index).strings", in: "fr.lproj", at: at(2)) }
+        changes = try #require(reloaded(schedule.next(at: at(2))))
+        #expect(changes.folders["fr.lproj"] != nil)
+    }
+
+    @Test func aFileBeingWrittenWaitsForItsWriterButARenameDoesNot() throws {
+        var schedule = Schedule()
+        schedule.fileBeingWritten("Localizable.strings", in: "de.lproj", at: at(0))
+        guard case .wait(let until) = schedule.next(at: at(1)) else {
+            Issue.record("a file being written was read at once")
+            return
+        }
+        #expect(until == at(2000))
+        schedule.fileClosed("Localizable.strings", in: "de.lproj", at: at(5))
+        #expect(schedule.next(at: at(6)) == .wait(until: at(15)))
+        let changes = try #require(reloaded(schedule.next(at: at(15))))
+        #expect(changes.folders["de.lproj"] == .some(["Localizable.strings"]))
+        schedule.reloaded(at: at(16), took: .zero, refused: false)
+        schedule.fileBeingWritten("Menu.strings", in: "de.lproj", at: at(20))
+        schedule.fileWhole("Menu.strings", in: "de.lproj")
+        #expect(reloaded(schedule.next(at: at(21))) != nil)
+    }
+
+    @Test func anAdministratorsReloadIsNotPaced() throws {
+        var schedule = Schedule()
+        schedule.folder("de.lproj")
+        _ = try #require(reloaded(schedule.next(at: at(0))))
+        schedule.reloaded(at: at(1000), took: .seconds(1), refused: true)
+        schedule.reloadNow()
+        #expect(schedule.pending.everything)
+        #expect(reloaded(schedule.next(at: at(1001)))?.everything == true)
+    }
+}

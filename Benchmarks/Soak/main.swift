@@ -4,7 +4,11 @@
 //   lproj-soak attack NAME --socket S [--seconds N] [--scale X] [--until-limit]
 //                                               one hostile client (JSON report on stdout);
 //                                               --until-limit stops at the first limit lprojd names
-//   lproj-soak probe --socket S [--seconds N]   a well-behaved client's lookup latencies (JSON on stdout)
+//   lproj-soak probe --socket S [--seconds N] [--reload-directory DIR --reload-bundle NAME]
+//                                               a well-behaved client's lookup latencies, how late its
+//                                               own events came, and (with a bundle directory of its
+//                                               own) how long its renamed tables took to be announced
+//                                               (JSON on stdout)
 //   lproj-soak hold --socket S --connections N [--seconds N]
 //   lproj-soak subscribe --socket S --connections N [--read yes|no] [--seconds N]
 //                                               many connections, or subscriptions, of one uid
@@ -49,8 +53,11 @@ do {
                 socket: socket, seconds: Double(option("--seconds") ?? "30") ?? 30, scale: Double(option("--scale") ?? "1") ?? 1,
                 untilLimit: arguments.contains("--until-limit")))
     case "probe":
-        guard let socket = option("--socket") else { throw SoakFailure("usage: lproj-soak probe --socket PATH [--seconds N]") }
-        printJSON(try Probe.run(socket: socket, seconds: Double(option("--seconds") ?? "30") ?? 30))
+        guard let socket = option("--socket") else {
+            throw SoakFailure("usage: lproj-soak probe --socket PATH [--seconds N] [--reload-directory DIR --reload-bundle NAME]")
+        }
+        let reloads = option("--reload-directory").map { Probe.ReloadTarget(directory: $0, bundle: option("--reload-bundle") ?? "probe") }
+        printJSON(try Probe.run(socket: socket, seconds: Double(option("--seconds") ?? "30") ?? 30, reloads: reloads))
     case "hold":
         guard let socket = option("--socket") else { throw SoakFailure("usage: lproj-soak hold --socket PATH --connections N") }
         printJSON(

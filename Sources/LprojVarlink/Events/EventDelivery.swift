@@ -20,12 +20,14 @@ package protocol EventSubscriptions: Sendable {
 /// Publishing, subscribing, a stream's end and a delivery written all post
 /// a message to one inbox and return at once, from whatever thread they
 /// are on (a client's event loop, the watcher). One task takes the
-/// messages in order and runs the ``EventSchedule``, which decides what
-/// goes to whom and when; the times it waits for are slept on the injected
-/// clock, so tests drive it with a manual one. Because a subscriber's
-/// `ready` is sent by that task when it takes the subscription, and events
-/// only by that task after, no event can reach a subscriber before its
-/// `ready`.
+/// messages and runs the ``EventSchedule``, which decides what goes to whom
+/// and when; the times it waits for are slept on the injected clock, so
+/// tests drive it with a manual one. The inbox (``FairInbox``) keeps each
+/// uid's messages in a lane of its own and takes them in rotation: one
+/// user's clients, however many messages they cause, delay another user's
+/// events by one message at most. Because a subscriber's `ready` is sent by
+/// that task when it takes the subscription, and events only by that task
+/// after, no event can reach a subscriber before its `ready`.
 ///
 /// Each event is encoded once for the subscribers that take it as it is; a
 /// stream that cannot keep up drops itself (see `VarlinkStream`), so a slow
@@ -44,8 +46,7 @@ package final class EventDelivery<C: Clock>: Service, EventSink, EventSubscripti
     private let clock: C
     private let logger: Logger
     private let book: BudgetBook?
-    private let inbox: AsyncStream<Message>
-    private let post: AsyncStream<Message>.Continuation
+    private let inbox = FairInbox<Message>()
     /// Subscribers per uid, counted as they subscribe and as their streams
     /// end (for the status; the schedule's own count lags by a message).
     private let registry = Mutex<(nextID: UInt64, perUID: [UInt32: Int])>((1, [:]))
@@ -73,13 +74,15 @@ package final class EventDelivery<C: Clock>: Service, EventSink, EventSubscripti
         self.maximumPendingEvents = maximumPendingEvents
         self.book = book
         self.logger = logger
-        (inbox, post) = AsyncStream.makeStream(of: Message.self)
     }
 
     // MARK: From any thread
 
     package func publish(_ event: ServiceEvent) {
-        post.yield(.publish(event))
+        switch event.audience {
+        case .everyone: inbox.post(.publish(event), uid: nil)
+        case .owner(let owner): inbox.post(.publish(event), uid: owner.uid)
+        }
     }
 
     package func add(_ stream: any VarlinkStream, uid: UInt32, client: String?, bundle: String?, ready: ServiceEvent) {
@@ -88,7 +91,7 @@ package final class EventDelivery<C: Clock>: Service, EventSink, EventSubscripti
             registry.perUID[uid, default: 0] += 1
             return registry.nextID
         }
-        post.yield(.add(id, stream, uid: uid, client: client, bundle: bundle, ready: ready))
+        inbox.post(.add(id, stream, uid: uid, client: client, bundle: bundle, ready: ready), uid: uid)
         // After `add`, so that a stream that has ended already leaves after it joined.
         stream.onTermination { [weak self] end in
             guard let self else { return }
@@ -96,7 +99,7 @@ package final class EventDelivery<C: Clock>: Service, EventSink, EventSubscripti
                 registry.perUID[uid, default: 1] -= 1
                 if registry.perUID[uid] == 0 { registry.perUID[uid] = nil }
             }
-            post.yield(.remove(id))
+            inbox.post(.remove(id), uid: uid)
             if end == .tooSlow { logDrop(uid: uid, client: client) }
         }
     }
@@ -108,7 +111,7 @@ package final class EventDelivery<C: Clock>: Service, EventSink, EventSubscripti
     /// Returns once every message posted before it has been taken: for
     /// tests, which then see what was sent without waiting on time.
     package func settled() async {
-        await withCheckedContinuation { post.yield(.barrier($0)) }
+        await withCheckedContinuation { inbox.post(.barrier($0), uid: nil) }
     }
 
     // MARK: The delivery task
@@ -116,48 +119,54 @@ package final class EventDelivery<C: Clock>: Service, EventSink, EventSubscripti
     package func run() async throws {
         var schedule = EventSchedule<C.Instant>(
             tick: tick, maximumStall: maximumStall, maximumPendingEvents: maximumPendingEvents, book: book)
-        var streams: [EventSchedule<C.Instant>.SubscriberID: any VarlinkStream] = [:]
+        var streams: [EventSchedule<C.Instant>.SubscriberID: Subscription] = [:]
         /// The time the one timer task sleeps until, if any.
         var timerSetFor: C.Instant?
+        let inbox = self.inbox
         await withDiscardingTaskGroup { timers in
-            for await message in inbox.cancelOnGracefulShutdown() {
-                let now = clock.now
-                var actions: [EventSchedule<C.Instant>.Action] = []
-                // What is due goes first, whether or not its timer has
-                // woken the loop yet: what a message sees follows the clock.
-                if let set = timerSetFor, set <= now {
-                    timerSetFor = nil
-                    actions = schedule.advance(to: now)
-                }
-                switch message {
-                case .publish(let event):
-                    actions += schedule.publish(event, now: now)
-                case .add(let id, let stream, let uid, let client, let bundle, let ready):
-                    stream.yield(ready.message)
-                    streams[id] = stream
-                    schedule.add(id, uid: uid, client: client, bundle: bundle, now: now)
-                case .remove(let id):
-                    streams[id] = nil
-                    schedule.remove(id)
-                case .written(let id):
-                    actions += schedule.written(id, now: now)
-                case .timer:
-                    break  // only wakes the loop
-                case .barrier(let continuation):
+            await withTaskCancellationOrGracefulShutdownHandler {
+                while let message = await inbox.next() {
+                    let now = clock.now
+                    var actions: [EventSchedule<C.Instant>.Action] = []
+                    // What is due goes first, whether or not its timer has
+                    // woken the loop yet: what a message sees follows the clock.
+                    if let set = timerSetFor, set <= now {
+                        timerSetFor = nil
+                        actions = schedule.advance(to: now)
+                    }
+                    switch message {
+                    case .publish(let event):
+                        actions += schedule.publish(event, now: now)
+                    case .add(let id, let stream, let uid, let client, let bundle, let ready):
+                        stream.yield(ready.message)
+                        streams[id] = Subscription(stream: stream, uid: uid)
+                        schedule.add(id, uid: uid, client: client, bundle: bundle, now: now)
+                    case .remove(let id):
+                        streams[id] = nil
+                        schedule.remove(id)
+                    case .written(let id):
+                        actions += schedule.written(id, now: now)
+                    case .timer:
+                        break  // only wakes the loop
+                    case .barrier(let continuation):
+                        perform(actions, streams: streams)
+                        actions = []
+                        continuation.resume()
+                    }
                     perform(actions, streams: streams)
-                    actions = []
-                    continuation.resume()
-                }
-                perform(actions, streams: streams)
-                // One timer, for the earliest deadline; a later one it
-                // replaces still wakes the loop once, harmlessly.
-                if let next = schedule.nextDeadline, timerSetFor.map({ next < $0 }) ?? true {
-                    timerSetFor = next
-                    timers.addTask { [clock, post] in
-                        guard (try? await clock.sleep(until: next, tolerance: nil)) != nil else { return }
-                        post.yield(.timer)
+                    // One timer, for the earliest deadline; a later one it
+                    // replaces still wakes the loop once, harmlessly.
+                    if let next = schedule.nextDeadline, timerSetFor.map({ next < $0 }) ?? true {
+                        timerSetFor = next
+                        timers.addTask { [clock] in
+                            guard (try? await clock.sleep(until: next, tolerance: nil)) != nil else { return }
+                            inbox.wake(with: .timer)
+                        }
                     }
                 }
+            } onCancelOrGracefulShutdown: {
+                // What was posted before is still taken; then the loop ends.
+                inbox.finish()
             }
             // Stopping: what waits goes now, before the server's last replies.
             perform(schedule.flushAll(now: clock.now), streams: streams)
@@ -165,8 +174,13 @@ package final class EventDelivery<C: Clock>: Service, EventSink, EventSubscripti
         }
     }
 
-    private func perform(_ actions: [EventSchedule<C.Instant>.Action], streams: [EventSchedule<C.Instant>.SubscriberID: any VarlinkStream])
-    {
+    /// A subscriber's stream, and whose it is.
+    private struct Subscription {
+        let stream: any VarlinkStream
+        let uid: UInt32
+    }
+
+    private func perform(_ actions: [EventSchedule<C.Instant>.Action], streams: [EventSchedule<C.Instant>.SubscriberID: Subscription]) {
         // An event sent to many subscribers is encoded once.
         var lastEncoded: (event: ServiceEvent, message: VarlinkEncodedMessage)?
         func encoded(_ event: ServiceEvent) -> VarlinkEncodedMessage {
@@ -175,14 +189,16 @@ package final class EventDelivery<C: Clock>: Service, EventSink, EventSubscripti
             lastEncoded = (event, message)
             return message
         }
+        let inbox = self.inbox
         for action in actions {
             switch action {
             case .send(let id, let events):
-                guard let stream = streams[id] else { continue }
+                guard let subscription = streams[id] else { continue }
+                let stream = subscription.stream, uid = subscription.uid
                 for event in events.dropLast() { stream.yield(encoded(event)) }
-                if let last = events.last { stream.yield(encoded(last), whenWritten: { [post] in post.yield(.written(id)) }) }
+                if let last = events.last { stream.yield(encoded(last), whenWritten: { inbox.post(.written(id), uid: uid) }) }
             case .drop(let id):
-                streams[id]?.abandon()
+                streams[id]?.stream.abandon()
             }
         }
     }

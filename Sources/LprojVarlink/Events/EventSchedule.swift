@@ -53,6 +53,9 @@ package struct EventSchedule<Instant: InstantProtocol> where Instant.Duration ==
     private let book: BudgetBook?
 
     private var subscribers: [SubscriberID: Subscriber] = [:]
+    /// Subscribers by uid: a user's own events are offered to that user's
+    /// subscribers only, whatever the number of others'.
+    private var subscribersByUID: [UInt32: Set<SubscriberID>] = [:]
     private var lanes: [Lane: PendingLane] = [:]
     /// When each user's events last went out: the next go a tick later.
     private var lastDelivery: [UInt32: Instant] = [:]
@@ -124,12 +127,23 @@ package struct EventSchedule<Instant: InstantProtocol> where Instant.Duration ==
     /// gets the events published from now on.
     package mutating func add(_ id: SubscriberID, uid: UInt32, client: String?, bundle: String?, now: Instant) {
         subscribers[id] = Subscriber(uid: uid, client: client, bundle: bundle, inFlightSince: now, nextSend: now)
+        subscribersByUID[uid, default: []].insert(id)
     }
 
     /// A subscriber's stream ended: what waits for it is let go.
     package mutating func remove(_ id: SubscriberID) {
         guard var subscriber = subscribers.removeValue(forKey: id) else { return }
-        release(&subscriber)
+        subscribersByUID[subscriber.uid]?.remove(id)
+        if subscribersByUID[subscriber.uid]?.isEmpty ?? false { subscribersByUID[subscriber.uid] = nil }
+        Self.release(&subscriber, book: book)
+    }
+
+    /// Changes a subscriber where it is stored. (Taking a copy out and
+    /// storing it back copied its waiting events at every change: with a
+    /// few hundred waiting, each event offered to it cost their number.)
+    private mutating func update<Result>(_ id: SubscriberID, _ change: (inout Subscriber) -> Result) -> Result? {
+        guard let index = subscribers.index(forKey: id) else { return nil }
+        return change(&subscribers.values[index])
     }
 
     /// An event was published.
@@ -152,16 +166,14 @@ package struct EventSchedule<Instant: InstantProtocol> where Instant.Duration ==
     /// The subscriber's last delivery is written: what waits goes at its
     /// next tick.
     package mutating func written(_ id: SubscriberID, now: Instant) -> [Action] {
-        guard var subscriber = subscribers[id] else { return [] }
-        subscriber.inFlight = false
-        guard !subscriber.pending.isEmpty else {
-            subscribers[id] = subscriber
-            return []
+        let due: Bool? = update(id) { subscriber in
+            subscriber.inFlight = false
+            guard !subscriber.pending.isEmpty else { return false }
+            subscriber.flushAt = max(now, subscriber.nextSend)
+            return subscriber.nextSend <= now
         }
-        subscriber.flushAt = max(now, subscriber.nextSend)
-        subscribers[id] = subscriber
         var actions: [Action] = []
-        if subscriber.nextSend <= now { flush(id, now: now, into: &actions) }
+        if due == true { flush(id, now: now, into: &actions) }
         return actions
     }
 
@@ -169,10 +181,8 @@ package struct EventSchedule<Instant: InstantProtocol> where Instant.Duration ==
     package mutating func advance(to now: Instant) -> [Action] {
         var actions: [Action] = []
         for (lane, pending) in lanes where pending.due <= now { actions += deliver(lane, pending, now: now) }
-        for (id, subscriber) in subscribers {
-            guard let flushAt = subscriber.flushAt, flushAt <= now else { continue }
-            flush(id, now: now, into: &actions)
-        }
+        let due = subscribers.compactMap { id, subscriber in subscriber.flushAt.map { $0 <= now } == true ? id : nil }
+        for id in due { flush(id, now: now, into: &actions) }
         return actions
     }
 
@@ -185,8 +195,8 @@ package struct EventSchedule<Instant: InstantProtocol> where Instant.Duration ==
             var events = pending.events
             for event in events.drain() { offer(event, now: now, into: &actions) }
         }
-        for id in subscribers.keys {
-            subscribers[id]?.inFlight = false
+        for id in Array(subscribers.keys) {
+            update(id) { $0.inFlight = false }
             flush(id, now: now, into: &actions)
         }
         return actions
@@ -206,52 +216,63 @@ package struct EventSchedule<Instant: InstantProtocol> where Instant.Duration ==
 
     /// Sends an event to a subscriber now if nothing is in flight and its
     /// tick has passed; else merges it into what waits for its next delivery.
+    /// A user's own event is offered to that user's subscribers only.
     private mutating func offer(_ event: ServiceEvent, now: Instant, into actions: inout [Action]) {
-        for id in subscribers.keys {
-            guard var subscriber = subscribers[id], subscriber.concerns(event) else { continue }
-            // A delivery the client has not taken for this long: it
-            // stopped reading.
-            if subscriber.inFlight, subscriber.inFlightSince.duration(to: now) > maximumStall {
-                drop(id, into: &actions)
-                continue
+        let candidates: [SubscriberID]
+        switch event.audience {
+        case .everyone: candidates = Array(subscribers.keys)
+        case .owner(let owner): candidates = subscribersByUID[owner.uid].map(Array.init) ?? []
+        }
+        let (maximumStall, tick, maximumPendingEvents, book) = (self.maximumStall, self.tick, self.maximumPendingEvents, self.book)
+        for id in candidates {
+            let outcome: OfferOutcome =
+                update(id) { subscriber in
+                    guard subscriber.concerns(event) else { return .skip }
+                    // A delivery the client has not taken for this long: it
+                    // stopped reading.
+                    if subscriber.inFlight, subscriber.inFlightSince.duration(to: now) > maximumStall { return .drop }
+                    guard subscriber.inFlight || now < subscriber.nextSend else {
+                        subscriber.inFlight = true
+                        subscriber.inFlightSince = now
+                        subscriber.nextSend = now.advanced(by: tick)
+                        return .send
+                    }
+                    if subscriber.pending.add(event), case .owner = event.audience {
+                        subscriber.ownSubjects += 1
+                        let cost = event.estimatedBytes
+                        guard subscriber.ownSubjects <= maximumPendingEvents, book?.charge(cost, of: .output, to: subscriber.uid) == nil else {
+                            return .drop
+                        }
+                        subscriber.charged += cost
+                    }
+                    if !subscriber.inFlight, subscriber.flushAt == nil { subscriber.flushAt = subscriber.nextSend }
+                    return .wait
+                } ?? .skip
+            switch outcome {
+            case .skip, .wait: break
+            case .send: actions.append(.send(id, [event]))
+            case .drop: drop(id, into: &actions)
             }
-            guard subscriber.inFlight || now < subscriber.nextSend else {
-                subscriber.inFlight = true
-                subscriber.inFlightSince = now
-                subscriber.nextSend = now.advanced(by: tick)
-                subscribers[id] = subscriber
-                actions.append(.send(id, [event]))
-                continue
-            }
-            if subscriber.pending.add(event), case .owner = event.audience {
-                subscriber.ownSubjects += 1
-                let cost = event.estimatedBytes
-                guard subscriber.ownSubjects <= maximumPendingEvents, book?.charge(cost, of: .output, to: subscriber.uid) == nil else {
-                    subscribers[id] = subscriber
-                    drop(id, into: &actions)
-                    continue
-                }
-                subscriber.charged += cost
-            }
-            if !subscriber.inFlight, subscriber.flushAt == nil { subscriber.flushAt = subscriber.nextSend }
-            subscribers[id] = subscriber
         }
     }
 
+    private enum OfferOutcome { case skip, send, wait, drop }
+
     /// Sends what waited for a subscriber, merged, as one delivery.
     private mutating func flush(_ id: SubscriberID, now: Instant, into actions: inout [Action]) {
-        guard var subscriber = subscribers[id] else { return }
-        subscriber.flushAt = nil
-        guard !subscriber.inFlight else { return }  // `written` sets the next flush
-        let events = subscriber.pending.drain()
-        release(&subscriber)
-        if !events.isEmpty {
+        let (tick, book) = (self.tick, self.book)
+        let events: [ServiceEvent]?? = update(id) { subscriber -> [ServiceEvent]? in
+            subscriber.flushAt = nil
+            guard !subscriber.inFlight else { return nil }  // `written` sets the next flush
+            let events = subscriber.pending.drain()
+            Self.release(&subscriber, book: book)
+            guard !events.isEmpty else { return nil }
             subscriber.inFlight = true
             subscriber.inFlightSince = now
             subscriber.nextSend = now.advanced(by: tick)
-            actions.append(.send(id, events))
+            return events
         }
-        subscribers[id] = subscriber
+        if let events = events ?? nil { actions.append(.send(id, events)) }
     }
 
     private mutating func drop(_ id: SubscriberID, into actions: inout [Action]) {
@@ -261,7 +282,7 @@ package struct EventSchedule<Instant: InstantProtocol> where Instant.Duration ==
 
     /// Lets go of what is charged for waiting events (they were sent, or
     /// the subscriber is gone).
-    private func release(_ subscriber: inout Subscriber) {
+    private static func release(_ subscriber: inout Subscriber, book: BudgetBook?) {
         if subscriber.charged > 0 { book?.release(subscriber.charged, of: .output, from: subscriber.uid) }
         subscriber.charged = 0
         subscriber.ownSubjects = 0

@@ -88,7 +88,7 @@ package final class LocalizationVarlinkInterface: VarlinkTypedInterface {
                     subscriptions.add(
                         stream, uid: subscription.uid, client: subscription.client, bundle: subscription.bundle, ready: subscription.ready)
                 }
-            case .format(let parameters): return .typedReply(try service.format(parameters, caller: caller))
+            case .format(let parameters): return outcome(try service.answerFormat(parameters, caller: caller))
             case .parseDate(let parameters): return .typedReply(try service.parseDate(parameters, caller: caller))
             case .getPreferences(let parameters): return .typedReply(try service.getPreferences(parameters, caller: caller))
             case .setPreferences(let parameters): return outcome(try service.setPreferences(parameters, caller: caller))

@@ -331,6 +331,35 @@ import Testing
                 == .init(locale: "de", name: "German", nativeName: "Deutsch", bundleName: "German (ours)"))
     }
 
+    /// ICU's calendar arithmetic grows with a date's distance in some
+    /// calendars (islamic-umalqura at 10¹⁴ s: 80 ms): a date within about
+    /// 3,000 years is formatted at once, a farther one by the workers, and
+    /// one past 317,000 years not at all.
+    @Test func farDatesAreFormattedOffTheEventLoop() async throws {
+        let fixture = try ServiceFixture()
+        func call(_ seconds: Double, calendar: String = "islamic-umalqura") -> Localization.Format.Parameters {
+            .init(style: .pattern, locale: "ar", date: .init(seconds), pattern: "EEEE d MMMM y G", timeZone: "UTC", calendar: calendar)
+        }
+        guard case .now(let near) = try fixture.service.answerFormat(call(1.7e9), caller: alice) else {
+            Issue.record("a date of this century was not formatted at once")
+            return
+        }
+        #expect(near.calendar == "islamic-umalqura")
+        for seconds in [1.1e11, -5e12, 1e13] {
+            guard case .later(let work) = try fixture.service.answerFormat(call(seconds), caller: alice) else {
+                Issue.record("\(seconds) s was formatted on the event loop")
+                continue
+            }
+            #expect(try await work().value.isEmpty == false)
+        }
+        #expect(throws: ServiceError.self) { try fixture.service.answerFormat(call(1.0001e13), caller: alice) }
+        // Whatever the style: the edge of the quick range is still formatted at once.
+        guard case .now = try fixture.service.answerFormat(call(1e11, calendar: "chinese"), caller: alice) else {
+            Issue.record("a date at the edge of the quick range went to the workers")
+            return
+        }
+    }
+
     @Test func statusShowsEachUserOnlyTheirOwnUsage() async throws {
         let fixture = try ServiceFixture(daemonUID: 999)
         _ = try fixture.service.addStrings(.init(client: "app", bundle: "demo", locale: "de", strings: ["k": "v"]), caller: alice)

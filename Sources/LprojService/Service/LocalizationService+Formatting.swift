@@ -58,6 +58,18 @@ extension LocalizationService {
         return value
     }
 
+    /// A `Format` call: answered at once, or, when ICU's work for it is not
+    /// known to be small (a date thousands of years away, whose calendar
+    /// arithmetic grows with the distance), by the workers.
+    package func answerFormat(_ call: Localization.Format.Parameters, caller: Caller) throws(ServiceError) -> Answer<
+        Localization.Format.Reply
+    > {
+        guard try Self.formatRequest(call).isQuick else {
+            return .later { [self] () throws(ServiceError) in try format(call, caller: caller) }
+        }
+        return .now(try format(call, caller: caller))
+    }
+
     package func format(_ call: Localization.Format.Parameters, caller: Caller) throws(ServiceError) -> Localization.Format.Reply {
         let request = try Self.formatRequest(call)
         let context = try formattingContext(bundle: call.bundle, client: call.client, locale: call.locale, caller: caller)

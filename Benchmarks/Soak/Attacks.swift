@@ -26,6 +26,12 @@ enum Attack: String, CaseIterable, Codable {
     case workerJobs = "worker-jobs"
     case eventFlood = "event-flood"
     case formatCaches = "format-caches"
+    case directoryChurn = "directory-churn"
+    case bundleBloat = "bundle-bloat"
+    case tableFlood = "table-flood"
+    case directorySwap = "directory-swap"
+    case calendarWork = "calendar-work"
+    case bundleRenames = "bundle-renames"
 
     /// The hole of the issue it tries (its number there).
     var hole: String {
@@ -49,6 +55,20 @@ enum Attack: String, CaseIterable, Codable {
         case .workerJobs: "R3 4–5. worker jobs"
         case .eventFlood: "R3 6. events that defeat coalescing"
         case .formatCaches: "R3 10. shared formatter caches"
+        case .directoryChurn: "R4 1. directory churn in one bundle"
+        case .bundleBloat: "R4 2. one 16 MiB table in 60 folders; 32 MB tables renamed over 8"
+        case .tableFlood: "R4 2. a folder of 100,000 tables moved in"
+        case .directorySwap: "R4 3. the bundle's directory swapped for a link"
+        case .calendarWork: "R4 4. far dates in every calendar"
+        case .bundleRenames: "R4 11. the bundle's directory renamed away and back"
+        }
+    }
+
+    /// Whether it needs a bundle directory of its own to write in.
+    var writesABundle: Bool {
+        switch self {
+        case .directoryChurn, .bundleBloat, .tableFlood, .directorySwap, .bundleRenames: true
+        default: false
         }
     }
 
@@ -58,6 +78,8 @@ enum Attack: String, CaseIterable, Codable {
         var errors: [String: Int] = [:]
         var closed = 0
         var note = ""
+        /// Answers that held text the attacker may not read (the swap).
+        var leaked = 0
 
         mutating func saw(_ reply: String?) {
             guard let name = Wire.errorName(reply) else { return }
@@ -81,7 +103,7 @@ enum Attack: String, CaseIterable, Codable {
         }
     }
 
-    func run(socket: String, seconds: Double, scale: Double = 1, untilLimit: Bool = false) throws -> Report {
+    func run(socket: String, seconds: Double, scale: Double = 1, untilLimit: Bool = false, files: HostileFiles? = nil) throws -> Report {
         let end = Deadline(time: Date().addingTimeInterval(seconds), stopsAtFirstLimit: untilLimit)
         var report = Report()
         switch self {
@@ -104,6 +126,16 @@ enum Attack: String, CaseIterable, Codable {
         case .workerJobs: try Self.workerJobs(socket, end, &report)
         case .eventFlood: try Self.eventFlood(socket, end, &report)
         case .formatCaches: try Self.formatCaches(socket, end, &report)
+        case .calendarWork: try Self.calendarWork(socket, end, &report)
+        case .directoryChurn, .bundleBloat, .tableFlood, .directorySwap, .bundleRenames:
+            guard let files else { throw SoakFailure("\(rawValue) writes a bundle: give --bundle-directory DIR") }
+            switch self {
+            case .directoryChurn: try Self.directoryChurn(files, end, &report)
+            case .bundleBloat: try Self.bundleBloat(files, end, &report)
+            case .tableFlood: try Self.tableFlood(files, end, &report)
+            case .directorySwap: try Self.directorySwap(files, socket, end, &report)
+            default: try Self.bundleRenames(files, end, &report)
+            }
         }
         return report
     }

@@ -2,8 +2,10 @@
 //
 //   make soak                                   the whole soak against the release lprojd; prints a table
 //   lproj-soak attack NAME --socket S [--seconds N] [--scale X] [--until-limit]
+//                     [--bundle-directory DIR --bundle NAME [--swap-target DIR]]
 //                                               one hostile client (JSON report on stdout);
-//                                               --until-limit stops at the first limit lprojd names
+//                                               --until-limit stops at the first limit lprojd names;
+//                                               the attacks through files write in DIR, served as NAME
 //   lproj-soak probe --socket S [--seconds N] [--reload-directory DIR --reload-bundle NAME]
 //                                               a well-behaved client's lookup latencies, how late its
 //                                               own events came, and (with a bundle directory of its
@@ -48,10 +50,13 @@ do {
                 "usage: lproj-soak attack \(Attack.allCases.map(\.rawValue).joined(separator: "|")) --socket PATH [--seconds N] [--scale X] [--until-limit]"
             )
         }
+        let files = option("--bundle-directory").map {
+            HostileFiles(directory: $0, bundle: option("--bundle") ?? "hostile", swapTarget: option("--swap-target"))
+        }
         printJSON(
             try attack.run(
                 socket: socket, seconds: Double(option("--seconds") ?? "30") ?? 30, scale: Double(option("--scale") ?? "1") ?? 1,
-                untilLimit: arguments.contains("--until-limit")))
+                untilLimit: arguments.contains("--until-limit"), files: files))
     case "probe":
         guard let socket = option("--socket") else {
             throw SoakFailure("usage: lproj-soak probe --socket PATH [--seconds N] [--reload-directory DIR --reload-bundle NAME]")

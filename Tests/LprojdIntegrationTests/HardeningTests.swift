@@ -26,6 +26,9 @@ struct HardeningTests {
     static let worstStall = 250_000.0
     /// The same for the calls the workers answer (a commit to disk among them).
     static let worstWorkerStall = 1_000_000.0
+    /// How late the other uid's own events may come (the soak's target is
+    /// 100 ms; a subscriber once waited seconds behind another uid's).
+    static let worstEventDelay = 500_000.0
     static let mebibyte = 1 << 20
 
     /// The probe was answered throughout, never waiting long.
@@ -40,6 +43,10 @@ struct HardeningTests {
             outcome.probe.otherMaxMicroseconds < Self.worstWorkerStall,
             "the other uid's SelectLocale, SupportedLocales or Format waited \(outcome.probe.otherMaxMicroseconds) µs",
             sourceLocation: sourceLocation)
+        #expect(outcome.probe.events > 10 && outcome.probe.eventsMissed == 0, "\(outcome.probe)", sourceLocation: sourceLocation)
+        #expect(
+            outcome.probe.eventMaxMicroseconds < Self.worstEventDelay,
+            "the other uid's own event came \(outcome.probe.eventMaxMicroseconds) µs late", sourceLocation: sourceLocation)
     }
 
     // MARK: (A) Memory and disk a client can pin

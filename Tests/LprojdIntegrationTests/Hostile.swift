@@ -14,6 +14,8 @@ struct Hostile {
         var errors: [String: Int]
         var closed: Int
         var note: String
+        /// Answers that held text the attacker may not read.
+        var leaked: Int
     }
 
     /// What `lproj-soak probe` reports.
@@ -27,6 +29,15 @@ struct Hostile {
         var otherCalls: Int
         var otherP99Microseconds: Double
         var otherMaxMicroseconds: Double
+        /// Its own events, and how late after the call that caused each.
+        var events: Int
+        var eventsMissed: Int
+        var eventMaxMicroseconds: Double
+        /// Tables renamed into its own bundle, and how long until announced.
+        var reloads: Int
+        var reloadsMissed: Int
+        var reloadP99Microseconds: Double
+        var reloadMaxMicroseconds: Double
     }
 
     /// An attack, the other uid's probe during it, and lprojd's memory.
@@ -77,7 +88,9 @@ struct Hostile {
 
     /// Runs `attack` as one uid for `seconds` while another uid's probe
     /// looks keys up, sampling lprojd's memory every 20 ms.
-    func attack(_ attack: String, seconds: Double, scale: Double = 1) async throws -> Outcome {
+    func attack(
+        _ attack: String, seconds: Double, scale: Double = 1, attackArguments: [String] = [], probeArguments: [String] = []
+    ) async throws -> Outcome {
         _ = try tool  // copied once, before the two run at once
         let before = daemon.residentBytes
         let peak = Mutex(before)
@@ -88,9 +101,10 @@ struct Hostile {
                 try? await Task.sleep(for: .milliseconds(20))
             }
         }
-        async let probing = runAs(Self.probeUID, ["probe", "--socket", daemon.socket, "--seconds", String(seconds + 1)])
+        async let probing = runAs(Self.probeUID, ["probe", "--socket", daemon.socket, "--seconds", String(seconds + 1)] + probeArguments)
         let attacked = try await runAs(
-            Self.attackerUID, ["attack", attack, "--socket", daemon.socket, "--seconds", String(seconds), "--scale", String(scale)])
+            Self.attackerUID,
+            ["attack", attack, "--socket", daemon.socket, "--seconds", String(seconds), "--scale", String(scale)] + attackArguments)
         let probed = try await probing
         sampling.cancel()
         guard attacked.status == 0 else { throw DaemonError(description: "the attack failed: \(attacked.errors)\n\(daemon.postMortem)") }

@@ -395,7 +395,7 @@ final class BundleWatch<C: Clock>: Sendable where C.Duration == Duration {
         do {
             try root.withWatchablePath(relative) { path throws(any Error) in try registry.add(target, path: path, mask: mask) }
         } catch {
-            logger.debug("not watching \(relative): \(error)")
+            log(.debug, "not watching \(relative): \(error)")
         }
     }
 
@@ -407,7 +407,7 @@ final class BundleWatch<C: Clock>: Sendable where C.Duration == Duration {
                 .parent(bundle: name, child: directory.lastPathComponent), path: directory.deletingLastPathComponent().path,
                 mask: Self.parentMask)
         } catch {
-            logger.debug("not watching the folder of \(configuration.directory): \(error)")
+            log(.debug, "not watching the folder of \(configuration.directory): \(error)")
         }
     }
 
@@ -460,9 +460,9 @@ final class BundleWatch<C: Clock>: Sendable where C.Duration == Duration {
             return state.overLimit
         }
         if let exceeded, exceeded.limit != previous {
-            logger.warning("the bundle is not read: \(exceeded); it keeps its last good version until its files change")
+            log(.warning, "the bundle is not read: \(exceeded); it keeps its last good version until its files change")
         } else if exceeded == nil, previous != nil {
-            logger.notice("the bundle is within its limits again")
+            log(.notice, "the bundle is within its limits again")
         }
     }
 

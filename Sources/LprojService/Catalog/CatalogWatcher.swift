@@ -119,7 +119,13 @@ package final class CatalogWatcher: Service {
         let watches = state.withLock { $0.watches }
         for event in batch {
             if event.mask.contains(.queueOverflow) {
-                logger.warning("inotify's queue overflowed; reading every bundle again")
+                // Whoever writes a bundle's files can make it overflow.
+                let (allowed, suppressed) = logLimit.allow("")
+                if allowed {
+                    logger.warning(
+                        "inotify's queue overflowed; reading every bundle again",
+                        metadata: suppressed > 0 ? ["suppressed": "\(suppressed)"] : [:])
+                }
                 for watch in watches.values { watch.eventsLost() }
                 continue
             }

@@ -16,6 +16,8 @@ enum Soak {
         var outcome: String
         var stall: String
         var otherStall = "—"
+        var events = "—"
+        var reloads = "—"
         var memory: String
         var state: String
     }
@@ -68,9 +70,10 @@ enum Soak {
 
     static func table(_ rows: [Row], seconds: Double) -> String {
         var text =
-            "| scenario (\(Int(seconds)) s each) | what lprojd did | other uid's lookups: p50 / p99 / worst | its SelectLocale, SupportedLocales, Format: p99 / worst | lprojd's peak RSS (growth) | state |\n|---|---|---|---|---|---|\n"
+            "| scenario (\(Int(seconds)) s each) | what lprojd did | other uid's lookups: p50 / p99 / worst | its SelectLocale, SupportedLocales, Format: p99 / worst | its own events, late: p99 / worst | its own bundle's reloads: p50 / p99 / worst | lprojd's peak RSS (growth) | state |\n|---|---|---|---|---|---|---|---|\n"
         for row in rows {
-            text += "| \(row.scenario) | \(row.outcome) | \(row.stall) | \(row.otherStall) | \(row.memory) | \(row.state) |\n"
+            text +=
+                "| \(row.scenario) | \(row.outcome) | \(row.stall) | \(row.otherStall) | \(row.events) | \(row.reloads) | \(row.memory) | \(row.state) |\n"
         }
         return text
     }
@@ -87,6 +90,31 @@ enum Soak {
         var otherCalls: Int
         var otherP99Microseconds: Double
         var otherMaxMicroseconds: Double
+        var events: Int
+        var eventsMissed: Int
+        var eventP99Microseconds: Double
+        var eventMaxMicroseconds: Double
+        var reloads: Int
+        var reloadsMissed: Int
+        var reloadP50Microseconds: Double
+        var reloadP99Microseconds: Double
+        var reloadMaxMicroseconds: Double
+
+        /// Its own events: how late, and any that never came.
+        var eventSummary: String {
+            events == 0 && eventsMissed == 0
+                ? "—"
+                : "\(milliseconds(eventP99Microseconds)) / **\(milliseconds(eventMaxMicroseconds))**"
+                    + (eventsMissed > 0 ? " (\(eventsMissed) never came)" : "")
+        }
+
+        /// Its own bundle's reloads.
+        var reloadSummary: String {
+            reloads == 0 && reloadsMissed == 0
+                ? "—"
+                : "\(milliseconds(reloadP50Microseconds)) / \(milliseconds(reloadP99Microseconds)) / **\(milliseconds(reloadMaxMicroseconds))**"
+                    + (reloadsMissed > 0 ? " (\(reloadsMissed) never announced)" : "")
+        }
 
         var summary: String {
             "\(milliseconds(p50Microseconds)) / \(milliseconds(p99Microseconds)) / **\(milliseconds(maxMicroseconds))**"
@@ -105,7 +133,10 @@ enum Soak {
         let tool: String
         let seconds: Double
 
-        /// A fresh directory with the soak's bundle.
+        /// A fresh directory with the soak's bundle, and a bundle the
+        /// probe owns (it renames tables into it) and one the attacker owns
+        /// (the attacks through files write there), beside a private folder
+        /// of the probe's that the attacker must never reach.
         func workspace(_ name: String) throws -> URL {
             let directory = root.appendingPathComponent(name)
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -117,7 +148,22 @@ enum Soak {
                 for index in 0..<500 { table += "\"key.\(index)\" = \"\(text) \(index)\";\n" }
                 try Data(table.utf8).write(to: path.appendingPathComponent("Localizable.strings"))
             }
+            for (home, owner, text) in [("probe", Soak.probeUID, "Probe"), ("hostile", Soak.attackerUID, "Hostile"), ("private", Soak.probeUID, "SECRET")] {
+                let folder = directory.appendingPathComponent("\(home)-home/bundle/en.lproj")
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                let table = folder.appendingPathComponent("Localizable.strings")
+                try Data("\"welcome.title\" = \"\(text)\";\n".utf8).write(to: table)
+                for path in [folder.deletingLastPathComponent().deletingLastPathComponent(), folder.deletingLastPathComponent(), folder, table] {
+                    chown(path.path, uid_t(owner), gid_t(owner))
+                }
+            }
+            chmod(directory.appendingPathComponent("private-home").path, 0o700)
             return directory
+        }
+
+        /// The bundles besides the demo: the probe's and the attacker's.
+        static func ownBundles(_ directory: URL) -> [(name: String, directory: String)] {
+            [("probe", directory.appendingPathComponent("probe-home/bundle").path), ("hostile", directory.appendingPathComponent("hostile-home/bundle").path)]
         }
 
         func asUID(_ uid: Int, _ arguments: [String]) -> [String] {
@@ -125,7 +171,13 @@ enum Soak {
         }
 
         func probe(_ daemon: SoakDaemon, seconds: Double) throws -> Background {
-            try Background(asUID(Soak.probeUID, ["probe", "--socket", daemon.socket, "--seconds", String(seconds)]))
+            try Background(
+                asUID(
+                    Soak.probeUID,
+                    ["probe", "--socket", daemon.socket, "--seconds", String(seconds)]
+                        + (daemon.serves("probe")
+                            ? ["--reload-directory", daemon.directory.appendingPathComponent("probe-home/bundle").path, "--reload-bundle", "probe"]
+                            : [])))
         }
 
         func probeResult(_ probe: Background) throws -> ProbeResult {
@@ -136,7 +188,7 @@ enum Soak {
 
         func attack(_ attack: Attack) throws -> Row {
             let directory = try workspace(attack.rawValue)
-            let daemon = try SoakDaemon(directory: directory)
+            let daemon = try SoakDaemon(directory: directory, bundles: Self.ownBundles(directory))
             let state = directory.appendingPathComponent("state").path
             let stateBefore = directorySize(state)
             let before = daemon.residentBytes
@@ -144,8 +196,14 @@ enum Soak {
             let memory = MemorySampler(daemon)
             let probe = try self.probe(daemon, seconds: seconds + 1)
             let (output, probed) = try daemon.checking("the attack \(attack.rawValue)") {
+                let files =
+                    attack.writesABundle
+                    ? [
+                        "--bundle-directory", directory.appendingPathComponent("hostile-home/bundle").path, "--bundle", "hostile",
+                        "--swap-target", directory.appendingPathComponent("private-home/bundle").path,
+                    ] : []
                 let output = try runProgram(
-                    asUID(Soak.attackerUID, ["attack", attack.rawValue, "--socket", daemon.socket, "--seconds", String(seconds)]))
+                    asUID(Soak.attackerUID, ["attack", attack.rawValue, "--socket", daemon.socket, "--seconds", String(seconds)] + files))
                 return (output, try probeResult(probe))
             }
             let peak = memory.stop()
@@ -157,9 +215,10 @@ enum Soak {
             let outcome =
                 "\(report.calls) calls; " + (said.isEmpty ? "answered" : said.joined(separator: ", "))
                 + (report.note.isEmpty ? "" : "; \(report.note)")
-                + (attack == .logFlood ? "; \(lines) log lines" : "")
+                + (attack == .logFlood || attack == .bundleRenames ? "; \(lines) log lines" : "")
             return Row(
                 scenario: attack.hole, outcome: outcome, stall: probed.summary, otherStall: probed.otherSummary,
+                events: probed.eventSummary, reloads: probed.reloadSummary,
                 memory: "\(mebibytes(peak)) (+\(mebibytes(peak - before)))",
                 state: "+\(mebibytes(directorySize(state) - stateBefore))")
         }

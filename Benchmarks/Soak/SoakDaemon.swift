@@ -7,17 +7,29 @@ import Foundation
 final class SoakDaemon {
     let process = Process()
     let socket: String
+    let directory: URL
     let log = LockedLog()
+    /// The bundles served besides `demo`.
+    let bundles: [String]
+
+    /// Whether it serves a bundle of that name.
+    func serves(_ name: String) -> Bool { name == "demo" || bundles.contains(name) }
 
     /// Starts lprojd (beside this binary) on `directory`'s socket, state and
     /// bundle, with `limits` as its configuration's limits section and
     /// `wrapper` (such as unshare) around it.
-    init(directory: URL, limits: String = "{}", wrapper: [String] = [], stateDirectory: String? = nil) throws {
+    init(
+        directory: URL, limits: String = "{}", wrapper: [String] = [], stateDirectory: String? = nil,
+        bundles: [(name: String, directory: String)] = []
+    ) throws {
         socket = directory.appendingPathComponent("lprojd.sock").path
+        self.directory = directory
+        self.bundles = bundles.map(\.name)
         let configuration = directory.appendingPathComponent("lprojd.conf")
+        let others = bundles.map { ", {name: \($0.name), directory: \($0.directory)}" }.joined()
         try Data(
             """
-            bundles: [{name: demo, directory: \(directory.appendingPathComponent("bundle").path), development-locale: en}]
+            bundles: [{name: demo, directory: \(directory.appendingPathComponent("bundle").path), development-locale: en}\(others)]
             limits: \(limits)
             """.utf8
         ).write(to: configuration)

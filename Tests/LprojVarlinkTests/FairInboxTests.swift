@@ -16,8 +16,8 @@ import Testing
 
     @Test func aBacklogOfOneUIDDelaysAnotherByOneMessage() async {
         let inbox = FairInbox<String>()
-        for index in 0..<10_000 { inbox.post("attacker \(index)", uid: 4242) }
-        inbox.post("probe", uid: 4243)
+        for index in 0..<10_000 { inbox.post("attacker \(index)", lane: .uid(4242)) }
+        inbox.post("probe", lane: .uid(4243))
         let taken = await drain(inbox, 3)
         #expect(taken == ["attacker 0", "probe", "attacker 1"])
         #expect(inbox.count == 9_998)
@@ -26,23 +26,31 @@ import Testing
     @Test func eachUIDsMessagesKeepTheirOrder() async {
         let inbox = FairInbox<String>()
         for index in 0..<3 {
-            inbox.post("a\(index)", uid: 1)
-            inbox.post("b\(index)", uid: 2)
+            inbox.post("a\(index)", lane: .uid(1))
+            inbox.post("b\(index)", lane: .uid(2))
         }
         let taken = await drain(inbox, 6)
         #expect(taken.filter { $0.hasPrefix("a") } == ["a0", "a1", "a2"])
         #expect(taken.filter { $0.hasPrefix("b") } == ["b0", "b1", "b2"])
     }
 
-    /// An event everyone sees goes after every message posted before it
-    /// (a subscription's `add` among them) and before any posted after.
-    @Test func whatEveryoneSeesKeepsItsPlaceAmongAll() async {
+    /// What everyone sees waits behind no uid's backlog either.
+    @Test func whatEveryoneSeesHasALaneOfItsOwn() async {
         let inbox = FairInbox<String>()
-        for index in 0..<5 { inbox.post("a\(index)", uid: 1) }
-        inbox.post("add b", uid: 2)
-        inbox.post("reload", uid: nil)
-        inbox.post("b after", uid: 2)
-        inbox.post("a after", uid: 1)
+        for index in 0..<10_000 { inbox.post("attacker \(index)", lane: .uid(4242)) }
+        inbox.post("reload", lane: .everyone)
+        #expect(await drain(inbox, 2) == ["attacker 0", "reload"])
+    }
+
+    /// An ordered message (a barrier) goes after every message posted
+    /// before it and before any posted after.
+    @Test func anOrderedMessageKeepsItsPlaceAmongAll() async {
+        let inbox = FairInbox<String>()
+        for index in 0..<5 { inbox.post("a\(index)", lane: .uid(1)) }
+        inbox.post("add b", lane: .uid(2))
+        inbox.post("reload", lane: .ordered)
+        inbox.post("b after", lane: .uid(2))
+        inbox.post("a after", lane: .uid(1))
         let taken = await drain(inbox, 9)
         let reload = taken.firstIndex(of: "reload")!
         #expect(Set(taken[..<reload]) == ["a0", "a1", "a2", "a3", "a4", "add b"])
@@ -53,9 +61,9 @@ import Testing
     /// the taker has nothing else.
     @Test func aWakeUpNeverQueuesBehindABacklog() async {
         let inbox = FairInbox<String>()
-        inbox.post("a0", uid: 1)
+        inbox.post("a0", lane: .uid(1))
         inbox.wake(with: "timer")
-        inbox.post("a1", uid: 1)
+        inbox.post("a1", lane: .uid(1))
         #expect(await drain(inbox, 3) == ["a0", "a1", "timer"])
         // A taker that waits is woken at once.
         async let woken = inbox.next()

@@ -47,6 +47,16 @@ package enum ServiceEvent: Sendable, Equatable {
         }
     }
 
+    /// The catalog's generation it carries (events everyone sees, and `ready`).
+    package var generation: Int? {
+        switch self {
+        case .ready(let generation, _, _), .tablesChanged(_, _, _, let generation), .localesChanged(_, _, _, let generation),
+            .tableError(_, _, _, _, _, let generation), .bundleChanged(_, let generation, _):
+            generation
+        case .localeChanged, .preferencesChanged, .addedStringsChanged, .shutdown: nil
+        }
+    }
+
     /// The bundle it is about, if any.
     package var bundle: String? {
         switch self {

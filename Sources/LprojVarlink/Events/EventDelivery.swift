@@ -25,9 +25,13 @@ package protocol EventSubscriptions: Sendable {
 /// tests drive it with a manual one. The inbox (``FairInbox``) keeps each
 /// uid's messages in a lane of its own and takes them in rotation: one
 /// user's clients, however many messages they cause, delay another user's
-/// events by one message at most. Because a subscriber's `ready` is sent by
-/// that task when it takes the subscription, and events only by that task
-/// after, no event can reach a subscriber before its `ready`.
+/// events by one message at most, and the events everyone sees (reloads)
+/// have a lane of their own. Because a subscriber's `ready` is sent by that
+/// task when it takes the subscription, and events only by that task after,
+/// no event can reach a subscriber before its `ready`; and because an event
+/// everyone sees may be taken before a subscription posted earlier, the
+/// last of them are kept (``RecentEvents``) and those newer than the
+/// subscriber's `ready` are offered to it as it joins, so none is lost.
 ///
 /// Each event is encoded once for the subscribers that take it as it is; a
 /// stream that cannot keep up drops itself (see `VarlinkStream`), so a slow
@@ -80,8 +84,8 @@ package final class EventDelivery<C: Clock>: Service, EventSink, EventSubscripti
 
     package func publish(_ event: ServiceEvent) {
         switch event.audience {
-        case .everyone: inbox.post(.publish(event), uid: nil)
-        case .owner(let owner): inbox.post(.publish(event), uid: owner.uid)
+        case .everyone: inbox.post(.publish(event), lane: .everyone)
+        case .owner(let owner): inbox.post(.publish(event), lane: .uid(owner.uid))
         }
     }
 
@@ -91,7 +95,7 @@ package final class EventDelivery<C: Clock>: Service, EventSink, EventSubscripti
             registry.perUID[uid, default: 0] += 1
             return registry.nextID
         }
-        inbox.post(.add(id, stream, uid: uid, client: client, bundle: bundle, ready: ready), uid: uid)
+        inbox.post(.add(id, stream, uid: uid, client: client, bundle: bundle, ready: ready), lane: .uid(uid))
         // After `add`, so that a stream that has ended already leaves after it joined.
         stream.onTermination { [weak self] end in
             guard let self else { return }
@@ -99,7 +103,7 @@ package final class EventDelivery<C: Clock>: Service, EventSink, EventSubscripti
                 registry.perUID[uid, default: 1] -= 1
                 if registry.perUID[uid] == 0 { registry.perUID[uid] = nil }
             }
-            inbox.post(.remove(id), uid: uid)
+            inbox.post(.remove(id), lane: .uid(uid))
             if end == .tooSlow { logDrop(uid: uid, client: client) }
         }
     }
@@ -111,7 +115,7 @@ package final class EventDelivery<C: Clock>: Service, EventSink, EventSubscripti
     /// Returns once every message posted before it has been taken: for
     /// tests, which then see what was sent without waiting on time.
     package func settled() async {
-        await withCheckedContinuation { inbox.post(.barrier($0), uid: nil) }
+        await withCheckedContinuation { inbox.post(.barrier($0), lane: .ordered) }
     }
 
     // MARK: The delivery task
@@ -120,6 +124,7 @@ package final class EventDelivery<C: Clock>: Service, EventSink, EventSubscripti
         var schedule = EventSchedule<C.Instant>(
             tick: tick, maximumStall: maximumStall, maximumPendingEvents: maximumPendingEvents, book: book)
         var streams: [EventSchedule<C.Instant>.SubscriberID: Subscription] = [:]
+        var recent = RecentEvents()
         /// The time the one timer task sleeps until, if any.
         var timerSetFor: C.Instant?
         let inbox = self.inbox
@@ -136,11 +141,19 @@ package final class EventDelivery<C: Clock>: Service, EventSink, EventSubscripti
                     }
                     switch message {
                     case .publish(let event):
+                        if case .everyone = event.audience { recent.append(event) }
                         actions += schedule.publish(event, now: now)
                     case .add(let id, let stream, let uid, let client, let bundle, let ready):
+                        let generation = ready.generation ?? 0
+                        guard let missed = recent.events(after: generation) else {
+                            // More happened meanwhile than is kept: start again.
+                            stream.abandon()
+                            continue
+                        }
                         stream.yield(ready.message)
                         streams[id] = Subscription(stream: stream, uid: uid)
-                        schedule.add(id, uid: uid, client: client, bundle: bundle, now: now)
+                        schedule.add(id, uid: uid, client: client, bundle: bundle, generation: generation, now: now)
+                        actions += schedule.replay(missed, to: id, now: now)
                     case .remove(let id):
                         streams[id] = nil
                         schedule.remove(id)
@@ -196,7 +209,7 @@ package final class EventDelivery<C: Clock>: Service, EventSink, EventSubscripti
                 guard let subscription = streams[id] else { continue }
                 let stream = subscription.stream, uid = subscription.uid
                 for event in events.dropLast() { stream.yield(encoded(event)) }
-                if let last = events.last { stream.yield(encoded(last), whenWritten: { inbox.post(.written(id), uid: uid) }) }
+                if let last = events.last { stream.yield(encoded(last), whenWritten: { inbox.post(.written(id), lane: .uid(uid)) }) }
             case .drop(let id):
                 streams[id]?.stream.abandon()
             }
@@ -216,5 +229,28 @@ extension ServiceEvent {
     /// The event as a `Subscribe` reply, encoded.
     var message: VarlinkEncodedMessage {
         VarlinkEncodedMessage(continuing: Localization.Subscribe.Reply(event: interfaceEvent).varlinkObject)
+    }
+}
+
+/// The last events everyone sees, as the delivery took them: what a
+/// subscription taken later, but made earlier, is owed.
+struct RecentEvents {
+    /// How many are kept.
+    static let capacity = 1024
+    private var events: [ServiceEvent] = []
+    /// The newest generation dropped to keep within the capacity.
+    private var dropped = 0
+
+    mutating func append(_ event: ServiceEvent) {
+        if events.count == Self.capacity {
+            dropped = max(dropped, events.removeFirst().generation ?? 0)
+        }
+        events.append(event)
+    }
+
+    /// Those newer than `generation`; nil when some of them were dropped.
+    func events(after generation: Int) -> [ServiceEvent]? {
+        guard dropped <= generation else { return nil }
+        return events.filter { ($0.generation ?? 0) > generation }
     }
 }

@@ -75,6 +75,9 @@ package struct EventSchedule<Instant: InstantProtocol> where Instant.Duration ==
         let uid: UInt32
         let client: String?
         let bundle: String?
+        /// The generation its `ready` showed: events everyone sees of that
+        /// generation or before are in what it fetched already.
+        let generation: Int
         /// A delivery is written to the connection and not yet to its socket.
         var inFlight = false
         var inFlightSince: Instant
@@ -92,7 +95,7 @@ package struct EventSchedule<Instant: InstantProtocol> where Instant.Duration ==
             if let bundle, let eventBundle = event.bundle, bundle != eventBundle { return false }
             switch event.audience {
             case .everyone:
-                return true
+                return (event.generation ?? .max) > generation
             case .owner(let owner):
                 // A client's own business reaches only its user's subscribers.
                 guard owner.uid == uid else { return false }
@@ -125,9 +128,17 @@ package struct EventSchedule<Instant: InstantProtocol> where Instant.Duration ==
 
     /// A subscriber joins (its `ready` reply is sent before it does): it
     /// gets the events published from now on.
-    package mutating func add(_ id: SubscriberID, uid: UInt32, client: String?, bundle: String?, now: Instant) {
-        subscribers[id] = Subscriber(uid: uid, client: client, bundle: bundle, inFlightSince: now, nextSend: now)
+    package mutating func add(_ id: SubscriberID, uid: UInt32, client: String?, bundle: String?, generation: Int = 0, now: Instant) {
+        subscribers[id] = Subscriber(uid: uid, client: client, bundle: bundle, generation: generation, inFlightSince: now, nextSend: now)
         subscribersByUID[uid, default: []].insert(id)
+    }
+
+    /// Offers events everyone sees, taken before the subscriber joined, to
+    /// it alone (those it concerns).
+    package mutating func replay(_ events: [ServiceEvent], to id: SubscriberID, now: Instant) -> [Action] {
+        var actions: [Action] = []
+        for event in events { offer(event, now: now, to: [id], into: &actions) }
+        return actions
     }
 
     /// A subscriber's stream ended: what waits for it is let go.
@@ -218,11 +229,13 @@ package struct EventSchedule<Instant: InstantProtocol> where Instant.Duration ==
     /// tick has passed; else merges it into what waits for its next delivery.
     /// A user's own event is offered to that user's subscribers only.
     private mutating func offer(_ event: ServiceEvent, now: Instant, into actions: inout [Action]) {
-        let candidates: [SubscriberID]
         switch event.audience {
-        case .everyone: candidates = Array(subscribers.keys)
-        case .owner(let owner): candidates = subscribersByUID[owner.uid].map(Array.init) ?? []
+        case .everyone: offer(event, now: now, to: Array(subscribers.keys), into: &actions)
+        case .owner(let owner): offer(event, now: now, to: subscribersByUID[owner.uid].map(Array.init) ?? [], into: &actions)
         }
+    }
+
+    private mutating func offer(_ event: ServiceEvent, now: Instant, to candidates: [SubscriberID], into actions: inout [Action]) {
         let (maximumStall, tick, maximumPendingEvents, book) = (self.maximumStall, self.tick, self.maximumPendingEvents, self.book)
         for id in candidates {
             let outcome: OfferOutcome =

@@ -1,18 +1,30 @@
 internal import Synchronization
 
-/// The delivery's inbox: messages of each uid in a lane of their own, taken
-/// in rotation, so that a uid whose clients cause thousands of messages (a
-/// flood of changes, 128 subscribers that never read, each delivery's
-/// `written`) delays another uid's by at most one message each.
+/// The delivery's inbox: messages in lanes, one per uid and one for what
+/// everyone sees, taken in rotation, so that a uid whose clients cause
+/// thousands of messages (a flood of changes, 128 subscribers that never
+/// read, each delivery's `written`) delays another uid's, and the reloads
+/// everyone is told of, by at most one message each.
 ///
-/// Messages of no uid (events everyone sees) are ordered with respect to
-/// every other: one is taken only once every message posted before it is,
-/// and before any posted after it. A uid's own messages keep their order;
-/// only different uids' may pass each other, and those concern different
-/// subscribers. A wake-up (``wake(with:)``, a timer's) is no message in line:
-/// it only makes an idle taker look at the clock, so it never waits behind
-/// one uid's backlog, nor holds anyone's message behind it.
+/// Each lane keeps its order; different lanes' messages pass each other.
+/// (The delivery makes up for what that could cost a new subscriber: it
+/// replays to it the events everyone sees that were taken before its
+/// subscription, but are newer than its `ready`.) An ordered message
+/// (``Lane/ordered``, a test's barrier) is taken only once every message
+/// posted before it is, and before any posted after it. A wake-up
+/// (``wake(with:)``, a timer's) is no message in line: it only makes an
+/// idle taker look at the clock, so it never waits behind a backlog.
 final class FairInbox<Message: Sendable>: Sendable {
+    /// Where a message waits.
+    enum Lane: Hashable, Sendable {
+        /// A uid's own: its events, its subscribers' comings and goings.
+        case uid(UInt32)
+        /// Events everyone sees.
+        case everyone
+        /// After everything before it, before everything after it.
+        case ordered
+    }
+
     private struct Queue {
         var items: [(sequence: UInt64, message: Message)] = []
         var head = 0
@@ -36,9 +48,9 @@ final class FairInbox<Message: Sendable>: Sendable {
     private struct State {
         var sequence: UInt64 = 0
         var ordered = Queue()
-        var lanes: [UInt32: Queue] = [:]
-        /// Uids with messages, in the order their turns come.
-        var rotation: [UInt32] = []
+        var lanes: [Lane: Queue] = [:]
+        /// Lanes with messages, in the order their turns come.
+        var rotation: [Lane] = []
         var next = 0
         var finished = false
         var waiter: CheckedContinuation<Message?, Never>?
@@ -49,17 +61,17 @@ final class FairInbox<Message: Sendable>: Sendable {
 
     private let state = Mutex(State())
 
-    /// Posts a message of `uid`, or of no uid (ordered with all others).
-    func post(_ message: Message, uid: UInt32?) {
+    /// Posts a message in a lane.
+    func post(_ message: Message, lane: Lane) {
         let waiter: CheckedContinuation<Message?, Never>? = state.withLock { state in
             guard !state.finished else { return nil }
             state.sequence += 1
             let item = (state.sequence, message)
-            if let uid {
-                if state.lanes[uid] == nil { state.rotation.append(uid) }
-                state.lanes[uid, default: Queue()].append(item)
-            } else {
+            if lane == .ordered {
                 state.ordered.append(item)
+            } else {
+                if state.lanes[lane] == nil { state.rotation.append(lane) }
+                state.lanes[lane, default: Queue()].append(item)
             }
             state.count += 1
             guard let waiter = state.waiter else { return nil }
@@ -134,10 +146,10 @@ final class FairInbox<Message: Sendable>: Sendable {
             }
         }
         guard let turn else { return state.ordered.removeFirst() }
-        let uid = state.rotation[turn]
-        let message = state.lanes[uid]!.removeFirst()
-        if state.lanes[uid]!.isEmpty {
-            state.lanes[uid] = nil
+        let lane = state.rotation[turn]
+        let message = state.lanes[lane]!.removeFirst()
+        if state.lanes[lane]!.isEmpty {
+            state.lanes[lane] = nil
             state.rotation.remove(at: turn)
             state.next = turn
         } else {

@@ -33,6 +33,31 @@ import Testing
         #expect(plan.writes.map(\.path) == ["ru.lproj/Localizable.strings"])
     }
 
+    /// A file's language becomes a folder only as a BCP 47 tag of a known
+    /// language, written as the bundle writes its folders; Base and the
+    /// development language, whose text everyone falls back to, only when
+    /// asked. (`Base` once overwrote Base.lproj/Menu.strings, exit 0; a
+    /// language was used raw as a folder's name.)
+    @Test func aLanguageBecomesAFolderOnlyAsAKnownTag() throws {
+        let bundle = TableExchangeTests.bundle()
+        for language in ["Base", "en"] {
+            #expect(throws: ExchangeError.self) { try LocalizationExchange(bundle: bundle, language: language) }
+            #expect(try LocalizationExchange(bundle: bundle, language: language, intoDevelopmentLanguage: true).language == language)
+        }
+        #expect(try LocalizationExchange(bundle: bundle, language: "Base", intoDevelopmentLanguage: true).targetFolder == "Base")
+        for hostile in ["sv\u{00A0}", " sv", "zz", "x-evil", "sv/../..", "sv.lproj", "", "de-x-evil", "qaa"] {
+            #expect(throws: ExchangeError.self, "'\(hostile)' was taken") { try LocalizationExchange(bundle: bundle, language: hostile) }
+        }
+        // A known tag: the bundle's own folder for it, or the canonical tag,
+        // with the bundle's separator.
+        #expect(try LocalizationExchange(bundle: bundle, language: "RU").targetFolder == "ru")
+        #expect(try LocalizationExchange(bundle: bundle, language: "pt_br").targetFolder == "pt-BR")
+        let underscored = ExchangeBundle(
+            files: ["en.lproj/A.strings": Array("\"k\" = \"v\";".utf8), "zh_Hans.lproj/A.strings": Array("\"k\" = \"v\";".utf8)],
+            developmentFolder: "en")
+        #expect(try LocalizationExchange(bundle: underscored, language: "pt-BR").targetFolder == "pt_BR")
+    }
+
     @Test func wrongLanguage() throws {
         let plan = try plan { $0 = $0.replacingOccurrences(of: "target-language=\"ru\"", with: "target-language=\"uk\"") }
         #expect(plan.writes.isEmpty)

@@ -248,6 +248,42 @@ import Testing
         #expect(message(#"{"format":"lproj-extract references 1","tables":{"Localizable":{"k":["a.c:1"]}}}"#) == nil)
     }
 
+    /// A Plural-Forms of 400 KB (`n+n+…`) once overflowed the stack: the
+    /// expression is bounded in length and in nodes, whatever its shape.
+    @Test func aPluralFormsExpressionIsBounded() throws {
+        let chain = "nplurals=2; plural=" + Array(repeating: "n", count: 100_000).joined(separator: "+") + ";"
+        #expect(GettextPluralRule(chain) == nil)
+        let nodes = "nplurals=2; plural=" + Array(repeating: "n", count: 300).joined(separator: "+") + ";"
+        #expect(GettextPluralRule(nodes) == nil)
+        let nested = "nplurals=2; plural=" + String(repeating: "(", count: 5000) + "n" + String(repeating: ")", count: 5000) + ";"
+        #expect(GettextPluralRule(nested) == nil)
+        let negations = "nplurals=2; plural=" + String(repeating: "!", count: 100_000) + "n;"
+        #expect(GettextPluralRule(negations) == nil)
+        // Arabic's, one of the longest in use, still reads.
+        let arabic = "nplurals=6; plural=n==0 ? 0 : n==1 ? 1 : n==2 ? 2 : n%100>=3 && n%100<=10 ? 3 : n%100>=11 ? 4 : 5;"
+        #expect(GettextPluralRule(arabic)?.index(for: 11) == 4)
+    }
+
+    /// gettext's tools read a PO file with CRLF line ends; so does lprojctl.
+    @Test func crlfLineEndsReadAsLF() throws {
+        let text = """
+            msgid ""
+            msgstr ""
+            "Language: de\\n"
+            "Content-Type: text/plain; charset=UTF-8\\n"
+
+            #. A comment
+            msgctxt "Localizable"
+            msgid "hello"
+            msgstr "Hallo"
+
+            """
+        let lf = try POReader.read(Array(text.utf8))
+        let crlf = try POReader.read(Array(text.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\r\n").utf8))
+        #expect(crlf.messages.map(\.id) == ["hello"] && crlf.messages == lf.messages)
+        #expect(crlf.field("Language") == "de")
+    }
+
     @Test func badFilesChangeNothing() throws {
         let exchange = try LocalizationExchange(bundle: TableExchangeTests.bundle(), language: "ru")
         let text = String(

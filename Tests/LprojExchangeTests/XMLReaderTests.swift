@@ -90,6 +90,26 @@ import Testing
         #expect(clock.now - start < .seconds(20))
     }
 
+    /// Prefixes declared by every element cost each element its own
+    /// declarations, not its parent's whole scope (a 48 MB file once took
+    /// 104 s of CPU); and declarations count as attributes.
+    @Test func namespaceDeclarationsAreReadInLinearTime() throws {
+        let prefixes = (0..<20_000).map { " xmlns:p\($0)=\"urn:\($0)\"" }.joined()
+        let children = (0..<20_000).map { "<p\($0 % 100):b xmlns:q\($0)=\"urn:q\" q\($0):x=\"1\"/>" }.joined()
+        let text = "<a\(prefixes)>\(children)</a>"
+        let clock = ContinuousClock()
+        let start = clock.now
+        let root = try XMLReader(limits: XMLLimits(maximumAttributes: 40_000)).read(Array(text.utf8))
+        #expect(root.elements.count == 20_000)
+        #expect(root.elements[7].namespace == "urn:7" && root.elements[7].attributes.first?.namespace == "urn:q")
+        #expect(clock.now - start < .seconds(20))
+        // A prefix declared by an element is not in scope after it.
+        #expect(try #require(failure("<a><b xmlns:p=\"u\"/><p:c/></a>")).message.contains("prefix p"))
+        // Declarations count against the attributes an element may have.
+        let declarations = "<a " + (0..<40).map { "xmlns:x\($0)=\"u\"" }.joined(separator: " ") + "/>"
+        #expect(try #require(failure(declarations)).message.contains("more than 32 attributes"))
+    }
+
     @Test func malformedDocumentsNameTheirPlace() throws {
         let cases: [(String, SourceLocation, String)] = [
             ("<a>\n<b></c>\n</a>", SourceLocation(line: 2, column: 4), "</c> does not close <b>"),

@@ -235,7 +235,8 @@ extension LocalizationExchange {
     func verify(_ edits: [PendingEdit], written: [String: [UInt8]], plan: inout ImportPlan, displayPath: String) {
         guard
             let after = try? LocalizationExchange(
-                bundle: ExchangeBundle(files: written, developmentFolder: bundle.developmentFolder), language: language)
+                bundle: ExchangeBundle(files: written, developmentFolder: bundle.developmentFolder), language: language,
+                intoDevelopmentLanguage: true)
         else { return }
         let before = tables()
         var newUnits: [String: ExchangeUnit] = [:]

@@ -24,23 +24,67 @@ public struct LocalizationExchange: Sendable {
     /// The categories CLDR gives the target language.
     public let languageCategories: Set<PluralCategory>
 
-    /// Prepares an exchange; fails on a language that is not one, or that
-    /// is the development language.
-    public init(bundle: ExchangeBundle, language: String) throws(ExchangeError) {
+    /// Prepares an exchange; fails on a language that is not a BCP 47 tag
+    /// of a language this system knows (or one the bundle has a folder
+    /// for), and, unless `intoDevelopmentLanguage`, on `Base` and the
+    /// development language, whose text every other language falls back to.
+    /// A translator's file names its language: only such a tag, mapped to
+    /// the bundle's own folder for it (or written as the bundle writes its
+    /// folders' names), ever becomes a folder.
+    public init(bundle: ExchangeBundle, language: String, intoDevelopmentLanguage: Bool = false) throws(ExchangeError) {
+        let developmentOnly = "holds the text every language falls back to: write into it only with --into-development-language"
+        if language == "Base" {
+            guard intoDevelopmentLanguage else { throw ExchangeError("Base.lproj \(developmentOnly)") }
+            self.init(bundle: bundle, language: language, targetFolder: "Base", categories: nil)
+            return
+        }
+        // As written: no space around it, nothing but letters, digits and separators.
+        guard !language.isEmpty, language.utf8.count <= LocaleIdentifier.maximumLength, language.utf8.allSatisfy(Self.isTagByte) else {
+            throw ExchangeError("'\(language)' is not a BCP 47 language tag")
+        }
         let identifier: LocaleIdentifier
         do {
             identifier = try LocaleIdentifier(language)
         } catch {
-            throw ExchangeError("'\(language)' is not a language tag")
+            throw ExchangeError("'\(language)' is not a BCP 47 language tag")
         }
-        if let development = try? LocaleIdentifier(bundle.developmentFolder), development == identifier {
-            throw ExchangeError("\(language) is the development language; export another language")
+        let existing = bundle.folders.first { $0 != "Base" && (try? LocaleIdentifier($0)) == identifier }
+        guard existing != nil || identifier.extensions.isEmpty && KnownLocales.isKnown(identifier) else {
+            throw ExchangeError("'\(language)' is not a language this system knows, and the bundle has no folder for it")
         }
+        if let development = try? LocaleIdentifier(bundle.developmentFolder), development == identifier, !intoDevelopmentLanguage {
+            throw ExchangeError("\(language) is the development language, whose folder \(developmentOnly)")
+        }
+        self.init(
+            bundle: bundle, language: language, targetFolder: existing ?? Self.folderName(identifier, besides: bundle.folders),
+            categories: PluralRules.forLocale(identifier)?.categories)
+    }
+
+    private init(bundle: ExchangeBundle, language: String, targetFolder: String, categories: Set<PluralCategory>?) {
         self.bundle = bundle
         self.language = language
-        self.targetFolder =
-            bundle.folders.first { $0 != "Base" && (try? LocaleIdentifier($0)) == identifier } ?? language
-        self.languageCategories = PluralRules.forLocale(identifier)?.categories ?? [.other]
+        self.targetFolder = targetFolder
+        self.languageCategories = categories ?? [.other]
+    }
+
+    /// A new folder's name for a locale: its canonical tag, with `_` where
+    /// the bundle writes its folders so (`pt_BR.lproj`), as Xcode keeps a
+    /// project's convention.
+    static func folderName(_ locale: LocaleIdentifier, besides folders: [String]) -> String {
+        let compound = folders.filter { $0 != "Base" && ($0.contains("-") || $0.contains("_")) }
+        let underscored = compound.filter { $0.contains("_") }.count
+        return underscored * 2 > compound.count ? locale.tag.split(separator: "-").joined(separator: "_") : locale.tag
+    }
+
+    /// ASCII letters, digits, `-` and `_`.
+    private static func isTagByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+            UInt8(ascii: "-"), UInt8(ascii: "_"):
+            true
+        default:
+            false
+        }
     }
 
     /// Every table file's units, sorted by file, then by id: the

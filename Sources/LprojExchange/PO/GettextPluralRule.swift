@@ -14,8 +14,16 @@ public struct GettextPluralRule: Sendable, Hashable {
         case conditional(Expression, Expression, Expression)
     }
 
-    /// Parses a header's value; nil when it is not one.
+    /// The longest header read, and the most operators and operands in its
+    /// expression: gettext's longest real formula (Arabic's) has about 40,
+    /// and every node is evaluated, and freed, by recursion.
+    static let maximumLength = 4096
+    static let maximumNodes = 512
+
+    /// Parses a header's value; nil when it is not one (or past the bounds:
+    /// `plural=n+n+…` of 400 KB once overflowed the stack).
     public init?(_ header: String) {
+        guard header.utf8.count <= Self.maximumLength else { return nil }
         var count: Int?
         var plural: String?
         for part in header.split(separator: ";") {
@@ -70,6 +78,15 @@ public struct GettextPluralRule: Sendable, Hashable {
         let text: [UInt8]
         var position = 0
         var depth = 0
+        /// Nodes made so far: a long chain of `+` makes a deep tree
+        /// without any parenthesis.
+        var nodes = 0
+
+        /// Counts a node; false past the bound.
+        mutating func made() -> Bool {
+            nodes += 1
+            return nodes <= GettextPluralRule.maximumNodes
+        }
 
         var atEnd: Bool {
             mutating get {
@@ -99,7 +116,7 @@ public struct GettextPluralRule: Sendable, Hashable {
             defer { depth -= 1 }
             guard depth < 64, let condition = parseBinary(level: 0) else { return nil }
             guard take("?") else { return condition }
-            guard let then = parseConditional(), take(":"), let otherwise = parseConditional() else { return nil }
+            guard let then = parseConditional(), take(":"), let otherwise = parseConditional(), made() else { return nil }
             return .conditional(condition, then, otherwise)
         }
 
@@ -110,7 +127,7 @@ public struct GettextPluralRule: Sendable, Hashable {
             guard var left = parseBinary(level: level + 1) else { return nil }
             outer: while true {
                 for operation in Self.levels[level] where take(operation) {
-                    guard let right = parseBinary(level: level + 1) else { return nil }
+                    guard let right = parseBinary(level: level + 1), made() else { return nil }
                     left = .binary(operation, left, right)
                     continue outer
                 }
@@ -123,6 +140,7 @@ public struct GettextPluralRule: Sendable, Hashable {
             defer { depth -= 1 }
             guard depth < 64 else { return nil }
             if take("!") {
+                guard made() else { return nil }
                 return parseUnary().map { .not($0) }
             }
             if take("(") {
@@ -130,6 +148,7 @@ public struct GettextPluralRule: Sendable, Hashable {
                 return inner
             }
             skipSpaces()
+            guard made() else { return nil }
             if position < text.count, text[position] == UInt8(ascii: "n") {
                 position += 1
                 return .n

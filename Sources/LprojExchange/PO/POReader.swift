@@ -18,8 +18,11 @@ public enum POReader {
             throw XMLError(location: SourceLocation(line: line, column: 1), message: "the file is not UTF-8")
         }
         var parser = Parser()
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        for (index, line) in lines.enumerated() { try parser.line(String(line), number: index + 1) }
+        // Split on the scalar: to Swift's Characters, a CRLF is one, not
+        // a "\n", and a file with CRLF line ends (which gettext's tools
+        // read) was one long line.
+        let lines = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)
+        for (index, line) in lines.enumerated() { try parser.line(String(String.UnicodeScalarView(line)), number: index + 1) }
         try parser.finish(line: lines.count)
         return PODocument(header: parser.header, messages: parser.messages)
     }

@@ -67,7 +67,12 @@ private struct XMLParserState {
     var position = 0
     var lineStarts: [Int] = [0]
     var elementCount = 0
-    var namespaces: [[String: String]] = [["xml": xmlNamespace, "": ""]]
+    /// Each prefix's namespaces, innermost last; and the prefixes each open
+    /// element declared, to take back when it ends. (A copy of the whole
+    /// scope per element made a file whose elements each declare a prefix
+    /// cost its elements times its prefixes: 104 s for 48 MB.)
+    var namespaces: [String: [String]] = ["xml": [xmlNamespace], "": [""]]
+    var declaredByOpenElements: [[String]] = []
 
     init(bytes: [UInt8], limits: XMLLimits, doctype: XMLReader.DoctypePolicy) {
         self.bytes = bytes
@@ -392,10 +397,13 @@ private struct XMLParserState {
             if let prefix = Self.declaredPrefix(attributeName) {
                 if prefix == "xml" || prefix == "xmlns" { throw error(attributeStart, "the prefix \(prefix) cannot be declared") }
                 if !prefix.isEmpty && value.isEmpty { throw error(attributeStart, "the prefix \(prefix) cannot be undeclared") }
+                guard attributes.count + declarations.count < limits.maximumAttributes else {
+                    throw error(attributeStart, "an element has more than \(limits.maximumAttributes) attributes")
+                }
                 declarations[prefix] = value
                 continue
             }
-            guard attributes.count < limits.maximumAttributes else {
+            guard attributes.count + declarations.count < limits.maximumAttributes else {
                 throw error(attributeStart, "an element has more than \(limits.maximumAttributes) attributes")
             }
             let (prefix, local) = Self.split(attributeName)
@@ -405,9 +413,8 @@ private struct XMLParserState {
         var open = OpenElement(
             qualifiedName: name, prefix: prefix, localName: local, attributes: attributes, location: startLocation,
             startOffset: start, contentStart: 0, declarations: declarations)
-        var scope = namespaces.last!
-        for (declared, uri) in declarations { scope[declared] = uri }
-        namespaces.append(scope)
+        for (declared, uri) in declarations { namespaces[declared, default: []].append(uri) }
+        declaredByOpenElements.append(Array(declarations.keys))
         if matches("/>") {
             position += 2
             open.contentStart = position
@@ -448,15 +455,20 @@ private struct XMLParserState {
 
     /// Resolves the names' namespaces and makes the element.
     mutating func finish(_ open: OpenElement, contentEnd: Int, endOffset: Int) throws(XMLError) -> XMLElement {
-        let scope = namespaces.removeLast()
-        guard let namespace = scope[open.prefix] else {
+        defer {
+            for declared in declaredByOpenElements.removeLast() {
+                namespaces[declared]!.removeLast()
+                if namespaces[declared]!.isEmpty { namespaces[declared] = nil }
+            }
+        }
+        guard let namespace = namespaces[open.prefix]?.last else {
             throw XMLError(location: open.location, message: "the prefix \(open.prefix) of <\(open.qualifiedName)> is not declared")
         }
         var attributes: [XMLAttribute] = []
         for attribute in open.attributes {
             var attributeNamespace = ""
             if !attribute.prefix.isEmpty {
-                guard let uri = scope[attribute.prefix] else {
+                guard let uri = namespaces[attribute.prefix]?.last else {
                     throw XMLError(
                         location: attribute.location,
                         message: "the prefix \(attribute.prefix) of \(attribute.qualifiedName) is not declared")

@@ -87,6 +87,9 @@ struct ImportLocalizations: ParsableCommand {
     @Flag(help: "Check and report, but write nothing.")
     var dryRun = false
 
+    @Flag(help: "Let the file write into Base.lproj or the development language's folder, whose text every other language falls back to.")
+    var intoDevelopmentLanguage = false
+
     func run() throws {
         let xliffPath = try Self.xliffPath(localization)
         let bytes = try BundleFiles.readFile(xliffPath)
@@ -101,7 +104,8 @@ struct ImportLocalizations: ParsableCommand {
         }
         let bar = ProgressBar("import", total: 0)
         defer { bar.finish() }
-        let exchange = try importExchange(bundle, developmentLocale: developmentLocale, language: language, for: xliffPath, progress: bar)
+        let exchange = try importExchange(
+            bundle, developmentLocale: developmentLocale, language: language, intoDevelopmentLanguage: intoDevelopmentLanguage, for: xliffPath, progress: bar)
         try applyImport(
             exchange.importing(document, from: xliffPath), from: xliffPath, into: bundle, dryRun: dryRun, progress: bar,
             unfinished: "not finished (state new or needs review)")
@@ -124,11 +128,11 @@ struct ImportLocalizations: ParsableCommand {
 /// An import's start, for XLIFF and PO alike: the bundle's units in the
 /// file's language; a language the bundle cannot take is the file's error.
 func importExchange(
-    _ bundle: String, developmentLocale: String?, language: String, for file: String, progress bar: ProgressBar
+    _ bundle: String, developmentLocale: String?, language: String, intoDevelopmentLanguage: Bool, for file: String, progress bar: ProgressBar
 ) throws -> LocalizationExchange {
     let files = try BundleFiles.read(bundle, developmentLocale: developmentLocale, progress: bar)
     do {
-        return try LocalizationExchange(bundle: files, language: language)
+        return try LocalizationExchange(bundle: files, language: language, intoDevelopmentLanguage: intoDevelopmentLanguage)
     } catch {
         throw CommandError("\(file): error: \(error.description)")
     }

@@ -117,6 +117,9 @@ struct POImportCommand: ParsableCommand {
     @Flag(help: "Check and report, but write nothing.")
     var dryRun = false
 
+    @Flag(help: "Let the file write into Base.lproj or the development language's folder, whose text every other language falls back to.")
+    var intoDevelopmentLanguage = false
+
     func run() throws {
         let document: PODocument
         do {
@@ -129,7 +132,8 @@ struct POImportCommand: ParsableCommand {
         }
         let bar = ProgressBar("po import", total: 0)
         defer { bar.finish() }
-        let exchange = try importExchange(bundle, developmentLocale: developmentLocale, language: language, for: file, progress: bar)
+        let exchange = try importExchange(
+            bundle, developmentLocale: developmentLocale, language: language, intoDevelopmentLanguage: intoDevelopmentLanguage, for: file, progress: bar)
         try applyImport(
             exchange.importing(document, from: file), from: file, into: bundle, dryRun: dryRun, progress: bar, unfinished: "fuzzy")
     }

@@ -332,6 +332,7 @@ soak: deps
 # declarations are `package` (not API), through `@testable import`.
 fuzz-build: deps
 	cd Fuzz && $(SWIFT) build -c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xswiftc -enable-testing
+	$(MAKE) -C clients/c fuzz-build
 
 fuzz: fuzz-build
 	Fuzz/run-fuzzers --runs $(FUZZ_RUNS)

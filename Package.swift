@@ -42,7 +42,7 @@ let package = Package(
             targets: [
                 "LprojTables", "LprojTablesOracle", "LprojFormat", "LprojLocales", "VarlinkProtocol", "LprojInterface",
                 "LprojConfiguration", "LprojEngine", "LprojFiles", "LprojService", "LprojVarlink", "LprojStore", "VarlinkNIO",
-                "ClientBudget",
+                "ClientBudget", "LprojExchange",
             ]),
     ],
     dependencies: [

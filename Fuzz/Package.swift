@@ -27,6 +27,9 @@ let package = Package(
         .executableTarget(name: "FuzzJSON", dependencies: fuzzer),
         .executableTarget(name: "FuzzCatalog", dependencies: fuzzer),
         .executableTarget(name: "FuzzConfiguration", dependencies: fuzzer),
+        .executableTarget(name: "FuzzXLIFF", dependencies: fuzzer),
+        .executableTarget(name: "FuzzPO", dependencies: fuzzer),
+        .executableTarget(name: "FuzzPluralForms", dependencies: fuzzer),
         .executableTarget(
             name: "FuzzService",
             dependencies: fuzzer + [.product(name: "Logging", package: "swift-log"), .product(name: "NIOPosix", package: "swift-nio")]),

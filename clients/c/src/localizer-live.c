@@ -94,16 +94,19 @@ static void refresh_everything(LprojdLocalizer *self, GCancellable *cancellable)
   localizer_apply(self, mirror, LPROJD_CHANGE_RECONNECTED | mirror_difference(base, mirror));
 }
 
-/* An event of `connection`, or its end (event NULL). */
+/* A message of `connection`'s subscription as read (parsed on the work
+ * queue, never on the app's context: a large one would hold it), its end
+ * (frame NULL), or a resynchronisation after events were dropped. */
 typedef struct {
   VarlinkConnection *connection;
-  JsonObject *event;
+  GBytes *frame;
+  gboolean resync;
 } EventWork;
 
 static void free_event_work(gpointer data) {
   EventWork *work = data;
   varlink_connection_unref(work->connection);
-  if (work->event != NULL) json_object_unref(work->event);
+  if (work->frame != NULL) g_bytes_unref(work->frame);
   g_free(work);
 }
 
@@ -131,27 +134,76 @@ static void handle_event(LprojdLocalizer *self, JsonObject *event, GCancellable 
   }
 }
 
+/* One message of the subscription: an event, or its last reply. */
+static void handle_frame(LprojdLocalizer *self, GBytes *frame, GCancellable *cancellable) {
+  gsize length = 0;
+  const char *text = g_bytes_get_data(frame, &length);
+  gboolean continues = FALSE;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonObject) parameters = varlink_parse_message(text, length, &continues, &error);
+  if (parameters == NULL) {
+    g_info("the subscription failed: %s", error->message);
+    localizer_connection_lost(self);
+    return;
+  }
+  JsonObject *event = member_object(parameters, "event");
+  if (event != NULL) handle_event(self, event, cancellable);
+  if (!continues) localizer_connection_lost(self);
+}
+
 static void work_event(LprojdLocalizer *self, GTask *task, gpointer data, GCancellable *cancellable) {
   (void)task;
   EventWork *work = data;
   g_mutex_lock(&self->state_lock);
   gboolean current = self->subscription == work->connection;
+  if (work->resync)
+    self->resync_queued = FALSE;
+  else if (work->frame != NULL)
+    self->queued_events--;
   g_mutex_unlock(&self->state_lock);
   /* Events of a subscription since replaced are stale: the reconnection
    * fetched everything. */
-  if (current) {
-    if (work->event != NULL)
-      handle_event(self, work->event, cancellable);
-    else
-      localizer_connection_lost(self);
-  }
+  if (!current) return;
+  if (work->resync)
+    refresh_everything(self, cancellable);
+  else if (work->frame != NULL)
+    handle_frame(self, work->frame, cancellable);
+  else
+    localizer_connection_lost(self);
 }
 
-static void queue_event(LprojdLocalizer *self, VarlinkConnection *connection, JsonObject *event) {
+/* Queues a message of the subscription (or its end, frame NULL). Past
+ * LOCALIZER_MAX_QUEUED_EVENTS waiting (a fetch that is slow, a daemon that
+ * floods), the message is dropped and one fetch of everything is queued
+ * instead: what was dropped is in what it fetches. */
+static void queue_event(LprojdLocalizer *self, VarlinkConnection *connection, GBytes *frame) {
+  gboolean resync = FALSE;
+  g_mutex_lock(&self->state_lock);
+  if (frame != NULL && self->queued_events >= LOCALIZER_MAX_QUEUED_EVENTS) {
+    resync = !self->resync_queued;
+    self->resync_queued = TRUE;
+    g_bytes_unref(frame);
+    frame = NULL;
+    if (!resync) {
+      g_mutex_unlock(&self->state_lock);
+      return;
+    }
+  } else if (frame != NULL) {
+    self->queued_events++;
+  }
+  g_mutex_unlock(&self->state_lock);
   EventWork *work = g_new0(EventWork, 1);
   work->connection = varlink_connection_ref(connection);
-  work->event = event;
+  work->frame = frame;
+  work->resync = resync;
   work_queue_own(self, work_event, work, free_event_work);
+}
+
+guint localizer_queued_events(LprojdLocalizer *self) {
+  g_mutex_lock(&self->state_lock);
+  guint queued = self->queued_events;
+  g_mutex_unlock(&self->state_lock);
+  return queued;
 }
 
 /* ---- the subscription's connection, on the localizer's context ---- */
@@ -177,25 +229,12 @@ static void free_pending_read(gpointer data) {
   g_free(pending);
 }
 
-/* Queues every complete event read so far; FALSE when the subscription is over. */
+/* Queues every complete message read so far, unparsed; FALSE when the
+ * stream is over (a message past VARLINK_MAX_EVENT). */
 static gboolean queue_buffered(LprojdLocalizer *self, VarlinkConnection *connection) {
-  JsonObject *parameters = NULL;
-  gboolean continues = FALSE;
+  GBytes *frame = NULL;
   g_autoptr(GError) error = NULL;
-  while (varlink_connection_next_buffered(connection, &parameters, &continues, &error)) {
-    if (parameters == NULL) {
-      g_info("the subscription failed: %s", error->message);
-      return FALSE;
-    }
-    /* The event leaves its reply before it is queued: json-glib counts an
-     * object's references without atomics, so only one thread at a time
-     * may hold any. */
-    JsonObject *event = member_object(parameters, "event");
-    if (event != NULL) json_object_ref(event);
-    json_object_unref(parameters);
-    if (event != NULL) queue_event(self, connection, event);
-    if (!continues) return FALSE;
-  }
+  while (varlink_connection_next_frame(connection, &frame, &error)) queue_event(self, connection, frame);
   if (error != NULL) g_info("the subscription failed: %s", error->message);
   return error == NULL;
 }
@@ -291,6 +330,7 @@ static gboolean wait_ready(VarlinkConnection *connection, GCancellable *cancella
 static VarlinkConnection *subscribe(LprojdLocalizer *self, GCancellable *cancellable, GError **error) {
   g_autoptr(VarlinkConnection) connection = varlink_connection_new(self->socket_path, cancellable, error);
   if (connection == NULL) return NULL;
+  varlink_connection_set_max_message(connection, VARLINK_MAX_EVENT);
   JsonObject *parameters = json_object_new();
   json_object_set_string_member(parameters, "client", self->client_id);
   json_object_set_string_member(parameters, "bundle", self->bundle);

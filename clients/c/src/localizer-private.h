@@ -52,6 +52,8 @@ struct _LprojdLocalizer {
   GSource *reconnect; /* the pending reconnection attempt, if any */
   gboolean reconnecting; /* a reconnection is queued or running */
   guint reconnect_attempt;
+  guint queued_events;  /* the subscription's messages queued, not yet handled */
+  gboolean resync_queued; /* events were dropped: a fetch of everything is queued */
   GQueue work;          /* Work: queued, not yet run */
   gboolean working;     /* the queue's thread is draining it: the localizer must live */
   gboolean stopping;    /* disposed: nothing more is queued, notified or scheduled */
@@ -64,6 +66,10 @@ struct _LprojdLocalizer {
   gint64 told_generation;
   gboolean told_connected;
 };
+
+/* The most events of the subscription waiting for the work queue: past it
+ * they are dropped, and everything is fetched again instead. */
+#define LOCALIZER_MAX_QUEUED_EVENTS 64
 
 /* ---- localizer.c ---- */
 
@@ -151,6 +157,9 @@ gboolean localizer_start(LprojdLocalizer *self, GCancellable *cancellable, GErro
 
 /* Drops the subscription and tries again later, with backoff. From any thread. */
 void localizer_connection_lost(LprojdLocalizer *self);
+
+/* The subscription's messages waiting for the work queue (for tests). */
+guint localizer_queued_events(LprojdLocalizer *self);
 
 /* Stops the subscription and any reconnection (on dispose). */
 void localizer_stop(LprojdLocalizer *self);

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "lprojd/lprojd.h"
+#include "reply-shape.h"
 
 /* Bytes asked of the socket at a time, as systemd's sd-varlink reads. */
 #define READ_CHUNK (64u * 1024u)
@@ -11,6 +12,7 @@ struct _VarlinkConnection {
   gatomicrefcount refcount;
   GSocketConnection *socket;
   GByteArray *input; /* read, not yet taken as messages */
+  gsize max_message;
   guint8 chunk[READ_CHUNK];
 };
 
@@ -35,7 +37,12 @@ VarlinkConnection *varlink_connection_new(const char *path, GCancellable *cancel
   g_atomic_ref_count_init(&connection->refcount);
   connection->socket = socket;
   connection->input = g_byte_array_new();
+  connection->max_message = VARLINK_MAX_MESSAGE;
   return connection;
+}
+
+void varlink_connection_set_max_message(VarlinkConnection *connection, gsize max_message) {
+  connection->max_message = max_message;
 }
 
 VarlinkConnection *varlink_connection_ref(VarlinkConnection *connection) {
@@ -86,8 +93,14 @@ gboolean varlink_connection_send(VarlinkConnection *connection, const char *meth
 }
 
 /* Parses one message; its "parameters" (an empty object if absent) or the
- * GError for its "error". */
-static JsonObject *parse_message(const char *text, gsize length, gboolean *continues, GError **error) {
+ * GError for its "error". Its nesting is checked first: json-glib has no
+ * bound of its own. */
+JsonObject *varlink_parse_message(const char *text, gsize length, gboolean *continues, GError **error) {
+  if (!reply_shape_ok(text, length, VARLINK_MAX_DEPTH)) {
+    g_set_error(error, LPROJD_ERROR, LPROJD_ERROR_MALFORMED_REPLY, "a reply nests arrays or objects more than %d deep",
+                VARLINK_MAX_DEPTH);
+    return NULL;
+  }
   g_autoptr(JsonParser) parser = json_parser_new_immutable();
   g_autoptr(GError) parse_error = NULL;
   if (!json_parser_load_from_data(parser, text, (gssize)length, &parse_error)) {
@@ -119,24 +132,47 @@ static JsonObject *parse_message(const char *text, gsize length, gboolean *conti
   return parameter_object;
 }
 
-gboolean varlink_connection_next_buffered(VarlinkConnection *connection, JsonObject **parameters, gboolean *continues,
-                                          GError **error) {
+/* The length of the next complete message (without its NUL), -1 when more
+ * input is needed, -2 past the size limit. */
+static gssize next_length(VarlinkConnection *connection, GError **error) {
   GByteArray *input = connection->input;
   const guint8 *end = input->len > 0 ? memchr(input->data, '\0', input->len) : NULL;
-  if (end == NULL) {
-    if (input->len > VARLINK_MAX_MESSAGE)
-      g_set_error(error, LPROJD_ERROR, LPROJD_ERROR_MALFORMED_REPLY, "a reply is over %u bytes", VARLINK_MAX_MESSAGE);
-    return FALSE;
+  if (end == NULL || (gsize)(end - input->data) > connection->max_message) {
+    if (end != NULL || input->len > connection->max_message) {
+      g_set_error(error, LPROJD_ERROR, LPROJD_ERROR_MALFORMED_REPLY, "a reply is over %" G_GSIZE_FORMAT " bytes",
+                  connection->max_message);
+      return -2;
+    }
+    return -1;
   }
-  gsize length = (gsize)(end - input->data);
-  *parameters = parse_message((const char *)input->data, length, continues, error);
-  g_byte_array_remove_range(input, 0, (guint)length + 1);
+  return end - input->data;
+}
+
+/* Drops the first `length` bytes and the NUL after them. */
+static void consume(VarlinkConnection *connection, gsize length) {
+  g_byte_array_remove_range(connection->input, 0, (guint)length + 1);
   /* A large reply's buffer is not kept for the small messages that follow
    * (a whole table's reply would hold its size twice over, per connection). */
-  if (input->len == 0 && length > 64 * 1024) {
+  if (connection->input->len == 0 && length > 64 * 1024) {
     g_byte_array_unref(connection->input);
     connection->input = g_byte_array_new();
   }
+}
+
+gboolean varlink_connection_next_frame(VarlinkConnection *connection, GBytes **frame, GError **error) {
+  gssize length = next_length(connection, error);
+  if (length < 0) return FALSE;
+  *frame = g_bytes_new(connection->input->data, (gsize)length);
+  consume(connection, (gsize)length);
+  return TRUE;
+}
+
+gboolean varlink_connection_next_buffered(VarlinkConnection *connection, JsonObject **parameters, gboolean *continues,
+                                          GError **error) {
+  gssize length = next_length(connection, error);
+  if (length < 0) return FALSE;
+  *parameters = varlink_parse_message((const char *)connection->input->data, (gsize)length, continues, error);
+  consume(connection, (gsize)length);
   return TRUE;
 }
 

@@ -8,6 +8,9 @@
 /* The most a single reply may hold: lprojd's own replies stay far below. */
 #define VARLINK_MAX_MESSAGE (64u * 1024u * 1024u)
 
+/* The most one event of a subscription may hold: lprojd's are a few KiB. */
+#define VARLINK_MAX_EVENT (1024u * 1024u)
+
 /* How long a blocking call waits for its reply, in seconds. */
 #define VARLINK_CALL_TIMEOUT 10
 
@@ -33,6 +36,20 @@ JsonObject *varlink_connection_receive(VarlinkConnection *connection, gboolean *
 /* A call and its single reply's parameters. */
 JsonObject *varlink_connection_call(VarlinkConnection *connection, const char *method, JsonObject *parameters,
                                     GCancellable *cancellable, GError **error);
+
+/* The most one message on this connection may hold (VARLINK_MAX_MESSAGE
+ * unless set): past it, the stream is refused as malformed. */
+void varlink_connection_set_max_message(VarlinkConnection *connection, gsize max_message);
+
+/* Takes the next complete message already read, unparsed, if any, without
+ * blocking: TRUE with *frame set (its bytes, without the NUL), FALSE with
+ * *error set past the size limit, FALSE with *error NULL when more input
+ * is needed. */
+gboolean varlink_connection_next_frame(VarlinkConnection *connection, GBytes **frame, GError **error);
+
+/* Reads one message (a reply's parameters, or the GError of its error);
+ * its nesting is checked before it is parsed. */
+JsonObject *varlink_parse_message(const char *text, gsize length, gboolean *continues, GError **error);
 
 /* Takes the next complete reply already read, if any, without blocking:
  * TRUE with *parameters set (or FALSE with *error set) when there was one,

@@ -6,9 +6,11 @@
 #include <glib/gstdio.h>
 
 #include "cache.h"
+#include "localizer-private.h"
 #include "lprojd/lprojd.h"
 #include "mirror.h"
 #include "placeholders.h"
+#include "reply-shape.h"
 #include "string-table.h"
 #include "varlink.h"
 
@@ -267,6 +269,160 @@ static void test_malformed_replies(void) {
   g_assert_error(protocol, LPROJD_ERROR, LPROJD_ERROR_PROTOCOL);
 }
 
+/* json-glib parses any depth by recursion: a reply of 80,000 '[' crashed
+ * the app on its main thread. Such a reply is refused before it is parsed. */
+static void test_deep_replies(void) {
+  const char *nested = "{\"a\": [[{\"b\": \"[[[[[\"}]]}";
+  g_assert_true(reply_shape_ok(nested, strlen(nested), 4));
+  g_assert_false(reply_shape_ok(nested, strlen(nested), 3));
+  g_assert_false(reply_shape_ok("[[[[", 4, 3));
+  /* Brackets in strings, escaped quotes included, are text. */
+  const char *text = "{\"k\": \"\\\"[[[[[[\"}";
+  g_assert_true(reply_shape_ok(text, strlen(text), 1));
+  gsize depth = 80000;
+  g_autofree char *deep = g_malloc(2 * depth + 32);
+  gsize length = 0;
+  length += (gsize)g_snprintf(deep, 32, "{\"parameters\": {\"x\": ");
+  memset(deep + length, '[', depth);
+  length += depth;
+  memset(deep + length, ']', depth);
+  length += depth;
+  deep[length++] = '}';
+  deep[length++] = '}';
+  deep[length++] = '\0';
+  g_autoptr(GError) error = error_from_server(deep, length);
+  g_assert_error(error, LPROJD_ERROR, LPROJD_ERROR_MALFORMED_REPLY);
+  g_assert_nonnull(strstr(error->message, "more than 64 deep"));
+}
+
+/* ---- a server that floods a subscription while a fetch never ends ---- */
+
+typedef struct {
+  GSocket *listener;
+  gint events_sent; /* atomic */
+  gint flooded;     /* atomic: every event was written (or the client is gone) */
+} FloodServer;
+
+/* The next NUL-terminated message from `peer` (NULL at the end). */
+static char *receive_message(GSocket *peer, GString *buffer) {
+  for (;;) {
+    const char *end = memchr(buffer->str, '\0', buffer->len);
+    if (end != NULL) {
+      char *message = g_strndup(buffer->str, (gsize)(end - buffer->str));
+      g_string_erase(buffer, 0, (gssize)(end - buffer->str) + 1);
+      return message;
+    }
+    char chunk[4096];
+    gssize count = g_socket_receive(peer, chunk, sizeof chunk, NULL, NULL);
+    if (count <= 0) return NULL;
+    g_string_append_len(buffer, chunk, count);
+  }
+}
+
+static void send_message(GSocket *peer, const char *text) {
+  gsize length = strlen(text) + 1;
+  for (gsize sent = 0; sent < length;) {
+    gssize count = g_socket_send(peer, text + sent, length - sent, NULL, NULL);
+    if (count <= 0) return;
+    sent += (gsize)count;
+  }
+}
+
+/* The calls' connection: the first fetch of everything is answered; every
+ * GetTable after it never is. */
+static gpointer serve_calls(gpointer data) {
+  GSocket *peer = data;
+  g_autoptr(GString) buffer = g_string_new(NULL);
+  gboolean fetched = FALSE;
+  char *call;
+  while ((call = receive_message(peer, buffer)) != NULL) {
+    if (strstr(call, "GetSelection") != NULL) {
+      send_message(peer, "{\"parameters\": {\"selection\": {\"locale\": \"en\", \"kind\": \"default\"}}}");
+    } else if (strstr(call, "ListBundles") != NULL) {
+      send_message(peer, "{\"parameters\": {\"bundles\": [{\"name\": \"demo\", \"directory\": \"/\", "
+                         "\"developmentLocale\": \"en\", \"supportedLocales\": [\"en\"], \"tables\": [\"Localizable\"], "
+                         "\"hasBase\": false, \"generation\": 1, \"entries\": 1}]}}");
+    } else if (strstr(call, "GetTable") != NULL && !fetched) {
+      send_message(peer, "{\"parameters\": {\"strings\": {\"k\": \"v\"}, \"plurals\": {}, \"sources\": {\"k\": \"en\"}, "
+                         "\"generation\": 1}}");
+    } else if (strstr(call, "SupportedLocales") != NULL) {
+      send_message(peer, "{\"parameters\": {\"displayLocale\": \"en\", \"locales\": []}}");
+      fetched = TRUE;
+    }
+    g_free(call);
+  }
+  g_object_unref(peer);
+  return NULL;
+}
+
+static gpointer serve_flood(gpointer data) {
+  FloodServer *server = data;
+  /* The subscription first, then the calls. */
+  g_autoptr(GSocket) subscription = g_socket_accept(server->listener, NULL, NULL);
+  g_autoptr(GString) buffer = g_string_new(NULL);
+  g_free(receive_message(subscription, buffer));
+  send_message(subscription, "{\"parameters\": {\"event\": {\"type\": \"ready\", \"generation\": 1}}, \"continues\": true}");
+  g_autoptr(GSocket) calls = g_socket_accept(server->listener, NULL, NULL);
+  GThread *answering = g_thread_new("flood-calls", serve_calls, g_object_ref(calls));
+  /* Wait for the first fetch to be answered, then flood. */
+  g_usleep(200 * 1000);
+  g_autofree char *event = g_strdup_printf("{\"parameters\": {\"event\": {\"type\": \"tablesChanged\", \"bundle\": \"demo\", "
+                                           "\"tables\": [\"Localizable\"], \"locales\": [\"en\"], \"generation\": 2, "
+                                           "\"padding\": \"%0*d\"}}, \"continues\": true}", 8000, 0);
+  for (gint i = 0; i < 20000; i++) {
+    gsize length = strlen(event) + 1;
+    gboolean failed = FALSE;
+    for (gsize sent = 0; sent < length && !failed;) {
+      gssize count = g_socket_send(subscription, event + sent, length - sent, NULL, NULL);
+      if (count <= 0) failed = TRUE;
+      else sent += (gsize)count;
+    }
+    if (failed) break;
+    g_atomic_int_inc(&server->events_sent);
+  }
+  g_atomic_int_set(&server->flooded, 1);
+  /* The stuck fetch ends with the connection. */
+  g_socket_shutdown(calls, TRUE, TRUE, NULL);
+  g_thread_join(answering);
+  return NULL;
+}
+
+/* Events that come while a fetch never ends wait in a bounded queue: past
+ * it they are dropped, and one fetch of everything waits instead. (The
+ * queue once grew by 2 GB in 25 s.) */
+static void test_flooding_events_are_bounded(void) {
+  g_autofree char *directory = g_dir_make_tmp("lprojd-flood-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename(directory, "sock", NULL);
+  FloodServer server = {g_socket_new(G_SOCKET_FAMILY_UNIX, G_SOCKET_TYPE_STREAM, 0, NULL), 0, 0};
+  g_autoptr(GSocketAddress) address = g_unix_socket_address_new(path);
+  g_assert_true(g_socket_bind(server.listener, address, TRUE, NULL));
+  g_assert_true(g_socket_listen(server.listener, NULL));
+  GThread *thread = g_thread_new("flood-server", serve_flood, &server);
+  GError *error = NULL;
+  LprojdLocalizer *localizer = lprojd_localizer_new_sync("demo", "c", path, NULL, &error);
+  g_assert_no_error(error);
+  g_assert_true(lprojd_localizer_get_connected(localizer));
+  /* The events are read on this context as they come; the fetch of the
+   * first is stuck. */
+  gint64 deadline = g_get_monotonic_time() + 60 * G_USEC_PER_SEC;
+  guint most = 0;
+  while (!g_atomic_int_get(&server.flooded)) {
+    if (g_get_monotonic_time() > deadline) g_error("the flood was not read within 60 s");
+    g_main_context_iteration(NULL, FALSE);
+    most = MAX(most, localizer_queued_events(localizer));
+  }
+  while (g_main_context_iteration(NULL, FALSE)) most = MAX(most, localizer_queued_events(localizer));
+  g_assert_cmpint(g_atomic_int_get(&server.events_sent), ==, 20000);
+  g_assert_cmpuint(most, <=, LOCALIZER_MAX_QUEUED_EVENTS);
+  g_assert_cmpuint(most, >=, LOCALIZER_MAX_QUEUED_EVENTS / 2);
+  g_object_unref(localizer);
+  g_socket_close(server.listener, NULL);
+  g_thread_join(thread);
+  g_object_unref(server.listener);
+  g_remove(path);
+  g_rmdir(directory);
+}
+
 int main(int argc, char **argv) {
   g_test_init(&argc, &argv, NULL);
   g_test_add_func("/pure/preferred-languages", test_environ);
@@ -277,5 +433,7 @@ int main(int argc, char **argv) {
   g_test_add_func("/pure/cache-round-trip", test_cache_round_trip);
   g_test_add_func("/pure/cache-rejects", test_cache_rejects);
   g_test_add_func("/pure/malformed-replies", test_malformed_replies);
+  g_test_add_func("/pure/deep-replies", test_deep_replies);
+  g_test_add_func("/pure/flooding-events-are-bounded", test_flooding_events_are_bounded);
   return g_test_run();
 }

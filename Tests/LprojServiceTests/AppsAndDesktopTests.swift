@@ -179,4 +179,15 @@ import Testing
         // Without a desktop, the process's own languages are all there is.
         #expect(try await selection(fixture, "editor", preferred: ["en-US"], caller: bob).locale == "en")
     }
+
+    /// A user flipping its desktop's languages (644 lines in 10 s once):
+    /// a burst of 20 lines, then 2 a second, with how many were left out.
+    @Test func desktopLanguageFlipsAreLoggedAtABoundedRate() async throws {
+        let log = RecordingLog()
+        let fixture = try ServiceFixture(logger: log.logger)
+        let french = [try LocaleIdentifier("fr")], german = [try LocaleIdentifier("de")]
+        for round in 0..<300 { await fixture.service.desktopLanguagesChanged(uid: 1000, to: round % 2 == 0 ? french : german) }
+        let lines = log.lines.filter { $0.hasPrefix("the desktop's languages of uid 1000") }
+        #expect(lines.count >= 20 && lines.count < 30, "\(lines.count) lines for 300 changes")
+    }
 }

@@ -65,6 +65,24 @@ package final class RecordingEvents: EventSink {
     }
 }
 
+/// Log lines, kept.
+package final class RecordingLog: LogHandler, @unchecked Sendable {
+    private let kept = Mutex<[String]>([])
+    /// The lines so far.
+    package var lines: [String] { kept.withLock { $0 } }
+    package var metadata: Logger.Metadata = [:]
+    package var logLevel: Logger.Level = .trace
+    package init() {}
+    package subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+    package func log(event: LogEvent) { kept.withLock { $0.append("\(event.message)") } }
+
+    /// A logger writing here.
+    package var logger: Logger { Logger(label: "test") { _ in self } }
+}
+
 /// The real ``LocalizationService`` in process, over a bundle in a
 /// temporary directory and a store in memory: the service's behaviour
 /// without a socket.
@@ -114,7 +132,7 @@ package struct ServiceFixture: Sendable {
     package init(
         files: [String: String] = Self.demoFiles, limits: ServiceLimits = ServiceLimits(), budgetLimits: BudgetLimits = BudgetLimits(),
         daemonUID: UInt32 = 999, misses: MissLedger = MissLedger(), countsMisses: Bool = true, store: ClientStore? = nil,
-        pseudoLocales: Bool = false
+        pseudoLocales: Bool = false, logger: Logger = Logger(label: "test")
     ) throws {
         bundle = try TemporaryFiles("service", files: files)
         budget = BudgetBook(limits: budgetLimits)
@@ -135,6 +153,6 @@ package struct ServiceFixture: Sendable {
             limits: limits,
             budget: budget,
             daemonUID: daemonUID,
-            logger: Logger(label: "test"))
+            logger: logger)
     }
 }

@@ -88,18 +88,6 @@ final class RecordingStream: VarlinkStream {
     var types: [Localization.Event.Kind] { events.map(\.type) }
 }
 
-/// Log lines, kept.
-final class RecordingLog: LogHandler, @unchecked Sendable {
-    let lines = Mutex<[String]>([])
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .trace
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-    func log(event: LogEvent) { lines.withLock { $0.append("\(event.message)") } }
-}
-
 /// The delivery service, running on a manual clock for the test's body.
 func withDelivery(
     maximumPendingEvents: Int = 256, book: BudgetBook? = nil, logger: Logger = Logger(label: "test"),
@@ -235,7 +223,7 @@ let ready = ServiceEvent.ready(generation: 1, client: nil, bundle: nil)
             await delivery.settled()
             #expect(delivery.subscriberCount == 0)
         }
-        let drops = log.lines.withLock { $0 }.filter { $0.contains("dropped a subscriber") }
+        let drops = log.lines.filter { $0.contains("dropped a subscriber") }
         #expect(drops.count >= 20 && drops.count <= 22)
     }
 

@@ -76,8 +76,13 @@ extension LocalizationService {
     /// client's own choice stays. Returns once that is done.
     package func desktopLanguagesChanged(uid: UInt32, to languages: [LocaleIdentifier]) async {
         guard desktop.set(languages, of: uid) else { return }
-        logger.info(
-            "the desktop's languages of uid \(uid) are now \(languages.isEmpty ? "unset" : languages.map(\.tag).joined(separator: ", "))")
+        // A user may flip its languages as often as it likes: its lines are limited.
+        let (allowed, suppressed) = logLimit.allow(uid)
+        if allowed {
+            logger.info(
+                "the desktop's languages of uid \(uid) are now \(languages.isEmpty ? "unset" : languages.map(\.tag).joined(separator: ", "))",
+                metadata: suppressed > 0 ? ["suppressed": "\(suppressed)"] : [:])
+        }
         let snapshot = catalog.snapshot
         struct Pair: Hashable {
             let client: String
@@ -110,7 +115,7 @@ extension LocalizationService {
         do {
             made = try await store.followPreferredLanguages(changes)
         } catch {
-            logger.error("cannot save the locales the desktop's languages of uid \(uid) give: \(error)")
+            if logLimit.allow(uid).allowed { logger.error("cannot save the locales the desktop's languages of uid \(uid) give: \(error)") }
             return
         }
         for change in made {

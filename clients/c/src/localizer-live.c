@@ -258,10 +258,17 @@ static void on_events_read(GObject *source, GAsyncResult *result, gpointer data)
   if (self != NULL && !g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED) &&
       is_current(self, pending->connection)) {
     if (count > 0 && queue_buffered(self, pending->connection)) {
+      /* The work queue may have ended the subscription meanwhile (a
+       * message it parsed was its last): then there is nothing more to read. */
       g_mutex_lock(&self->state_lock);
-      g_autoptr(GCancellable) cancellable = g_object_ref(self->subscription_cancellable);
+      GCancellable *cancellable = self->subscription == pending->connection && self->subscription_cancellable != NULL
+                                      ? g_object_ref(self->subscription_cancellable)
+                                      : NULL;
       g_mutex_unlock(&self->state_lock);
-      read_events(self, pending->connection, cancellable);
+      if (cancellable != NULL) {
+        read_events(self, pending->connection, cancellable);
+        g_object_unref(cancellable);
+      }
     } else {
       /* The end of the subscription, in its turn after the events before it. */
       if (error != NULL) g_info("the subscription failed: %s", error->message);

@@ -143,10 +143,17 @@ struct BundleReloadSchedule<Instant: InstantProtocol> where Instant.Duration == 
         notBefore = now.advanced(by: wait)
     }
 
-    /// A reload asked for by an administrator: now, whatever the pace.
-    mutating func reloadNow() {
+    /// A reload asked for by an administrator, or a new configuration's
+    /// first: everything, now, whatever the pace; returns its changes, and
+    /// the reload is then running (``reloaded(at:took:refused:)`` ends it).
+    mutating func reloadNow() -> BundleChanges {
         everything()
         notBefore = nil
+        let changes = pending
+        pending = BundleChanges()
+        pendingFiles = 0
+        isReloading = true
+        return changes
     }
 
     // MARK: Bounds

@@ -141,10 +141,7 @@ final class BundleWatch<C: Clock>: Sendable where C.Duration == Duration {
     /// threads; returns once it is published.
     func reloadNow() async {
         await turns.run {
-            let changes = state.withLock { state in
-                state.schedule.reloadNow()
-                return state.schedule.pending
-            }
+            let changes = state.withLock { $0.schedule.reloadNow() }
             await reload(changes)
         }
         alarm.poke()  // changes seen meanwhile

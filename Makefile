@@ -12,7 +12,7 @@
 #   make release    the release binaries, with the Swift runtime linked in
 #   make extract    lproj-extract (Extract/, a package of its own: it is built
 #                   on swift-syntax), which `lprojctl extract` runs
-#   make generate   Sources/LprojInterface/Localization.swift from the IDL
+#   make generate   the Swift, C and Python clients' code from the interface's IDL
 #   make format     lay out the Swift sources (swift format, .swift-format);
 #                   make lint-format checks them, as CI does
 #   make demo-app   the GTK 4 app (Examples/GtkDemo) on the demo daemon
@@ -292,10 +292,14 @@ bench: deps
 	$(SWIFT) build -c release --static-swift-stdlib --product lprojctl --scratch-path .build/static
 	$(SWIFT) run -c release lproj-bench --lprojctl .build/static/release/lprojctl
 
-# The interface's Swift types, written from its IDL (a test fails when they are stale).
+# Every client of the interface, written from its IDL (a test fails when one is stale):
+# the Swift types, the C library's types and calls, the Python package's tables.
+INTERFACE_IDL = Sources/LprojInterface/org.lprojd.Localization.varlink
 generate:
-	$(SWIFT) run varlink-codegen Sources/LprojInterface/org.lprojd.Localization.varlink --namespace Localization \
-	  --output Sources/LprojInterface/Localization.swift
+	$(SWIFT) run varlink-codegen $(INTERFACE_IDL) --namespace Localization --output Sources/LprojInterface/Localization.swift
+	$(SWIFT) run varlink-codegen $(INTERFACE_IDL) --c-prefix Lprojd --streaming Subscribe \
+	  --c-include clients/c/include/lprojd --c-source clients/c/src/generated
+	$(SWIFT) run varlink-codegen $(INTERFACE_IDL) --python clients/python/src/lprojd/interface.py --streaming Subscribe
 
 # The manual pages, written from the debug builds' --experimental-dump-help
 # and man/parts (man/generate says how).
@@ -348,7 +352,7 @@ demo: build
 install: install-binaries install-data install-man install-completions install-client install-panel
 
 # The C client, built with meson: the library, its headers and pkg-config
-# file (lprojd-client), Lprojd-1.0.gir and .typelib, the vapi and the HTML
+# file (lprojd-2), Lprojd-2.0.gir and .typelib, the vapi and the HTML
 # reference, as far as the tools found allow (APT_CLIENT has them all).
 # CC, CPPFLAGS, CFLAGS and LDFLAGS reach meson; LIBDIR defaults to PREFIX/lib.
 install-client:

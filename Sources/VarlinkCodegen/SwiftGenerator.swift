@@ -470,51 +470,6 @@ extension VarlinkIDL.TypeReference {
     }
 }
 
-/// Indented lines, wrapped at ``Output/width`` columns.
-private struct Output {
-    static let width = 140
-    private(set) var text = ""
-    private var depth = 0
-
-    private var indentation: String { String(repeating: "    ", count: depth) }
-
-    mutating func line(_ content: String) {
-        text += content.isEmpty ? "\n" : indentation + content + "\n"
-    }
-
-    mutating func blank() { text += "\n" }
-
-    /// `header {`, and what follows indented until ``close()``.
-    mutating func open(_ header: String) {
-        line(header + " {")
-        depth += 1
-    }
-
-    mutating func close() {
-        depth -= 1
-        line("}")
-    }
-
-    mutating func indent() { depth += 1 }
-
-    mutating func outdent() { depth -= 1 }
-
-    /// `prefix` + items joined by ", " + `suffix` + `opening`, on one line if
-    /// it fits, else an item a line.
-    mutating func wrapped(prefix: String, items: [String], suffix: String, opening: String = "") {
-        let single = prefix + items.joined(separator: ", ") + suffix + opening
-        if indentation.count + single.count <= Self.width {
-            line(single)
-            return
-        }
-        line(prefix)
-        depth += 1
-        for (index, item) in items.enumerated() { line(index == items.count - 1 ? item : item + ",") }
-        depth -= 1
-        line(suffix + opening)
-    }
-}
-
 /// Why a definition cannot be written as Swift.
 package struct CodegenError: Error, Equatable, CustomStringConvertible {
     package let message: String

@@ -32,13 +32,12 @@ PACKAGES = {
     "lprojd",
     "lprojctl",
     "lprojd-translator-tools",
-    "liblprojd-client1",
-    "gir1.2-lprojd-1.0",
-    "liblprojd-client-dev",
-    "liblprojd-client-doc",
+    "liblprojd-2-0",
+    "gir1.2-lprojd-2.0",
+    "liblprojd-2-dev",
+    "liblprojd-2-doc",
     "lprojd-panel",
     "python3-lprojd",
-    "python3-varlink",
 }
 # Debian's python3, with python3-debian (APT_DEB), whichever python3 runs pytest.
 DEBIAN_PYTHON = "/usr/bin/python3"
@@ -137,28 +136,28 @@ def test_packages_declare_what_shlibs_cannot_see():
 
 def test_the_library_packages_are_split_as_debian_splits_them():
     stanzas = control_stanzas()
-    library = stanzas["liblprojd-client1"]
+    library = stanzas["liblprojd-2-0"]
     assert re.search(r"^Section: libs$", library, re.M) and re.search(r"^Multi-Arch: same$", library, re.M)
     assert "${shlibs:Depends}" in library
-    typelib = stanzas["gir1.2-lprojd-1.0"]
+    typelib = stanzas["gir1.2-lprojd-2.0"]
     assert re.search(r"^Section: introspection$", typelib, re.M) and re.search(r"^Multi-Arch: same$", typelib, re.M)
     assert "${gir:Depends}" in field(typelib, "Depends")
     # dh_girepository, through its sequence in Build-Depends, fills ${gir:Depends}.
     assert "dh-sequence-gir" in package_names(field(stanzas["source"], "Build-Depends"))
-    doc = stanzas["liblprojd-client-doc"]
+    doc = stanzas["liblprojd-2-doc"]
     assert re.search(r"^Section: doc$", doc, re.M) and re.search(r"^Architecture: all$", doc, re.M)
     assert re.search(r"^Multi-Arch: foreign$", doc, re.M)
-    dev = field(stanzas["liblprojd-client-dev"], "Depends")
+    dev = field(stanzas["liblprojd-2-dev"], "Depends")
     # (dh_girepository fills ${gir:Depends} for typelibs only: the gir's
     # package depends on the typelib's, as introspection's policy asks.)
-    assert {"liblprojd-client1 (= ${binary:Version})", "gir1.2-lprojd-1.0 (= ${binary:Version})"} <= set(dev)
+    assert {"liblprojd-2-0 (= ${binary:Version})", "gir1.2-lprojd-2.0 (= ${binary:Version})"} <= set(dev)
     installs = {package: (DEBIAN / f"{package}.install").read_text().split() for package in
-                ("liblprojd-client1", "gir1.2-lprojd-1.0", "liblprojd-client-dev", "liblprojd-client-doc")}
-    assert installs["liblprojd-client1"] == ["usr/lib/${DEB_HOST_MULTIARCH}/liblprojd-client.so.*"]
-    assert installs["gir1.2-lprojd-1.0"] == ["usr/lib/${DEB_HOST_MULTIARCH}/girepository-1.0/Lprojd-1.0.typelib"]
-    assert {"usr/share/gir-1.0/Lprojd-1.0.gir", "usr/share/vala/vapi/lprojd-client.vapi", "usr/include/lprojd/",
-            "usr/lib/${DEB_HOST_MULTIARCH}/pkgconfig/lprojd-client.pc"} <= set(installs["liblprojd-client-dev"])
-    assert installs["liblprojd-client-doc"] == ["usr/share/doc/Lprojd-1.0/"]
+                ("liblprojd-2-0", "gir1.2-lprojd-2.0", "liblprojd-2-dev", "liblprojd-2-doc")}
+    assert installs["liblprojd-2-0"] == ["usr/lib/${DEB_HOST_MULTIARCH}/liblprojd-2.so.*"]
+    assert installs["gir1.2-lprojd-2.0"] == ["usr/lib/${DEB_HOST_MULTIARCH}/girepository-1.0/Lprojd-2.0.typelib"]
+    assert {"usr/share/gir-1.0/Lprojd-2.0.gir", "usr/share/vala/vapi/lprojd-2.vapi", "usr/include/lprojd-2/",
+            "usr/lib/${DEB_HOST_MULTIARCH}/pkgconfig/lprojd-2.pc"} <= set(installs["liblprojd-2-dev"])
+    assert installs["liblprojd-2-doc"] == ["usr/share/doc/Lprojd-2.0/"]
 
 
 # debian/changelog and the versions
@@ -179,8 +178,9 @@ def test_the_clients_versions_are_lprojds():
     # is lprojd's, and the symbols file names the soname meson.build gives.
     meson = (REPOSITORY / "clients/c/meson.build").read_text()
     soversion = re.search(r"^soversion = (\d+)$", meson, re.M).group(1)
-    symbols = (DEBIAN / f"liblprojd-client{soversion}.symbols").read_text()
-    assert symbols.startswith(f"liblprojd-client.so.{soversion} liblprojd-client{soversion} #MINVER#\n")
+    api = re.search(r"^api_name = '(lprojd-\d+)'$", meson, re.M).group(1)
+    symbols = (DEBIAN / f"lib{api}-{soversion}.symbols").read_text()
+    assert symbols.startswith(f"lib{api}.so.{soversion} lib{api}-{soversion} #MINVER#\n")
 
 
 # debian/copyright
@@ -216,11 +216,9 @@ def test_copyright_is_dep5_and_covers_every_file():
     # file of its own below the top is covered by a paragraph of its own.
     licensed = {f for f in parsed["files"] if re.search(r"/(LICEN[CS]E|COPYING)[^/]*$", f)}
     assert licensed == {
-        "third_party/python-varlink/LICENSE.txt",
         "Tests/Fixtures/WhistleYoo/LICENSE",
         "Tests/LprojExchangeTests/Fixtures/Xcode27/LICENSE-MIT",
     }
-    assert parsed["files"]["third_party/python-varlink/varlink/client.py"] == "Apache-2.0"
     assert parsed["files"]["Tests/Fixtures/WhistleYoo/Localizable.xcstrings"] == "Expat"
     assert parsed["files"]["Tests/LprojExchangeTests/Fixtures/Xcode27/README.md"] == "Expat"
 
@@ -294,7 +292,7 @@ def c_setup(tmp_path_factory) -> dict:
     output(["make", "-s", "-f", str(makefile), "c-set-up"], cwd=REPOSITORY)
     options = {option["name"]: option["value"] for option in
                json.loads(output(["meson", "introspect", str(build), "--buildoptions"]))}
-    return {"options": options, "pc": (build / "meson-private/lprojd-client.pc").read_text()}
+    return {"options": options, "pc": (build / "meson-private/lprojd-2.pc").read_text()}
 
 
 def test_c_client_takes_dpkg_buildflags(c_setup):
@@ -332,29 +330,33 @@ def test_c_client_pc_file_has_debians_paths_and_the_dev_package_its_requirements
         required |= {re.split(r"[\s<>=]", module.strip())[0] for module in line.group(1).split(",")} if line else set()
     assert {"gio-2.0", "json-glib-1.0"} <= required
     # Each module the .pc requires, by the -dev package that has its .pc file.
-    dev_depends = package_names(field(control_stanzas()["liblprojd-client-dev"], "Depends"))
+    dev_depends = package_names(field(control_stanzas()["liblprojd-2-dev"], "Depends"))
     for module in required:
         path = output(["pkg-config", "--variable=pcfiledir", module]).strip() + f"/{module}.pc"
         package = output(["dpkg-query", "-S", path]).split(":")[0]
-        assert package in dev_depends, f"lprojd-client.pc requires {module} ({package}), which the -dev package lacks"
+        assert package in dev_depends, f"lprojd-2.pc requires {module} ({package}), which the -dev package lacks"
 
 
-def test_symbols_file_is_the_version_scripts_functions():
+def test_symbols_file_is_the_headers_functions():
+    """Every public function of the headers (the generated ones among them),
+    at the version script's node, as dpkg-gensymbols lists them."""
     meson = (REPOSITORY / "clients/c/meson.build").read_text()
     soversion = re.search(r"^soversion = (\d+)$", meson, re.M).group(1)
+    api = re.search(r"^api_name = '(lprojd-\d+)'$", meson, re.M).group(1)
     version_script = (REPOSITORY / "clients/c/src/lprojd.map").read_text()
     node = re.search(r"^(LPROJD_[\d.]+) \{", version_script, re.M).group(1)
-    listed = set(re.findall(r"^\s+(lprojd_\w+);", version_script, re.M))
-    lines = (DEBIAN / f"liblprojd-client{soversion}.symbols").read_text().splitlines()
-    assert lines[0] == f"liblprojd-client.so.{soversion} liblprojd-client{soversion} #MINVER#"
-    assert "* Build-Depends-Package: liblprojd-client-dev" in lines
+    declared = {name for header in (REPOSITORY / "clients/c/include/lprojd").glob("*.h")
+                for name in re.findall(r"\b(lprojd_\w+)\s*\(", header.read_text())}
+    declared |= {"lprojd_change_get_type"}  # written by glib-mkenums
+    lines = (DEBIAN / f"lib{api}-{soversion}.symbols").read_text().splitlines()
+    assert lines[0] == f"lib{api}.so.{soversion} lib{api}-{soversion} #MINVER#"
+    assert f"* Build-Depends-Package: lib{api}-dev" in lines
     symbols = dict(re.fullmatch(r" (\S+) (\S+)", line).groups() for line in lines if line.startswith(" "))
-    # Every function at its version node, and the node itself, as dpkg-gensymbols lists them.
-    assert set(symbols) == {f"{name}@{node}" for name in listed} | {f"{node}@{node}"}
-    assert listed and set(symbols.values()) == {"0.1.0"}
+    assert set(symbols) == {f"{name}@{node}" for name in declared} | {f"{node}@{node}"}
+    assert declared and set(symbols.values()) == {"0.1.0"}
     rules = (DEBIAN / "rules").read_text()
     assert "DPKG_GENSYMBOLS_CHECK_LEVEL = 4" in rules
-    assert f"dh_dwz -pliblprojd-client{soversion}" in rules
+    assert f"dh_dwz -plib{api}-{soversion}" in rules
 
 
 # The language panel

@@ -70,7 +70,7 @@ package struct BundleLimits: Sendable, Hashable {
     /// The bytes of all its table files together.
     package var bytes = 128 << 20
     /// Its table files (`.strings`, `.stringsdict`, String Catalogs).
-    package var tables = 20_000
+    package var tables = 50_000
     /// Its `.lproj` folders.
     package var locales = 1_000
     /// Its entries, over every table and locale.

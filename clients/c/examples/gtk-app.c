@@ -1,7 +1,7 @@
 /* A GTK 4 window whose texts come from lprojd: the reference's examples
  * (the pages in docs/) are taken from this file, which the tests build and run.
  *
- *   cc gtk-app.c $(pkg-config --cflags --libs gtk4 lprojd-client) -o gtk-app
+ *   cc gtk-app.c $(pkg-config --cflags --libs gtk4 lprojd-2) -o gtk-app
  *   ./gtk-app            (lprojd's socket: $LPROJD_SOCKET, else the user's, else the system's)
  *
  * It creates a localizer without blocking, shows a title and a greeting
@@ -73,9 +73,9 @@ static void fill_menu(App *app) {
   guint selected = GTK_INVALID_LIST_POSITION;
   for (guint i = 0; i < names->len; i++) {
     LprojdLocaleName *name = g_ptr_array_index(names, i);
-    gtk_string_list_append(entries, name->native_name); /* Deutsch, français, 日本語 */
-    g_ptr_array_add(app->menu_locales, g_strdup(name->locale));
-    if (g_strcmp0(name->locale, lprojd_localizer_get_locale(app->localizer)) == 0) selected = i;
+    gtk_string_list_append(entries, lprojd_locale_name_get_native_name(name)); /* Deutsch, français, 日本語 */
+    g_ptr_array_add(app->menu_locales, g_strdup(lprojd_locale_name_get_locale(name)));
+    if (g_strcmp0(lprojd_locale_name_get_locale(name), lprojd_localizer_get_locale(app->localizer)) == 0) selected = i;
   }
   app->updating_menu = TRUE;
   gtk_drop_down_set_model(GTK_DROP_DOWN(app->menu), G_LIST_MODEL(entries));

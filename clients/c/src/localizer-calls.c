@@ -1,232 +1,113 @@
-/* The calls that ask lprojd: each as _async (queued on the work queue),
- * _finish, and _sync (blocking the calling thread), around one blocking
- * function that does the work. */
+/* The calls that ask lprojd: each as _async (made on the live mirror, which
+ * completes it on the caller's context), _finish, and _sync (the _async
+ * call waited for in a context of its own, as GIO's _sync calls are). */
 #include "localizer-private.h"
+#include "lprojd-interface-private.h"
+#include "sync-wait.h"
 
-/* ---- LprojdLocaleName ---- */
+#include <string.h>
 
-G_DEFINE_BOXED_TYPE(LprojdLocaleName, lprojd_locale_name, lprojd_locale_name_copy, lprojd_locale_name_free)
-
-/**
- * lprojd_locale_name_copy:
- * @name: a locale's names
- *
- * Copies @name and its strings.
- *
- * Returns: (transfer full): a copy of @name
- */
-LprojdLocaleName *lprojd_locale_name_copy(const LprojdLocaleName *name) {
-  g_return_val_if_fail(name != NULL, NULL);
-  LprojdLocaleName *copy = g_new0(LprojdLocaleName, 1);
-  copy->locale = g_strdup(name->locale);
-  copy->name = g_strdup(name->name);
-  copy->native_name = g_strdup(name->native_name);
-  copy->bundle_name = g_strdup(name->bundle_name);
-  return copy;
-}
-
-/**
- * lprojd_locale_name_free:
- * @name: (nullable): a locale's names
- *
- * Frees @name and its strings.
- */
-void lprojd_locale_name_free(LprojdLocaleName *name) {
-  if (name == NULL) return;
-  g_free(name->locale);
-  g_free(name->name);
-  g_free(name->native_name);
-  g_free(name->bundle_name);
-  g_free(name);
-}
-
-static char *dup_member(JsonObject *object, const char *member) { return g_strdup(member_string(object, member)); }
-
-GPtrArray *localizer_locale_names(JsonObject *supported) {
-  JsonNode *locales = supported != NULL ? json_object_get_member(supported, "locales") : NULL;
-  if (locales == NULL || !JSON_NODE_HOLDS_ARRAY(locales)) return NULL;
-  GPtrArray *names = g_ptr_array_new_with_free_func((GDestroyNotify)lprojd_locale_name_free);
-  JsonArray *array = json_node_get_array(locales);
-  for (guint i = 0; i < json_array_get_length(array); i++) {
-    JsonNode *node = json_array_get_element(array, i);
-    if (!JSON_NODE_HOLDS_OBJECT(node)) continue;
-    JsonObject *entry = json_node_get_object(node);
-    LprojdLocaleName *name = g_new0(LprojdLocaleName, 1);
-    name->locale = dup_member(entry, "locale");
-    name->name = dup_member(entry, "name");
-    name->native_name = dup_member(entry, "nativeName");
-    name->bundle_name = dup_member(entry, "bundleName");
-    if (name->locale == NULL || name->name == NULL || name->native_name == NULL) {
-      lprojd_locale_name_free(name);
-      continue;
-    }
-    g_ptr_array_add(names, name);
-  }
-  return names;
-}
-
-/* ---- shared ---- */
-
-static gboolean require_connection(LprojdLocalizer *self, GError **error) {
-  if (lprojd_localizer_get_connected(self)) return TRUE;
-  g_set_error(error, LPROJD_ERROR, LPROJD_ERROR_UNAVAILABLE, "lprojd is not available at %s", self->socket_path);
-  return FALSE;
-}
-
-/* Queues `run` for an _async call, or finishes the task at once when the
- * call cannot be made (`error` set, taken). */
-static void queue_call(LprojdLocalizer *self, WorkFunc run, gpointer data, GDestroyNotify free_data,
-                       GCancellable *cancellable, GAsyncReadyCallback callback, gpointer user_data, gpointer tag,
-                       GError *error) {
-  if (error != NULL) {
-    if (free_data != NULL && data != NULL) free_data(data);
-    g_task_report_error(self, callback, user_data, tag, error);
-    return;
-  }
-  work_queue(self, work_task_new(self, run, data, free_data, cancellable, callback, user_data, tag));
+/* A task of the localizer for an _async call. */
+static GTask *call_task(LprojdLocalizer *self, GCancellable *cancellable, GAsyncReadyCallback callback,
+                        gpointer user_data, gpointer tag) {
+  GTask *task = g_task_new(self, cancellable, callback, user_data);
+  g_task_set_source_tag(task, tag);
+  return task;
 }
 
 /* ---- format: Lookup with arguments ---- */
 
-/* One format argument as the interface's Argument; NULL if its type is none
- * of those an Argument can hold. */
-static JsonNode *argument_json(GVariant *value) {
+/* One format argument as the interface's Argument; NULL (with the error)
+ * if it is none of the types an Argument can hold. */
+static LprojdArgument *argument_of(GVariant *value, gsize position, GError **error) {
   g_autoptr(GVariant) inner = g_variant_is_of_type(value, G_VARIANT_TYPE_VARIANT) ? g_variant_get_variant(value)
                                                                                  : g_variant_ref(value);
-  g_autoptr(JsonObject) argument = json_object_new();
+  g_autoptr(LprojdArgument) argument = lprojd_argument_new();
   if (g_variant_is_of_type(inner, G_VARIANT_TYPE_VARDICT)) {
     /* The Argument itself: {"float": <1.5>, "fractionDigits": <2>}. */
-    g_autoptr(JsonNode) node = json_gvariant_serialize(inner);
-    return g_steal_pointer(&node);
+    GVariantIter iter;
+    const char *name;
+    GVariant *member;
+    g_variant_iter_init(&iter, inner);
+    while (g_variant_iter_loop(&iter, "{&sv}", &name, &member)) {
+      g_autoptr(LprojdArgument) single = argument_of(member, position, error);
+      if (single == NULL) return NULL;
+      if (strcmp(name, "string") == 0 && lprojd_argument_get_string(single) != NULL)
+        lprojd_argument_set_string(argument, lprojd_argument_get_string(single));
+      else if (strcmp(name, "int") == 0 && lprojd_argument_has_int(single))
+        lprojd_argument_set_int(argument, lprojd_argument_get_int(single));
+      else if (strcmp(name, "float") == 0 && (lprojd_argument_has_float(single) || lprojd_argument_has_int(single)))
+        lprojd_argument_set_float(argument, lprojd_argument_has_float(single) ? lprojd_argument_get_float(single)
+                                                                              : (gdouble)lprojd_argument_get_int(single));
+      else if (strcmp(name, "fractionDigits") == 0 && lprojd_argument_has_int(single))
+        lprojd_argument_set_fraction_digits(argument, lprojd_argument_get_int(single));
+      else {
+        g_set_error(error, LPROJD_ERROR, LPROJD_ERROR_INVALID_ARGUMENTS,
+                    "argument %" G_GSIZE_FORMAT ": an Argument has no member %s of type %s", position, name,
+                    g_variant_get_type_string(member));
+        return NULL;
+      }
+    }
+    return g_steal_pointer(&argument);
   }
   const GVariantType *type = g_variant_get_type(inner);
   if (g_variant_type_equal(type, G_VARIANT_TYPE_INT64))
-    json_object_set_int_member(argument, "int", g_variant_get_int64(inner));
+    lprojd_argument_set_int(argument, g_variant_get_int64(inner));
   else if (g_variant_type_equal(type, G_VARIANT_TYPE_INT32))
-    json_object_set_int_member(argument, "int", g_variant_get_int32(inner));
+    lprojd_argument_set_int(argument, g_variant_get_int32(inner));
   else if (g_variant_type_equal(type, G_VARIANT_TYPE_UINT32))
-    json_object_set_int_member(argument, "int", g_variant_get_uint32(inner));
+    lprojd_argument_set_int(argument, g_variant_get_uint32(inner));
   else if (g_variant_type_equal(type, G_VARIANT_TYPE_INT16))
-    json_object_set_int_member(argument, "int", g_variant_get_int16(inner));
+    lprojd_argument_set_int(argument, g_variant_get_int16(inner));
   else if (g_variant_type_equal(type, G_VARIANT_TYPE_UINT16))
-    json_object_set_int_member(argument, "int", g_variant_get_uint16(inner));
+    lprojd_argument_set_int(argument, g_variant_get_uint16(inner));
   else if (g_variant_type_equal(type, G_VARIANT_TYPE_BYTE))
-    json_object_set_int_member(argument, "int", g_variant_get_byte(inner));
+    lprojd_argument_set_int(argument, g_variant_get_byte(inner));
   else if (g_variant_type_equal(type, G_VARIANT_TYPE_UINT64) && g_variant_get_uint64(inner) <= G_MAXINT64)
-    json_object_set_int_member(argument, "int", (gint64)g_variant_get_uint64(inner));
+    lprojd_argument_set_int(argument, (gint64)g_variant_get_uint64(inner));
   else if (g_variant_type_equal(type, G_VARIANT_TYPE_DOUBLE))
-    json_object_set_double_member(argument, "float", g_variant_get_double(inner));
+    lprojd_argument_set_float(argument, g_variant_get_double(inner));
   else if (g_variant_type_equal(type, G_VARIANT_TYPE_STRING))
-    json_object_set_string_member(argument, "string", g_variant_get_string(inner, NULL));
-  else
+    lprojd_argument_set_string(argument, g_variant_get_string(inner, NULL));
+  else {
+    g_set_error(error, LPROJD_ERROR, LPROJD_ERROR_INVALID_ARGUMENTS,
+                "argument %" G_GSIZE_FORMAT " is of type %s: an argument is an integer, a double, a string or an "
+                "a{sv} Argument",
+                position, g_variant_get_type_string(inner));
     return NULL;
-  return json_node_init_object(json_node_alloc(), argument);
+  }
+  return g_steal_pointer(&argument);
 }
 
 /* The arguments as the interface's list: a tuple or an array holds them,
  * any other value is the only one. */
-static JsonArray *arguments_json(GVariant *arguments, GError **error) {
-  JsonArray *list = json_array_new();
-  if (arguments == NULL) return list;
+static GPtrArray *arguments_of(GVariant *arguments, GError **error) {
+  g_autoptr(GPtrArray) list = g_ptr_array_new_with_free_func((GDestroyNotify)lprojd_argument_unref);
+  if (arguments == NULL) return g_steal_pointer(&list);
   gboolean container = g_variant_is_of_type(arguments, G_VARIANT_TYPE_TUPLE) ||
                        (g_variant_is_of_type(arguments, G_VARIANT_TYPE_ARRAY) &&
                         !g_variant_is_of_type(arguments, G_VARIANT_TYPE_VARDICT));
   gsize count = container ? g_variant_n_children(arguments) : 1;
   for (gsize i = 0; i < count; i++) {
     g_autoptr(GVariant) child = container ? g_variant_get_child_value(arguments, i) : g_variant_ref(arguments);
-    JsonNode *node = argument_json(child);
-    if (node == NULL) {
-      g_set_error(error, LPROJD_ERROR, LPROJD_ERROR_INVALID_ARGUMENTS,
-                  "argument %" G_GSIZE_FORMAT " is of type %s: an argument is an integer, a double, a string or an "
-                  "a{sv} Argument",
-                  i + 1, g_variant_get_type_string(child));
-      json_array_unref(list);
-      return NULL;
-    }
-    json_array_add_element(list, node);
+    LprojdArgument *argument = argument_of(child, i + 1, error);
+    if (argument == NULL) return NULL;
+    g_ptr_array_add(list, argument);
   }
-  return list;
+  return g_steal_pointer(&list);
 }
 
-static JsonObject *string_map_json(GHashTable *values) {
-  JsonObject *object = json_object_new();
-  GHashTableIter iter;
-  gpointer name, value;
-  g_hash_table_iter_init(&iter, values);
-  while (g_hash_table_iter_next(&iter, &name, &value)) json_object_set_string_member(object, name, value);
-  return object;
-}
-
-/* A reply's string member, or MALFORMED_REPLY. */
-static char *reply_string(JsonObject *reply, const char *method, const char *member, GError **error) {
-  const char *value = member_string(reply, member);
-  if (value == NULL)
-    g_set_error(error, LPROJD_ERROR, LPROJD_ERROR_MALFORMED_REPLY, "malformed reply: %s without a %s", method, member);
-  return g_strdup(value);
-}
-
-/* Lookup's parameters for a format, all but the locale (the mirror's at the time of the call). */
-static JsonObject *format_parameters(LprojdLocalizer *self, const char *key, const char *table, GVariant *arguments,
-                                     GHashTable *placeholders, GError **error) {
-  JsonArray *list = arguments_json(arguments, error);
+/* Lookup's parameters for a format, all but the locale (the mirror's when the call is made). */
+static LprojdLookupParameters *format_parameters(LprojdLocalizer *self, const char *key, const char *table,
+                                                 GVariant *arguments, GHashTable *placeholders, GError **error) {
+  g_autoptr(GPtrArray) list = arguments_of(arguments, error);
   if (list == NULL) return NULL;
-  JsonObject *parameters = json_object_new();
-  json_object_set_string_member(parameters, "bundle", self->bundle);
-  json_object_set_string_member(parameters, "key", key);
-  if (table != NULL) json_object_set_string_member(parameters, "table", table);
-  json_object_set_string_member(parameters, "client", self->client_id);
-  json_object_set_array_member(parameters, "arguments", list);
-  if (placeholders != NULL) json_object_set_object_member(parameters, "placeholders", string_map_json(placeholders));
+  LprojdLookupParameters *parameters = lprojd_lookup_parameters_new(self->bundle, key);
+  lprojd_lookup_parameters_set_table(parameters, table);
+  lprojd_lookup_parameters_set_client(parameters, self->client_id);
+  lprojd_lookup_parameters_set_arguments(parameters, (LprojdArgument **)list->pdata, list->len);
+  lprojd_lookup_parameters_set_placeholders(parameters, placeholders);
   return parameters;
-}
-
-/* Asks lprojd, in the mirror's locale: `parameters` is taken. */
-static char *do_ask(LprojdLocalizer *self, const char *method, const char *member, JsonObject *parameters,
-                    GCancellable *cancellable, GError **error) {
-  if (!require_connection(self, error)) {
-    json_object_unref(parameters);
-    return NULL;
-  }
-  if (!json_object_has_member(parameters, "locale")) {
-    g_autoptr(Mirror) mirror = localizer_ref_mirror(self);
-    if (mirror->locale != NULL) json_object_set_string_member(parameters, "locale", mirror->locale);
-  }
-  g_autofree char *name = g_strconcat(LPROJD_INTERFACE, method, NULL);
-  g_autoptr(JsonObject) reply = localizer_call(self, name, parameters, cancellable, error);
-  return reply != NULL ? reply_string(reply, method, member, error) : NULL;
-}
-
-/* A call whose reply's `value` is the answer. */
-typedef struct {
-  const char *method;
-  JsonObject *parameters;
-} Ask;
-
-static void free_ask(gpointer data) {
-  Ask *ask = data;
-  json_object_unref(ask->parameters);
-  g_free(ask);
-}
-
-static void work_ask(LprojdLocalizer *self, GTask *task, gpointer data, GCancellable *cancellable) {
-  Ask *ask = data;
-  GError *error = NULL;
-  char *text = do_ask(self, ask->method, "value", json_object_ref(ask->parameters), cancellable, &error);
-  if (text != NULL)
-    work_return_pointer(task, text, g_free);
-  else
-    work_return_error(task, error);
-}
-
-static void queue_ask(LprojdLocalizer *self, const char *method, JsonObject *parameters, GCancellable *cancellable,
-                      GAsyncReadyCallback callback, gpointer user_data, gpointer tag, GError *error) {
-  Ask *ask = NULL;
-  if (error == NULL) {
-    ask = g_new0(Ask, 1);
-    ask->method = method;
-    ask->parameters = parameters;
-  }
-  queue_call(self, work_ask, ask, free_ask, cancellable, callback, user_data, tag, error);
 }
 
 /**
@@ -265,9 +146,13 @@ void lprojd_localizer_format_async(LprojdLocalizer *self, const char *key, const
   g_return_if_fail(LPROJD_IS_LOCALIZER(self));
   g_return_if_fail(key != NULL);
   g_autoptr(GVariant) owned = arguments != NULL ? g_variant_ref_sink(arguments) : NULL;
+  g_autoptr(GTask) task = call_task(self, cancellable, callback, user_data, lprojd_localizer_format_async);
   GError *error = NULL;
-  JsonObject *parameters = format_parameters(self, key, table, owned, placeholders, &error);
-  queue_ask(self, "Lookup", parameters, cancellable, callback, user_data, lprojd_localizer_format_async, error);
+  g_autoptr(LprojdLookupParameters) parameters = format_parameters(self, key, table, owned, placeholders, &error);
+  if (parameters == NULL)
+    g_task_return_error(task, error);
+  else
+    live_mirror_lookup(self->live, parameters, g_steal_pointer(&task));
 }
 
 /**
@@ -306,17 +191,19 @@ char *lprojd_localizer_format_sync(LprojdLocalizer *self, const char *key, const
                                    GHashTable *placeholders, GCancellable *cancellable, GError **error) {
   g_return_val_if_fail(LPROJD_IS_LOCALIZER(self), NULL);
   g_return_val_if_fail(key != NULL, NULL);
-  g_autoptr(GVariant) owned = arguments != NULL ? g_variant_ref_sink(arguments) : NULL;
-  JsonObject *parameters = format_parameters(self, key, table, owned, placeholders, error);
-  if (parameters == NULL) return NULL;
-  g_autoptr(GRecMutexLocker) locker = g_rec_mutex_locker_new(&self->io_lock);
-  return do_ask(self, "Lookup", "value", parameters, cancellable, error);
+  SyncWait wait;
+  sync_wait_begin(&wait);
+  lprojd_localizer_format_async(self, key, table, arguments, placeholders, cancellable, sync_wait_done, &wait);
+  g_autoptr(GAsyncResult) result = sync_wait_end(&wait);
+  return lprojd_localizer_format_finish(self, result, error);
 }
 
 /* ---- format_value: Format ---- */
 
-static JsonObject *format_value_parameters(LprojdLocalizer *self, const char *style, GVariant *parameters,
-                                           GError **error) {
+/* Format's parameters: `style`, the localizer's bundle and client, and an
+ * a{sv} of the others as the interface names them. */
+static LprojdFormatParameters *format_value_parameters(LprojdLocalizer *self, const char *style, GVariant *parameters,
+                                                       GError **error) {
   JsonObject *object = NULL;
   if (parameters != NULL) {
     if (!g_variant_is_of_type(parameters, G_VARIANT_TYPE_VARDICT)) {
@@ -332,7 +219,13 @@ static JsonObject *format_value_parameters(LprojdLocalizer *self, const char *st
   json_object_set_string_member(object, "style", style);
   json_object_set_string_member(object, "bundle", self->bundle);
   json_object_set_string_member(object, "client", self->client_id);
-  return object;
+  g_autoptr(GError) wrong = NULL;
+  LprojdFormatParameters *made = lprojd_format_parameters_from_json(object, &wrong);
+  json_object_unref(object);
+  if (made == NULL)
+    g_set_error(error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, "Format's parameters are not as the interface says (%s)",
+                wrong->message);
+  return made;
 }
 
 /**
@@ -357,9 +250,13 @@ void lprojd_localizer_format_value_async(LprojdLocalizer *self, const char *styl
   g_return_if_fail(LPROJD_IS_LOCALIZER(self));
   g_return_if_fail(style != NULL);
   g_autoptr(GVariant) owned = parameters != NULL ? g_variant_ref_sink(parameters) : NULL;
+  g_autoptr(GTask) task = call_task(self, cancellable, callback, user_data, lprojd_localizer_format_value_async);
   GError *error = NULL;
-  JsonObject *object = format_value_parameters(self, style, owned, &error);
-  queue_ask(self, "Format", object, cancellable, callback, user_data, lprojd_localizer_format_value_async, error);
+  g_autoptr(LprojdFormatParameters) made = format_value_parameters(self, style, owned, &error);
+  if (made == NULL)
+    g_task_return_error(task, error);
+  else
+    live_mirror_format(self->live, made, g_steal_pointer(&task));
 }
 
 /**
@@ -394,47 +291,14 @@ char *lprojd_localizer_format_value_sync(LprojdLocalizer *self, const char *styl
                                          GCancellable *cancellable, GError **error) {
   g_return_val_if_fail(LPROJD_IS_LOCALIZER(self), NULL);
   g_return_val_if_fail(style != NULL, NULL);
-  g_autoptr(GVariant) owned = parameters != NULL ? g_variant_ref_sink(parameters) : NULL;
-  JsonObject *object = format_value_parameters(self, style, owned, error);
-  if (object == NULL) return NULL;
-  g_autoptr(GRecMutexLocker) locker = g_rec_mutex_locker_new(&self->io_lock);
-  return do_ask(self, "Format", "value", object, cancellable, error);
+  SyncWait wait;
+  sync_wait_begin(&wait);
+  lprojd_localizer_format_value_async(self, style, parameters, cancellable, sync_wait_done, &wait);
+  g_autoptr(GAsyncResult) result = sync_wait_end(&wait);
+  return lprojd_localizer_format_value_finish(self, result, error);
 }
 
 /* ---- select and reset ---- */
-
-/* Applies a Selection reply at once: the mirror in its locale. */
-static gboolean apply_selection(LprojdLocalizer *self, JsonObject *reply, GCancellable *cancellable, GError **error) {
-  g_autofree char *locale = localizer_selection_locale(reply, error);
-  if (locale == NULL) return FALSE;
-  g_autoptr(Mirror) base = localizer_ref_mirror(self);
-  if (g_strcmp0(locale, base->locale) == 0) return TRUE;
-  Mirror *mirror = localizer_fetch_locale(self, base, locale, cancellable, error);
-  if (mirror == NULL) return FALSE;
-  localizer_apply(self, mirror, LPROJD_CHANGE_LOCALE);
-  return TRUE;
-}
-
-/* SelectLocale (locale) or ResetSelection (NULL), then the new locale's mirror; io_lock held. */
-static gboolean do_change_selection(LprojdLocalizer *self, const char *locale, GCancellable *cancellable,
-                                    GError **error) {
-  if (!require_connection(self, error)) return FALSE;
-  JsonObject *parameters = json_object_new();
-  json_object_set_string_member(parameters, "client", self->client_id);
-  json_object_set_string_member(parameters, "bundle", self->bundle);
-  if (locale != NULL) json_object_set_string_member(parameters, "locale", locale);
-  const char *method = locale != NULL ? LPROJD_INTERFACE "SelectLocale" : LPROJD_INTERFACE "ResetSelection";
-  g_autoptr(JsonObject) reply = localizer_call(self, method, parameters, cancellable, error);
-  return reply != NULL && apply_selection(self, reply, cancellable, error);
-}
-
-static void work_change_selection(LprojdLocalizer *self, GTask *task, gpointer data, GCancellable *cancellable) {
-  GError *error = NULL;
-  if (do_change_selection(self, data, cancellable, &error))
-    work_return_boolean(task, TRUE);
-  else
-    work_return_error(task, error);
-}
 
 /**
  * lprojd_localizer_select_async:
@@ -459,8 +323,7 @@ void lprojd_localizer_select_async(LprojdLocalizer *self, const char *locale, GC
                                    GAsyncReadyCallback callback, gpointer user_data) {
   g_return_if_fail(LPROJD_IS_LOCALIZER(self));
   g_return_if_fail(locale != NULL);
-  queue_call(self, work_change_selection, g_strdup(locale), g_free, cancellable, callback, user_data,
-             lprojd_localizer_select_async, NULL);
+  live_mirror_select(self->live, locale, call_task(self, cancellable, callback, user_data, lprojd_localizer_select_async));
 }
 
 /**
@@ -494,8 +357,11 @@ gboolean lprojd_localizer_select_sync(LprojdLocalizer *self, const char *locale,
                                       GError **error) {
   g_return_val_if_fail(LPROJD_IS_LOCALIZER(self), FALSE);
   g_return_val_if_fail(locale != NULL, FALSE);
-  g_autoptr(GRecMutexLocker) locker = g_rec_mutex_locker_new(&self->io_lock);
-  return do_change_selection(self, locale, cancellable, error);
+  SyncWait wait;
+  sync_wait_begin(&wait);
+  lprojd_localizer_select_async(self, locale, cancellable, sync_wait_done, &wait);
+  g_autoptr(GAsyncResult) result = sync_wait_end(&wait);
+  return lprojd_localizer_select_finish(self, result, error);
 }
 
 /**
@@ -512,8 +378,7 @@ gboolean lprojd_localizer_select_sync(LprojdLocalizer *self, const char *locale,
 void lprojd_localizer_reset_async(LprojdLocalizer *self, GCancellable *cancellable, GAsyncReadyCallback callback,
                                   gpointer user_data) {
   g_return_if_fail(LPROJD_IS_LOCALIZER(self));
-  queue_call(self, work_change_selection, NULL, NULL, cancellable, callback, user_data, lprojd_localizer_reset_async,
-             NULL);
+  live_mirror_select(self->live, NULL, call_task(self, cancellable, callback, user_data, lprojd_localizer_reset_async));
 }
 
 /**
@@ -545,27 +410,14 @@ gboolean lprojd_localizer_reset_finish(LprojdLocalizer *self, GAsyncResult *resu
  */
 gboolean lprojd_localizer_reset_sync(LprojdLocalizer *self, GCancellable *cancellable, GError **error) {
   g_return_val_if_fail(LPROJD_IS_LOCALIZER(self), FALSE);
-  g_autoptr(GRecMutexLocker) locker = g_rec_mutex_locker_new(&self->io_lock);
-  return do_change_selection(self, NULL, cancellable, error);
+  SyncWait wait;
+  sync_wait_begin(&wait);
+  lprojd_localizer_reset_async(self, cancellable, sync_wait_done, &wait);
+  g_autoptr(GAsyncResult) result = sync_wait_end(&wait);
+  return lprojd_localizer_reset_finish(self, result, error);
 }
 
 /* ---- supported locales, named in any language ---- */
-
-static GPtrArray *do_fetch_supported(LprojdLocalizer *self, const char *display_locale, GCancellable *cancellable,
-                                     GError **error) {
-  if (!require_connection(self, error)) return NULL;
-  g_autoptr(JsonObject) reply = localizer_fetch_supported(self, display_locale, cancellable, error);
-  return reply != NULL ? localizer_locale_names(reply) : NULL;
-}
-
-static void work_fetch_supported(LprojdLocalizer *self, GTask *task, gpointer data, GCancellable *cancellable) {
-  GError *error = NULL;
-  GPtrArray *names = do_fetch_supported(self, data, cancellable, &error);
-  if (names != NULL)
-    work_return_pointer(task, names, (GDestroyNotify)g_ptr_array_unref);
-  else
-    work_return_error(task, error);
-}
 
 /**
  * lprojd_localizer_fetch_supported_locales_async:
@@ -585,8 +437,9 @@ void lprojd_localizer_fetch_supported_locales_async(LprojdLocalizer *self, const
                                                     GCancellable *cancellable, GAsyncReadyCallback callback,
                                                     gpointer user_data) {
   g_return_if_fail(LPROJD_IS_LOCALIZER(self));
-  queue_call(self, work_fetch_supported, g_strdup(display_locale), g_free, cancellable, callback, user_data,
-             lprojd_localizer_fetch_supported_locales_async, NULL);
+  live_mirror_fetch_supported(
+      self->live, display_locale,
+      call_task(self, cancellable, callback, user_data, lprojd_localizer_fetch_supported_locales_async));
 }
 
 /**
@@ -622,6 +475,9 @@ GPtrArray *lprojd_localizer_fetch_supported_locales_finish(LprojdLocalizer *self
 GPtrArray *lprojd_localizer_fetch_supported_locales_sync(LprojdLocalizer *self, const char *display_locale,
                                                          GCancellable *cancellable, GError **error) {
   g_return_val_if_fail(LPROJD_IS_LOCALIZER(self), NULL);
-  g_autoptr(GRecMutexLocker) locker = g_rec_mutex_locker_new(&self->io_lock);
-  return do_fetch_supported(self, display_locale, cancellable, error);
+  SyncWait wait;
+  sync_wait_begin(&wait);
+  lprojd_localizer_fetch_supported_locales_async(self, display_locale, cancellable, sync_wait_done, &wait);
+  g_autoptr(GAsyncResult) result = sync_wait_end(&wait);
+  return lprojd_localizer_fetch_supported_locales_finish(self, result, error);
 }

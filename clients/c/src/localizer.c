@@ -1,8 +1,8 @@
 /* LprojdLocalizer: the object, its properties, its creation, its answers
  * from the mirror, and telling the app. */
-#include "cache.h"
 #include "localizer-private.h"
 #include "placeholders.h"
+#include "sync-wait.h"
 
 /**
  * LprojdLocalizer:
@@ -24,9 +24,12 @@
  * in `_sync`: create one with [func@Lprojd.Localizer.new_async], and ask
  * lprojd with the `_async` calls ([method@Lprojd.Localizer.format_async],
  * [method@Lprojd.Localizer.select_async]…), each with a
- * [class@Gio.Cancellable]. Calls that wait for lprojd run one at a time, in
- * the order they were made, on a worker thread; each finishes on the main
- * context of the thread that made it.
+ * [class@Gio.Cancellable]; each finishes on the thread-default main context
+ * of the thread that made it. Changes of the mirror (a select, a reset, a
+ * refresh after lprojd's events) are made one at a time, in order, on a
+ * thread of the library's own that also reads and writes its connections
+ * ([class@Lprojd.Connection]), so a large reply never holds the app's main
+ * loop.
  *
  * Without lprojd, a localizer answers from the mirror it cached on its last
  * run and keeps trying to connect; see [func@Lprojd.Localizer.new_async].
@@ -39,15 +42,6 @@ G_DEFINE_FINAL_TYPE_WITH_CODE(LprojdLocalizer, lprojd_localizer, G_TYPE_OBJECT,
                               G_IMPLEMENT_INTERFACE(G_TYPE_INITABLE, lprojd_localizer_initable_init)
                                   G_IMPLEMENT_INTERFACE(G_TYPE_ASYNC_INITABLE,
                                                         lprojd_localizer_async_initable_init))
-
-/**
- * lprojd_error_quark:
- *
- * The error domain of the library's errors, [error@Lprojd.Error].
- *
- * Returns: the quark of the error domain %LPROJD_ERROR
- */
-G_DEFINE_QUARK(lprojd-error-quark, lprojd_error)
 
 enum {
   PROP_0,
@@ -72,56 +66,35 @@ static guint signals[N_SIGNALS];
 static GType localizer_type;
 #define IS_LOCALIZER(pointer) G_TYPE_CHECK_INSTANCE_TYPE((pointer), localizer_type)
 
-static void lprojd_localizer_init(LprojdLocalizer *self) {
-  g_rec_mutex_init(&self->io_lock);
-  g_mutex_init(&self->state_lock);
-  g_queue_init(&self->work);
-  g_cond_init(&self->idle);
-  self->stop = g_cancellable_new();
-  self->mirror = mirror_new(NULL, NULL, NULL, NULL);
-  self->context = g_main_context_ref_thread_default();
-}
+static void lprojd_localizer_init(LprojdLocalizer *self) { self->context = g_main_context_ref_thread_default(); }
 
-/* The socket of clients/README.md: $LPROJD_SOCKET, else the user's
- * runtime directory's if it exists, else the system's. */
-static char *default_socket_path(void) {
-  const char *explicit_path = g_getenv("LPROJD_SOCKET");
-  if (explicit_path != NULL && explicit_path[0] != '\0') return g_strdup(explicit_path);
-  const char *runtime = g_getenv("XDG_RUNTIME_DIR");
-  if (runtime != NULL && runtime[0] != '\0') {
-    g_autofree char *path = g_build_filename(runtime, "lprojd", "org.lprojd.Localization", NULL);
-    if (g_file_test(path, G_FILE_TEST_EXISTS)) return g_steal_pointer(&path);
-  }
-  return g_strdup("/run/lprojd/org.lprojd.Localization");
-}
+static void tell(GObject *owner, guint changes);
 
 static void lprojd_localizer_constructed(GObject *object) {
   LprojdLocalizer *self = LPROJD_LOCALIZER(object);
   G_OBJECT_CLASS(lprojd_localizer_parent_class)->constructed(object);
-  if (self->socket_path == NULL) self->socket_path = default_socket_path();
+  if (self->socket_path == NULL) self->socket_path = lprojd_default_socket_path();
   if (self->preferred_languages == NULL) {
     g_auto(GStrv) environment = g_get_environ();
     self->preferred_languages = lprojd_preferred_languages_from_environ((const char *const *)environment);
   }
+  LiveMirrorSettings settings = {self->bundle, self->client_id, self->socket_path,
+                                 (const char *const *)self->preferred_languages};
+  self->live = live_mirror_new(&settings, object, self->context, tell);
 }
 
 static void lprojd_localizer_dispose(GObject *object) {
   /* The app let go of the localizer: its background work ends now, and no
    * signal comes after this. */
-  work_stop(LPROJD_LOCALIZER(object));
-  localizer_stop(LPROJD_LOCALIZER(object));
+  LprojdLocalizer *self = LPROJD_LOCALIZER(object);
+  if (self->live != NULL) live_mirror_stop(self->live);
   G_OBJECT_CLASS(lprojd_localizer_parent_class)->dispose(object);
 }
 
 static void lprojd_localizer_finalize(GObject *object) {
   LprojdLocalizer *self = LPROJD_LOCALIZER(object);
-  g_clear_pointer(&self->calls, varlink_connection_unref);
-  mirror_unref(self->mirror);
+  g_clear_pointer(&self->live, live_mirror_unref);
   g_main_context_unref(self->context);
-  g_rec_mutex_clear(&self->io_lock);
-  g_mutex_clear(&self->state_lock);
-  g_cond_clear(&self->idle);
-  g_object_unref(self->stop);
   g_free(self->bundle);
   g_free(self->client_id);
   g_free(self->socket_path);
@@ -138,7 +111,7 @@ static void lprojd_localizer_get_property(GObject *object, guint id, GValue *val
     case PROP_SOCKET_PATH: g_value_set_string(value, self->socket_path); break;
     case PROP_PREFERRED_LANGUAGES: g_value_set_boxed(value, self->preferred_languages); break;
     case PROP_LOCALE: {
-      g_autoptr(Mirror) mirror = localizer_ref_mirror(self);
+      g_autoptr(Mirror) mirror = live_mirror_ref_current(self->live);
       g_value_set_string(value, mirror->locale);
       break;
     }
@@ -262,43 +235,22 @@ static gboolean check_construction(LprojdLocalizer *self, GError **error) {
   return TRUE;
 }
 
-static gboolean lprojd_localizer_initable_init_sync(GInitable *initable, GCancellable *cancellable, GError **error) {
-  LprojdLocalizer *self = LPROJD_LOCALIZER(initable);
-  if (self->initialized) return TRUE; /* once: calling again is harmless */
-  if (!check_construction(self, error)) return FALSE;
-  g_autoptr(GRecMutexLocker) locker = g_rec_mutex_locker_new(&self->io_lock);
-  return localizer_start(self, cancellable, error);
-}
-
-static void lprojd_localizer_initable_init(GInitableIface *iface) { iface->init = lprojd_localizer_initable_init_sync; }
-
-static void work_start(LprojdLocalizer *self, GTask *task, gpointer data, GCancellable *cancellable) {
-  (void)data;
-  GError *error = NULL;
-  if (localizer_start(self, cancellable, &error))
-    work_return_boolean(task, TRUE);
-  else
-    work_return_error(task, error);
-}
-
 static void lprojd_localizer_init_async(GAsyncInitable *initable, int priority, GCancellable *cancellable,
                                         GAsyncReadyCallback callback, gpointer user_data) {
+  (void)priority;
   LprojdLocalizer *self = LPROJD_LOCALIZER(initable);
+  g_autoptr(GTask) task = g_task_new(self, cancellable, callback, user_data);
+  g_task_set_source_tag(task, lprojd_localizer_init_async);
   GError *error = NULL;
   if (self->initialized || !check_construction(self, &error)) {
     /* Once: calling again is harmless. */
-    g_autoptr(GTask) task = g_task_new(self, cancellable, callback, user_data);
-    g_task_set_source_tag(task, lprojd_localizer_init_async);
     if (error != NULL)
       g_task_return_error(task, error);
     else
       g_task_return_boolean(task, TRUE);
     return;
   }
-  GTask *task = work_task_new(self, work_start, NULL, NULL, cancellable, callback, user_data,
-                              lprojd_localizer_init_async);
-  g_task_set_priority(task, priority);
-  work_queue(self, task);
+  live_mirror_start(self->live, g_steal_pointer(&task));
 }
 
 static gboolean lprojd_localizer_init_finish(GAsyncInitable *initable, GAsyncResult *result, GError **error) {
@@ -310,6 +262,16 @@ static void lprojd_localizer_async_initable_init(GAsyncInitableIface *iface) {
   iface->init_async = lprojd_localizer_init_async;
   iface->init_finish = lprojd_localizer_init_finish;
 }
+
+static gboolean lprojd_localizer_initable_init_sync(GInitable *initable, GCancellable *cancellable, GError **error) {
+  SyncWait wait;
+  sync_wait_begin(&wait);
+  lprojd_localizer_init_async(G_ASYNC_INITABLE(initable), G_PRIORITY_DEFAULT, cancellable, sync_wait_done, &wait);
+  g_autoptr(GAsyncResult) result = sync_wait_end(&wait);
+  return lprojd_localizer_init_finish(G_ASYNC_INITABLE(initable), result, error);
+}
+
+static void lprojd_localizer_initable_init(GInitableIface *iface) { iface->init = lprojd_localizer_initable_init_sync; }
 
 /**
  * lprojd_localizer_new_async:
@@ -389,115 +351,29 @@ LprojdLocalizer *lprojd_localizer_new_sync(const char *bundle, const char *clien
                         "socket-path", socket_path, NULL);
 }
 
-/* ---- swapping mirrors and telling the app ---- */
+/* ---- telling the app ---- */
 
-typedef struct {
-  GWeakRef self;
-  guint changes;
-  Mirror *retired; /* the mirror swapped out, released once the app was told */
-} Notification;
-
-/* Notifies each property whose value differs from what the app was last told. */
-static void notify_properties(LprojdLocalizer *self) {
-  const char *locale = ((Mirror *)g_atomic_pointer_get(&self->mirror))->locale;
+/* On the localizer's context: notifies each property whose value differs
+ * from what the app was last told, then `changed` if anything did. */
+static void tell(GObject *owner, guint changes) {
+  LprojdLocalizer *self = LPROJD_LOCALIZER(owner);
+  const char *locale = live_mirror_peek(self->live)->locale;
   if (g_strcmp0(locale, self->told_locale) != 0) {
     g_free(self->told_locale);
     self->told_locale = g_strdup(locale);
-    g_object_notify_by_pspec(G_OBJECT(self), properties[PROP_LOCALE]);
+    g_object_notify_by_pspec(owner, properties[PROP_LOCALE]);
   }
   gint64 generation = lprojd_localizer_get_generation(self);
   if (generation != self->told_generation) {
     self->told_generation = generation;
-    g_object_notify_by_pspec(G_OBJECT(self), properties[PROP_GENERATION]);
+    g_object_notify_by_pspec(owner, properties[PROP_GENERATION]);
   }
   gboolean connected = lprojd_localizer_get_connected(self);
   if (connected != self->told_connected) {
     self->told_connected = connected;
-    g_object_notify_by_pspec(G_OBJECT(self), properties[PROP_CONNECTED]);
+    g_object_notify_by_pspec(owner, properties[PROP_CONNECTED]);
   }
-}
-
-static gboolean deliver_notification(gpointer data) {
-  Notification *notification = data;
-  g_autoptr(LprojdLocalizer) self = g_weak_ref_get(&notification->self);
-  if (self == NULL) return G_SOURCE_REMOVE;
-  notify_properties(self);
-  if (notification->changes != 0) g_signal_emit(self, signals[SIGNAL_CHANGED], 0, (LprojdChange)notification->changes);
-  return G_SOURCE_REMOVE;
-}
-
-static void free_notification(gpointer data) {
-  Notification *notification = data;
-  g_clear_pointer(&notification->retired, mirror_unref);
-  g_weak_ref_clear(&notification->self);
-  g_free(notification);
-}
-
-/* Runs on the localizer's context, always later: the signal reaches the
- * creator's thread, and a retired mirror outlives the strings that thread
- * may still hold from it until it runs again. */
-static void schedule_notification(LprojdLocalizer *self, guint changes, Mirror *retired) {
-  g_mutex_lock(&self->state_lock);
-  gboolean stopping = self->stopping;
-  g_mutex_unlock(&self->state_lock);
-  if (stopping) {
-    g_clear_pointer(&retired, mirror_unref);
-    return;
-  }
-  Notification *notification = g_new0(Notification, 1);
-  g_weak_ref_init(&notification->self, self);
-  notification->changes = changes;
-  notification->retired = retired;
-  g_autoptr(GSource) source = g_idle_source_new();
-  g_source_set_priority(source, G_PRIORITY_DEFAULT);
-  g_source_set_callback(source, deliver_notification, notification, free_notification);
-  g_source_attach(source, self->context);
-}
-
-void localizer_apply(LprojdLocalizer *self, Mirror *mirror, guint changes) {
-  g_autoptr(GRecMutexLocker) locker = g_rec_mutex_locker_new(&self->io_lock);
-  /* A bundle with no tables left (its directory vanished, during a package
-   * upgrade say) keeps the last mirror lprojd gave until tables come back:
-   * the last strings are better than keys. The app is told all the same,
-   * and the next event fetches everything again (so that a locale chosen
-   * meanwhile is not lost). */
-  const Mirror *current = self->mirror;
-  if (g_hash_table_size(mirror->tables) == 0 && g_hash_table_size(current->tables) > 0 && !self->mirror_is_cached) {
-    mirror_unref(mirror);
-    /* Told once, and not of a locale: the mirror keeps its own. */
-    guint told = changes & ~(guint)LPROJD_CHANGE_LOCALE;
-    if (!self->told_of_keeping && told != 0) {
-      self->told_of_keeping = TRUE;
-      schedule_notification(self, told, NULL);
-    }
-    self->refetch_everything = TRUE;
-    return;
-  }
-  self->refetch_everything = FALSE;
-  self->told_of_keeping = FALSE;
-  self->mirror_is_cached = FALSE;
-  g_mutex_lock(&self->state_lock);
-  Mirror *retired = self->mirror;
-  g_atomic_pointer_set(&self->mirror, mirror);
-  g_mutex_unlock(&self->state_lock);
-  /* The cache is only for the daemon's mirrors, not one read from it. */
-  g_autoptr(GError) error = NULL;
-  if (lprojd_localizer_get_connected(self) && !cache_save(mirror, self->bundle, self->client_id, &error))
-    g_info("the mirror is not cached: %s", error->message);
-  schedule_notification(self, changes, retired);
-}
-
-void localizer_notify(LprojdLocalizer *self, guint changes) { schedule_notification(self, changes, NULL); }
-
-Mirror *localizer_ref_mirror(LprojdLocalizer *self) {
-  g_mutex_lock(&self->state_lock);
-  Mirror *mirror = mirror_ref(self->mirror);
-  g_mutex_unlock(&self->state_lock);
-  return mirror;
-}
-
-gboolean localizer_set_connected(LprojdLocalizer *self, gboolean connected) {
-  return g_atomic_int_exchange(&self->connected, connected ? 1 : 0) != (connected ? 1 : 0);
+  if (changes != 0) g_signal_emit(self, signals[SIGNAL_CHANGED], 0, (LprojdChange)changes);
 }
 
 /* ---- properties ---- */
@@ -568,7 +444,7 @@ const char *const *lprojd_localizer_get_preferred_languages(LprojdLocalizer *sel
  */
 const char *lprojd_localizer_get_locale(LprojdLocalizer *self) {
   g_return_val_if_fail(IS_LOCALIZER(self), NULL);
-  return ((Mirror *)g_atomic_pointer_get(&self->mirror))->locale;
+  return live_mirror_peek(self->live)->locale;
 }
 
 /**
@@ -581,7 +457,7 @@ const char *lprojd_localizer_get_locale(LprojdLocalizer *self) {
  */
 gint64 lprojd_localizer_get_generation(LprojdLocalizer *self) {
   g_return_val_if_fail(LPROJD_IS_LOCALIZER(self), 0);
-  g_autoptr(Mirror) mirror = localizer_ref_mirror(self);
+  g_autoptr(Mirror) mirror = live_mirror_ref_current(self->live);
   return mirror->generation;
 }
 
@@ -596,7 +472,7 @@ gint64 lprojd_localizer_get_generation(LprojdLocalizer *self) {
  */
 gboolean lprojd_localizer_get_connected(LprojdLocalizer *self) {
   g_return_val_if_fail(LPROJD_IS_LOCALIZER(self), FALSE);
-  return g_atomic_int_get(&self->connected) != 0;
+  return live_mirror_get_connected(self->live);
 }
 
 /* ---- answers from the mirror ---- */
@@ -627,7 +503,7 @@ gboolean lprojd_localizer_get_connected(LprojdLocalizer *self) {
 const char *lprojd_localizer_lookup(LprojdLocalizer *self, const char *key, const char *table,
                                     const char *default_value) {
   g_return_val_if_fail(self != NULL && key != NULL, NULL);
-  const char *value = mirror_lookup(g_atomic_pointer_get(&self->mirror), key, table);
+  const char *value = mirror_lookup(live_mirror_peek(self->live), key, table);
   if (value != NULL) return value;
   return default_value != NULL ? default_value : key;
 }
@@ -647,7 +523,7 @@ const char *lprojd_localizer_lookup(LprojdLocalizer *self, const char *key, cons
  */
 const char *lprojd_localizer_lookup_source(LprojdLocalizer *self, const char *key, const char *table) {
   g_return_val_if_fail(self != NULL && key != NULL, NULL);
-  return mirror_source(g_atomic_pointer_get(&self->mirror), key, table);
+  return mirror_source(live_mirror_peek(self->live), key, table);
 }
 
 /**
@@ -666,7 +542,7 @@ char *lprojd_localizer_dup_lookup(LprojdLocalizer *self, const char *key, const 
                                   const char *default_value) {
   g_return_val_if_fail(LPROJD_IS_LOCALIZER(self), NULL);
   g_return_val_if_fail(key != NULL, NULL);
-  g_autoptr(Mirror) mirror = localizer_ref_mirror(self);
+  g_autoptr(Mirror) mirror = live_mirror_ref_current(self->live);
   const char *value = mirror_lookup(mirror, key, table);
   return g_strdup(value != NULL ? value : default_value != NULL ? default_value : key);
 }
@@ -711,7 +587,6 @@ char *lprojd_localizer_lookup_with_placeholders(LprojdLocalizer *self, const cha
  */
 GPtrArray *lprojd_localizer_supported_locales(LprojdLocalizer *self) {
   g_return_val_if_fail(LPROJD_IS_LOCALIZER(self), NULL);
-  g_autoptr(Mirror) mirror = localizer_ref_mirror(self);
-  GPtrArray *names = localizer_locale_names(mirror_supported(mirror));
-  return names != NULL ? names : g_ptr_array_new_with_free_func((GDestroyNotify)lprojd_locale_name_free);
+  g_autoptr(Mirror) mirror = live_mirror_ref_current(self->live);
+  return mirror_supported_names(mirror);
 }

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "json-members.h"
-#include "lprojd/lprojd.h"
+#include "lprojd-interface-private.h"
 
 #define CACHE_FORMAT 1
 
@@ -225,6 +225,18 @@ static gboolean same_tables(GHashTable *a, GHashTable *b) {
 static gboolean same_supported(JsonObject *a, JsonObject *b) {
   if (a == NULL || b == NULL) return a == b;
   return same_member(a, b, "locales") && same_member(a, b, "displayLocale");
+}
+
+GPtrArray *mirror_supported_names(const Mirror *mirror) {
+  GPtrArray *names = g_ptr_array_new_with_free_func((GDestroyNotify)lprojd_locale_name_unref);
+  /* A cached mirror's may be anything: checked as a reply would be. */
+  if (mirror->supported == NULL || !lprojd_supported_locales_reply_check(json_node_get_object(mirror->supported), NULL))
+    return names;
+  g_autoptr(JsonBoxRoot) root = json_box_root_new_for_node(mirror->supported);
+  g_autoptr(LprojdSupportedLocalesReply) reply = lprojd_supported_locales_reply_wrap_member(root, root->object);
+  GPtrArray *locales = lprojd_supported_locales_reply_get_locales(reply);
+  for (guint i = 0; i < locales->len; i++) g_ptr_array_add(names, lprojd_locale_name_ref(locales->pdata[i]));
+  return names;
 }
 
 guint mirror_difference(const Mirror *old, const Mirror *new) {

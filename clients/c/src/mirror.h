@@ -63,6 +63,10 @@ static inline const char *mirror_lookup(const Mirror *mirror, const char *key, c
 }
 const char *mirror_source(const Mirror *mirror, const char *key, const char *table);
 
+/* The mirror's supported locales and their names, each a LprojdLocaleName
+ * (a new array, empty without any). */
+GPtrArray *mirror_supported_names(const Mirror *mirror);
+
 /* What differs between two mirrors, as LprojdChange flags. */
 guint mirror_difference(const Mirror *old, const Mirror *new);
 

@@ -440,12 +440,15 @@ static void test_format_value_and_supported_locales(Fixture *fixture, gconstpoin
   for (guint i = 0; i < names->len; i++) {
     LprojdLocaleName *name = g_ptr_array_index(names, i);
     JsonObject *entry = json_array_get_object_element(locales, i);
-    g_assert_cmpstr(name->locale, ==, json_object_get_string_member(entry, "locale"));
-    g_assert_cmpstr(name->name, ==, json_object_get_string_member(entry, "name"));
-    g_assert_cmpstr(name->native_name, ==, json_object_get_string_member(entry, "nativeName"));
+    g_assert_cmpstr(lprojd_locale_name_get_locale(name), ==, json_object_get_string_member(entry, "locale"));
+    g_assert_cmpstr(lprojd_locale_name_get_name(name), ==, json_object_get_string_member(entry, "name"));
+    g_assert_cmpstr(lprojd_locale_name_get_native_name(name), ==, json_object_get_string_member(entry, "nativeName"));
   }
-  g_autoptr(LprojdLocaleName) copy = lprojd_locale_name_copy(g_ptr_array_index(names, 0));
-  g_assert_cmpstr(copy->locale, ==, ((LprojdLocaleName *)g_ptr_array_index(names, 0))->locale);
+  /* The entries outlive the array that held them. */
+  g_autoptr(LprojdLocaleName) kept = lprojd_locale_name_ref(g_ptr_array_index(names, 0));
+  g_autofree char *first = g_strdup(lprojd_locale_name_get_locale(kept));
+  g_clear_pointer(&names, g_ptr_array_unref);
+  g_assert_cmpstr(lprojd_locale_name_get_locale(kept), ==, first);
 
   /* reset_async: back to the preferred languages' choice. */
   lprojd_localizer_reset_async(localizer, NULL, on_ready, &pending);

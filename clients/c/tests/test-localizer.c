@@ -222,9 +222,9 @@ static void test_select_and_external_selection(Fixture *fixture, gconstpointer d
   for (guint i = 0; i < names->len; i++) {
     LprojdLocaleName *name = g_ptr_array_index(names, i);
     JsonObject *entry = json_array_get_object_element(expected, i);
-    g_assert_cmpstr(name->locale, ==, json_object_get_string_member(entry, "locale"));
-    g_assert_cmpstr(name->name, ==, json_object_get_string_member(entry, "name"));
-    g_assert_cmpstr(name->native_name, ==, json_object_get_string_member(entry, "nativeName"));
+    g_assert_cmpstr(lprojd_locale_name_get_locale(name), ==, json_object_get_string_member(entry, "locale"));
+    g_assert_cmpstr(lprojd_locale_name_get_name(name), ==, json_object_get_string_member(entry, "name"));
+    g_assert_cmpstr(lprojd_locale_name_get_native_name(name), ==, json_object_get_string_member(entry, "nativeName"));
   }
 
   g_assert_true(lprojd_localizer_reset_sync(fixture->localizer, NULL, &error));

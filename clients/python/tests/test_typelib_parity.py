@@ -18,10 +18,10 @@ gi = pytest.importorskip("gi", reason="PyGObject (gi) is not installed")
 @pytest.fixture(scope="module")
 def Lprojd():
     try:
-        gi.require_version("Lprojd", "1.0")
+        gi.require_version("Lprojd", "2.0")
         from gi.repository import Lprojd
     except (ValueError, ImportError) as error:
-        pytest.skip(f"no Lprojd-1.0 typelib ({error}): build clients/c and set GI_TYPELIB_PATH")
+        pytest.skip(f"no Lprojd-2.0 typelib ({error}): build clients/c and set GI_TYPELIB_PATH")
     return Lprojd
 
 
@@ -43,5 +43,6 @@ def test_the_python_and_c_localizers_answer_alike(daemon, cache_directory, Lproj
                     python.value, python.locale), (table, key)
                 assert native.lookup_with_placeholders(key, table, "x {name}", {"name": "Ada"}) == localizer.localized(
                     key, table, "x {name}", {"name": "Ada"}), (table, key)
-        assert [(n.locale, n.name, n.native_name, n.bundle_name) for n in native.supported_locales()] == [
+        assert [(n.get_locale(), n.get_name(), n.get_native_name(), n.get_bundle_name())
+                for n in native.supported_locales()] == [
             (n.locale, n.name, n.native_name, n.bundle_name) for n in localizer.supported_locales()]

@@ -8,7 +8,7 @@
 #endif
 
 #include <gio/gio.h>
-#include <lprojd/lprojd-locale-name.h>
+#include <lprojd/lprojd-interface.h>
 #include <lprojd/lprojd-version.h>
 
 G_BEGIN_DECLS

@@ -5,7 +5,9 @@ Run by with-lprojd ($LPROJD_SOCKET). Written for Debian 12's PyGObject 3.42, whi
 integration: every _async call takes a callback and the GLib main loop runs until it comes. Async
 construction, a lookup, a plural, a formatted number, an async select, a change made by another
 localizer of the same app (notify::locale and `changed`), the language menu, and errors in the
-Lprojd.Error domain. Prints TAP; a failure ends the script non-zero.
+Lprojd.Error domain; then the generated connection: calls of the interface with its boxed types,
+the subscription's signal, an error of the interface by its code. Prints TAP; a failure ends the
+script non-zero.
 """
 
 import os
@@ -13,7 +15,7 @@ import sys
 
 import gi
 
-gi.require_version("Lprojd", "1.0")
+gi.require_version("Lprojd", "2.0")
 from gi.repository import GLib, GObject, Lprojd  # noqa: E402
 
 SOCKET = os.environ["LPROJD_SOCKET"]
@@ -106,7 +108,7 @@ def main():
     check("a float and a string", call(localizer, "format", "download.progress", None,
                                        GLib.Variant("(ds)", (42.5, "a.zip")), None), "Downloaded 42.5% of a.zip")
 
-    menu = {name.locale: (name.name, name.native_name) for name in localizer.supported_locales()}
+    menu = {name.get_locale(): (name.get_name(), name.get_native_name()) for name in localizer.supported_locales()}
     check("the language menu", menu["de"], ("German", "Deutsch"))
 
     check("select_async", call(localizer, "select", "ru"), True)
@@ -155,6 +157,56 @@ def main():
           "3 Dateien ausgewählt")
     check("reset", call(localizer, "reset"), True)
     check("the development locale again", localizer.props.locale, "en")
+    connection_calls()
+
+
+def connection_calls():
+    """The generated connection: any method of the interface, its replies typed."""
+    _, result = run(lambda callback: Lprojd.Connection.new_async(SOCKET, None, callback))
+    connection = Lprojd.Connection.new_finish(result)
+    check("Connection.new_async", connection.props.socket_path, SOCKET)
+    bundles = call(connection, "list_bundles", None).get_bundles()
+    demo = next(bundle for bundle in bundles if bundle.get_name() == "demo")
+    check("ListBundles: a bundle's tables", "Menu" in demo.get_tables(), True)
+    parameters = Lprojd.LookupParameters.new("demo", "files.selected")
+    parameters.set_locale("de")
+    argument = Lprojd.Argument.new()
+    argument.set_int(2)
+    parameters.set_arguments([argument])
+    reply = call(connection, "lookup", parameters)
+    check("Lookup with an Argument", (reply.get_value(), reply.get_found()), ("2 Dateien ausgewählt", True))
+    selection = connection.get_selection_sync(Lprojd.GetSelectionParameters.new(CLIENT, "demo"), None).get_selection()
+    check("GetSelection's enum", selection.get_reason(), Lprojd.SelectionReason.DEFAULT)
+    try:
+        connection.get_table_sync(Lprojd.GetTableParameters.new("no-such-bundle"), None)
+        check("an unknown bundle is refused", False, True)
+    except GLib.Error as error:
+        check("GetTable: BundleNotFound by its code",
+              error.matches(Lprojd.error_quark(), Lprojd.Error.BUNDLE_NOT_FOUND), True)
+
+    # A subscription on a connection of its own: ready first, then an event as its signal.
+    _, result = run(lambda callback: Lprojd.Connection.new_async(SOCKET, None, callback))
+    subscription = Lprojd.Connection.new_finish(result)
+    events = []
+    subscription.connect("subscribe-reply", lambda _, reply: events.append(reply.get_event()))
+    subscribe = Lprojd.SubscribeParameters.new()
+    subscribe.set_client(CLIENT)
+    subscribe.set_bundle("demo")
+    first = call(subscription, "subscribe", subscribe)
+    check("Subscribe's first reply", first.get_event().get_kind(), Lprojd.EventKind.READY)
+    connection.select_locale_sync(Lprojd.SelectLocaleParameters.new(CLIENT, "demo", "ja"), None)
+    def to_japanese(event):
+        return event.get_kind() == Lprojd.EventKind.LOCALE_CHANGED and event.get_locale() == "ja"
+
+    run_until(lambda: any(to_japanese(event) for event in events), "localeChanged to ja")
+    changed = next(event for event in events if to_japanese(event))
+    check("the event's client and previous locale", (changed.get_client(), changed.get_previous_locale()), (CLIENT, "en"))
+    ended = []
+    subscription.connect("stream-ended", lambda _, error: ended.append(error))
+    subscription.close()
+    run_until(lambda: ended, "stream-ended")
+    check("closing ends the subscription", ended[0].matches(Lprojd.error_quark(), Lprojd.Error.DISCONNECTED), True)
+    connection.reset_selection_sync(Lprojd.ResetSelectionParameters.new(CLIENT, "demo"), None)
 
 
 if __name__ == "__main__":

@@ -3,14 +3,19 @@
 // plural, a formatted number, an async select, a change made by another
 // localizer of the same app (notify::locale and `changed`), errors in the
 // Lprojd.Error domain, and, when a display is there, a Gtk.Label bound to
-// the `locale` property. Prints TAP; any failure ends the script non-zero.
-imports.gi.versions.Lprojd = '1.0';
+// the `locale` property; then the generated connection: calls of the
+// interface with its boxed types, the subscription's signal, an error of
+// the interface by its code. Prints TAP; any failure ends the script non-zero.
+imports.gi.versions.Lprojd = '2.0';
 const {GLib, GObject, Gio, Lprojd} = imports.gi;
 const System = imports.system;
 
 Gio._promisify(Lprojd.Localizer, 'new_async', 'new_finish');
 for (const method of ['select', 'reset', 'format', 'format_value', 'fetch_supported_locales'])
     Gio._promisify(Lprojd.Localizer.prototype, `${method}_async`, `${method}_finish`);
+Gio._promisify(Lprojd.Connection, 'new_async', 'new_finish');
+for (const method of ['list_bundles', 'lookup', 'subscribe', 'get_table', 'select_locale', 'reset_selection'])
+    Gio._promisify(Lprojd.Connection.prototype, `${method}_async`, `${method}_finish`);
 
 const socket = GLib.getenv('LPROJD_SOCKET');
 const CLIENT = 'org.example.Gjs';
@@ -59,9 +64,9 @@ async function main() {
     check('another plural form', many, '3 files selected');
 
     const names = localizer.supported_locales();
-    const german = names.find(name => name.locale === 'de');
-    check('the language menu names German in itself', german.native_name, 'Deutsch');
-    check('and in English', german.name, 'German');
+    const german = names.find(name => name.get_locale() === 'de');
+    check('the language menu names German in itself', german.get_native_name(), 'Deutsch');
+    check('and in English', german.get_name(), 'German');
 
     await localizer.select_async('de', null);
     check('select_async applies the locale', localizer.locale, 'de');
@@ -112,6 +117,48 @@ async function main() {
     }
     await localizer.reset_async(null);
     check('reset_async', localizer.locale, 'en');
+    await connectionCalls();
+}
+
+// The generated connection: any method of the interface, its replies typed.
+async function connectionCalls() {
+    const connection = await Lprojd.Connection.new_async(socket, null);
+    check('Connection.new_async', connection.socket_path, socket);
+    const bundles = (await connection.list_bundles_async(null, null)).get_bundles();
+    const demo = bundles.find(bundle => bundle.get_name() === 'demo');
+    check('ListBundles: a bundle\'s development locale', demo.get_development_locale(), 'en');
+    const parameters = Lprojd.LookupParameters.new('demo', 'files.selected');
+    parameters.set_locale('fr');
+    const argument = Lprojd.Argument.new();
+    argument.set_int(3);
+    parameters.set_arguments([argument]);
+    const reply = await connection.lookup_async(parameters, null);
+    check('Lookup with an Argument', reply.get_value(), '3 fichiers sélectionnés');
+    try {
+        await connection.get_table_async(Lprojd.GetTableParameters.new('no-such-bundle'), null);
+        check('an unknown bundle is refused', false, true);
+    } catch (error) {
+        check('GetTable: BundleNotFound by its code', error.matches(Lprojd.Error, Lprojd.Error.BUNDLE_NOT_FOUND), true);
+    }
+
+    // A subscription on a connection of its own: ready first, then an event as its signal.
+    const subscription = await Lprojd.Connection.new_async(socket, null);
+    const subscribe = Lprojd.SubscribeParameters.new();
+    subscribe.set_client(CLIENT);
+    subscribe.set_bundle('demo');
+    const event = until(subscription, 'subscribe-reply',
+        (_self, next) => next.get_event().get_kind() === Lprojd.EventKind.LOCALE_CHANGED &&
+            next.get_event().get_locale() === 'ja');
+    const first = await subscription.subscribe_async(subscribe, null);
+    check('Subscribe\'s first reply', first.get_event().get_kind(), Lprojd.EventKind.READY);
+    await connection.select_locale_async(Lprojd.SelectLocaleParameters.new(CLIENT, 'demo', 'ja'), null);
+    const [, changed] = await event;
+    check('the event\'s client', changed.get_event().get_client(), CLIENT);
+    const ended = until(subscription, 'stream-ended', () => true);
+    subscription.close();
+    const [, why] = await ended;
+    check('closing ends the subscription', why.matches(Lprojd.Error, Lprojd.Error.DISCONNECTED), true);
+    await connection.reset_selection_async(Lprojd.ResetSelectionParameters.new(CLIENT, 'demo'), null);
 }
 
 const loop = new GLib.MainLoop(null, false);

@@ -1,4 +1,4 @@
-/* The localizer from Vala, built against lprojd-client.vapi, against the real
+/* The localizer from Vala, built against lprojd-2.vapi, against the real
  * lprojd (run by with-lprojd: $LPROJD_SOCKET). An async construction, a
  * lookup, a plural, a formatted number, an async select, a change made by
  * another localizer of the same app (notify::locale and `changed`), the
@@ -44,8 +44,8 @@ async void run () throws GLib.Error {
     string? german = null;
     var names = localizer.supported_locales ();   /* the array owns its entries: keep it while they are read */
     foreach (unowned Lprojd.LocaleName name in names.data) {
-        if (name.locale == "de") {
-            german = name.native_name;
+        if (name.get_locale () == "de") {
+            german = name.get_native_name ();
         }
     }
     check ("the language menu names German in itself", german, "Deutsch");

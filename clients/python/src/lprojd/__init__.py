@@ -8,19 +8,18 @@
 from .aio import AsyncChangeStream, AsyncLocalizer
 from .changes import Change, ChangeStream
 from .environment import preferred_languages
-from .errors import (
+from .connection import Connection
+from .errors import DaemonError, LprojdError, Unavailable
+from .interface import (
     BundleNotFound,
-    DaemonError,
     InternalError,
     InvalidArguments,
     InvalidLocale,
     InvalidValue,
     LimitExceeded,
-    LprojdError,
     PermissionDenied,
     StateUnavailable,
     TableNotFound,
-    Unavailable,
 )
 from .localizer import Localizer
 from .mirror import LocaleName, LocalizedValue
@@ -32,6 +31,7 @@ __all__ = [
     "BundleNotFound",
     "Change",
     "ChangeStream",
+    "Connection",
     "DaemonError",
     "InternalError",
     "InvalidArguments",

@@ -1,90 +1,87 @@
-"""Connections to lprojd through the reference `varlink` client."""
+"""Connections to lprojd: a call for each method of its interface (the
+generated `Calls`), over the package's own transport."""
 
 from __future__ import annotations
 
-import socket
 from collections.abc import Iterator
 from typing import Any
 
-import varlink
-
-from .errors import INTERFACE, Unavailable, from_varlink
+from .errors import LprojdError, Unavailable
+from .interface import INTERFACE, METHODS, Calls
+from .transport import Transport
 
 # How long a call may take before lprojd counts as unreachable: it answers
 # in milliseconds, so this only catches a daemon that hangs.
 CALL_TIMEOUT = 10.0
 
 
-def _connect(client: varlink.Client, path: str, timeout: float | None) -> tuple[socket.socket, Any]:
-    """A new connection and its interface handle (the first one also reads the interface)."""
-    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    try:
-        sock.settimeout(timeout)
-        sock.connect(path)
-        return sock, client.open(INTERFACE, connection=sock)
-    except varlink.VarlinkError as error:
-        sock.close()
-        raise from_varlink(error) from None
-    except (OSError, ValueError) as error:
-        sock.close()
-        raise Unavailable(f"lprojd is not reachable at {path}: {error}") from error
+class Connection(Calls):
+    """One connection for calls, one call at a time: `connection.get_selection(client=..., bundle=...)`."""
 
+    def __init__(self, path: str):
+        self._transport = Transport(path, CALL_TIMEOUT)
 
-class Connection:
-    """One connection for calls, one call at a time; errors become the package's."""
+    def _call(self, method: str, parameters: dict[str, Any]) -> dict[str, Any]:
+        self._transport.send(f"{INTERFACE}.{method}", parameters)
+        try:
+            reply, _ = self._transport.receive()
+        except Unavailable:
+            # A reply that did not come whole leaves the connection unusable.
+            self.close()
+            raise
+        return reply
 
-    def __init__(self, client: varlink.Client, path: str):
-        _, self._handle = _connect(client, path, CALL_TIMEOUT)
+    def _stream(self, method: str, parameters: dict[str, Any]) -> Iterator[dict[str, Any]]:
+        self._transport.send(f"{INTERFACE}.{method}", parameters, more=True)
+        return self._transport.replies()
 
     def call(self, method: str, **parameters: Any) -> dict[str, Any]:
-        """Calls `method`; parameters that are None are left out."""
-        try:
-            reply: dict[str, Any] = getattr(self._handle, method)(**parameters)
-            return reply
-        except varlink.VarlinkError as error:
-            raise from_varlink(error) from None
-        except (OSError, ValueError) as error:
-            # A reply that does not parse also means the connection is unusable.
-            self.close()
-            raise Unavailable(f"lprojd did not answer {method}: {error}") from error
+        """Calls `method` by its name in the interface, with its parameters as the wire names them."""
+        known = METHODS.get(method)
+        if known is None or known.streams:
+            raise TypeError(f"{method} is not a method of {INTERFACE} that answers once")
+        unknown = set(parameters) - set(known.required) - set(known.optional)
+        if unknown:
+            raise TypeError(f"{method} has no parameter {', '.join(sorted(unknown))}")
+        return self._call(method, parameters)
 
     def close(self) -> None:
-        self._handle.close()
+        self._transport.close()
 
 
 class Subscription:
     """A `Subscribe` call with more, on a connection of its own, once `ready` came."""
 
-    def __init__(self, client: varlink.Client, path: str, client_id: str, bundle: str):
-        self._socket, self._handle = _connect(client, path, CALL_TIMEOUT)
+    def __init__(self, path: str, client_id: str, bundle: str):
+        self._connection = Connection(path)
         try:
-            self._replies = self._handle.Subscribe(client=client_id, bundle=bundle, _more=True)
+            self._replies = self._connection.subscribe(client=client_id, bundle=bundle)
             first = next(self._replies)["event"]
-        except varlink.VarlinkError as error:
+        except StopIteration as error:
             self.close()
-            raise from_varlink(error) from None
-        except (OSError, ValueError, StopIteration) as error:
+            raise Unavailable("lprojd ended the subscription at once") from error
+        except KeyError as error:
             self.close()
-            raise Unavailable(f"lprojd did not accept the subscription: {error!r}") from error
-        if first.get("type") != "ready":
+            raise Unavailable(f"lprojd's subscription began without an event: {error!r}") from error
+        except LprojdError:
             self.close()
-            raise Unavailable(f"lprojd's subscription began with {first.get('type')}, not ready")
+            raise
+        if not isinstance(first, dict) or first.get("type") != "ready":
+            self.close()
+            raise Unavailable(f"lprojd's subscription did not begin with ready: {first!r}")
         # Events may be hours apart: from now on, only the end of the connection ends a read.
-        self._socket.settimeout(None)
+        self._connection._transport.settimeout(None)
 
     def events(self) -> Iterator[dict[str, Any]]:
         """The events as they come; ends when the daemon ends the subscription or the connection."""
         try:
             for reply in self._replies:
-                yield reply["event"]
-        except (OSError, ValueError, varlink.VarlinkError):
+                event = reply.get("event")
+                if isinstance(event, dict):
+                    yield event
+        except LprojdError:
             return
 
     def close(self) -> None:
         """Ends the subscription; a thread reading `events` stops."""
-        try:
-            # shutdown, not only close, wakes a thread blocked reading the socket.
-            self._socket.shutdown(socket.SHUT_RDWR)
-        except OSError:
-            pass
-        self._socket.close()
+        self._connection.close()

@@ -10,12 +10,11 @@ import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-import varlink
-
 from .changes import Change, ChangeStream, Dispatcher, call_safely
 from .connection import CALL_TIMEOUT, Connection, Subscription
 from .environment import default_cache_directory, default_socket_path, preferred_languages
-from .errors import BundleNotFound, DaemonError, LprojdError, TableNotFound, Unavailable
+from .errors import DaemonError, LprojdError, Unavailable
+from .interface import BundleNotFound, TableNotFound
 from .mirror import LocaleName, LocalizedValue, Mirror, read_cache, write_cache
 
 log = logging.getLogger("lprojd")
@@ -58,8 +57,6 @@ class Localizer:
         self.socket_path = socket_path or default_socket_path(environ)
         self.languages = list(languages) if languages is not None else preferred_languages(environ)
         self._cache_directory = cache_directory or default_cache_directory(environ)
-        # No address: the localizer opens its sockets itself, to set their timeouts.
-        self._varlink = varlink.Client()
         self._dispatcher = Dispatcher(main_context)
         self._callbacks: list[Callable[[Change], None]] = [on_change] if on_change else []
         self._streams: list[ChangeStream] = []
@@ -228,7 +225,7 @@ class Localizer:
                 except Unavailable:
                     # Perhaps only this connection is gone: one more try on a new one.
                     self._calls = None
-            self._calls = Connection(self._varlink, self.socket_path)
+            self._calls = Connection(self.socket_path)
             try:
                 return self._calls.call(method, **parameters)
             except Unavailable:
@@ -237,9 +234,9 @@ class Localizer:
 
     def _connect(self) -> Change | None:
         """Subscribes, then fetches everything: what it returns says whether the answers differ."""
-        subscription = Subscription(self._varlink, self.socket_path, self.client, self.bundle)
+        subscription = Subscription(self.socket_path, self.client, self.bundle)
         try:
-            fetcher = Connection(self._varlink, self.socket_path)
+            fetcher = Connection(self.socket_path)
         except LprojdError:
             subscription.close()
             raise

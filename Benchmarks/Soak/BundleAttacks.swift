@@ -154,16 +154,19 @@ extension Attack {
     /// held a loop 33–84 ms a call).
     static func calendarWork(_ socket: String, _ end: Deadline, _ report: inout Report) throws {
         let wire = try Wire(path: socket)
-        let calendars = ["islamic-umalqura", "chinese", "dangi", "hebrew", "japanese", "persian", "coptic", "ethiopic", "indian", "islamic"]
+        let calendars = [
+            "islamic-umalqura", "chinese", "dangi", "hebrew", "japanese", "persian", "coptic", "ethiopic", "indian", "islamic",
+        ]
         let dates = ["9.9e13", "9.99e12", "1e11", "-1e11"]
         var batch: [UInt8] = []
         for calendar in calendars {
             for date in dates {
-                batch += Array(
-                    callText(
-                        "Format",
-                        #"{"style":"pattern","pattern":"EEEE d MMMM y G U r h:mm a zzzz","date":\#(date),"locale":"ar","timeZone":"UTC","calendar":"\#(calendar)"}"#
-                    ).utf8) + [0]
+                batch +=
+                    Array(
+                        callText(
+                            "Format",
+                            #"{"style":"pattern","pattern":"EEEE d MMMM y G U r h:mm a zzzz","date":\#(date),"locale":"ar","timeZone":"UTC","calendar":"\#(calendar)"}"#
+                        ).utf8) + [0]
             }
         }
         let count = calendars.count * dates.count

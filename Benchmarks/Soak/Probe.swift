@@ -83,7 +83,9 @@ enum Probe {
                     if index == 0 {
                         let replied = DispatchTime.now().uptimeNanoseconds
                         if selected != locale {
-                            if let arrived = events.awaitEvent(timeout: 30, { $0.contains(#""localeChanged""#) && $0.contains(#""locale":"\#(locale)""#) }) {
+                            if let arrived = events.awaitEvent(
+                                timeout: 30, { $0.contains(#""localeChanged""#) && $0.contains(#""locale":"\#(locale)""#) })
+                            {
                                 eventSamples.append(Double(arrived > replied ? arrived - replied : 0) / 1000)
                             } else {
                                 result.eventsMissed += 1
@@ -102,8 +104,10 @@ enum Probe {
         }
         (result.lookups, result.p50Microseconds, result.p99Microseconds, result.maxMicroseconds) = Self.percentiles(samples)
         (result.otherCalls, _, result.otherP99Microseconds, result.otherMaxMicroseconds) = Self.percentiles(otherSamples)
-        (result.events, result.eventP50Microseconds, result.eventP99Microseconds, result.eventMaxMicroseconds) = Self.percentiles(eventSamples)
-        (result.reloads, result.reloadP50Microseconds, result.reloadP99Microseconds, result.reloadMaxMicroseconds) = Self.percentiles(reloadSamples)
+        (result.events, result.eventP50Microseconds, result.eventP99Microseconds, result.eventMaxMicroseconds) = Self.percentiles(
+            eventSamples)
+        (result.reloads, result.reloadP50Microseconds, result.reloadP99Microseconds, result.reloadMaxMicroseconds) = Self.percentiles(
+            reloadSamples)
         return result
     }
 

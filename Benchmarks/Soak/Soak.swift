@@ -148,12 +148,16 @@ enum Soak {
                 for index in 0..<500 { table += "\"key.\(index)\" = \"\(text) \(index)\";\n" }
                 try Data(table.utf8).write(to: path.appendingPathComponent("Localizable.strings"))
             }
-            for (home, owner, text) in [("probe", Soak.probeUID, "Probe"), ("hostile", Soak.attackerUID, "Hostile"), ("private", Soak.probeUID, "SECRET")] {
+            for (home, owner, text) in [
+                ("probe", Soak.probeUID, "Probe"), ("hostile", Soak.attackerUID, "Hostile"), ("private", Soak.probeUID, "SECRET"),
+            ] {
                 let folder = directory.appendingPathComponent("\(home)-home/bundle/en.lproj")
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
                 let table = folder.appendingPathComponent("Localizable.strings")
                 try Data("\"welcome.title\" = \"\(text)\";\n".utf8).write(to: table)
-                for path in [folder.deletingLastPathComponent().deletingLastPathComponent(), folder.deletingLastPathComponent(), folder, table] {
+                for path in [
+                    folder.deletingLastPathComponent().deletingLastPathComponent(), folder.deletingLastPathComponent(), folder, table,
+                ] {
                     chown(path.path, uid_t(owner), gid_t(owner))
                 }
             }
@@ -163,7 +167,10 @@ enum Soak {
 
         /// The bundles besides the demo: the probe's and the attacker's.
         static func ownBundles(_ directory: URL) -> [(name: String, directory: String)] {
-            [("probe", directory.appendingPathComponent("probe-home/bundle").path), ("hostile", directory.appendingPathComponent("hostile-home/bundle").path)]
+            [
+                ("probe", directory.appendingPathComponent("probe-home/bundle").path),
+                ("hostile", directory.appendingPathComponent("hostile-home/bundle").path),
+            ]
         }
 
         func asUID(_ uid: Int, _ arguments: [String]) -> [String] {
@@ -176,7 +183,10 @@ enum Soak {
                     Soak.probeUID,
                     ["probe", "--socket", daemon.socket, "--seconds", String(seconds)]
                         + (daemon.serves("probe")
-                            ? ["--reload-directory", daemon.directory.appendingPathComponent("probe-home/bundle").path, "--reload-bundle", "probe"]
+                            ? [
+                                "--reload-directory", daemon.directory.appendingPathComponent("probe-home/bundle").path, "--reload-bundle",
+                                "probe",
+                            ]
                             : [])))
         }
 

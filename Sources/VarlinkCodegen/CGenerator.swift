@@ -238,7 +238,9 @@ package struct CGenerator {
             out.line(" * \(enumeration.name):")
             for name in enumeration.cases { out.line(" * @\(caseMacro(enumeration, name)): `\(name)`") }
             out.line(" *")
-            out.line(" * \(documentation(enumeration.documentation).isEmpty ? "The interface's `\(enumeration.name.dropFirst(model.prefix.count))`." : documentation(enumeration.documentation))")
+            out.line(
+                " * \(documentation(enumeration.documentation).isEmpty ? "The interface's `\(enumeration.name.dropFirst(model.prefix.count))`." : documentation(enumeration.documentation))"
+            )
             out.line(" * Each value's nick is its name on the wire in GLib's spelling (`localeChanged`: `locale-changed`).")
             out.line(" */")
             out.open("typedef enum")
@@ -258,7 +260,8 @@ package struct CGenerator {
             let required = structure.fields.filter { !$0.isOptional }
             let arguments = required.flatMap { parameters($0.type, $0.snake) }
             out.wrapped(
-                prefix: "\(exported) \(structure.name) *\(function(structure.snake, "new"))(", items: arguments.isEmpty ? ["void"] : arguments,
+                prefix: "\(exported) \(structure.name) *\(function(structure.snake, "new"))(",
+                items: arguments.isEmpty ? ["void"] : arguments,
                 suffix: ");")
             out.line("\(exported) \(structure.name) *\(function(structure.snake, "ref"))(\(structure.name) *self);")
             out.line("\(exported) void \(function(structure.snake, "unref"))(\(structure.name) *self);")
@@ -267,9 +270,11 @@ package struct CGenerator {
                 if field.isOptional && !isPointer(field.type) {
                     out.line("\(exported) gboolean \(function(structure.snake, "has_" + field.snake))(\(structure.name) *self);")
                 }
-                out.line("\(exported) \(getterType(field.type)) \(function(structure.snake, "get_" + field.snake))(\(structure.name) *self);")
                 out.line(
-                    "\(exported) void \(function(structure.snake, "set_" + field.snake))(\(structure.name) *self, \(parameters(field.type, "value").joined(separator: ", ")));")
+                    "\(exported) \(getterType(field.type)) \(function(structure.snake, "get_" + field.snake))(\(structure.name) *self);")
+                out.line(
+                    "\(exported) void \(function(structure.snake, "set_" + field.snake))(\(structure.name) *self, \(parameters(field.type, "value").joined(separator: ", ")));"
+                )
                 if field.isOptional && !isPointer(field.type) {
                     out.line("\(exported) void \(function(structure.snake, "clear_" + field.snake))(\(structure.name) *self);")
                 }
@@ -317,7 +322,9 @@ package struct CGenerator {
         out.line("/* FALSE, with MALFORMED_REPLY naming the type and member (unless an error is set already). */")
         out.open("static gboolean malformed(GError **error, const char *type, const char *member)")
         out.line("if (error != NULL && *error == NULL)")
-        out.line("  g_set_error(error, \(upper)_ERROR, \(upper)_ERROR_MALFORMED_REPLY, \"malformed reply: %s.%s is not what the interface says\", type,")
+        out.line(
+            "  g_set_error(error, \(upper)_ERROR, \(upper)_ERROR_MALFORMED_REPLY, \"malformed reply: %s.%s is not what the interface says\", type,"
+        )
         out.line("              member);")
         out.line("return FALSE;")
         out.close()
@@ -445,7 +452,8 @@ package struct CGenerator {
         out.open("gboolean \(lower)_\(snake)_check(JsonObject *object, GError **error)")
         for field in structure.fields {
             out.line(
-                "if (!\(checkCall(field.type, "object", field.wireName, optional: field.isOptional, owner: name))) return malformed(error, \"\(name.dropFirst(model.prefix.count))\", \"\(field.wireName)\");")
+                "if (!\(checkCall(field.type, "object", field.wireName, optional: field.isOptional, owner: name))) return malformed(error, \"\(name.dropFirst(model.prefix.count))\", \"\(field.wireName)\");"
+            )
         }
         out.line("(void)object, (void)error;")
         out.line("return TRUE;")
@@ -470,7 +478,9 @@ package struct CGenerator {
         out.line("/**")
         out.line(" * \(function(snake, "new")):")
         for field in required {
-            for line in parameterDocs(field.type, field.snake, notes: annotations(field.type, nullable: false), text: fieldDocumentation(field)) {
+            for line in parameterDocs(
+                field.type, field.snake, notes: annotations(field.type, nullable: false), text: fieldDocumentation(field))
+            {
                 out.line(line)
             }
         }
@@ -570,14 +580,16 @@ package struct CGenerator {
                 out.line("JsonObject *map = json_box_object(self->object, \"\(wire)\");")
                 out.line("if (map == NULL) return NULL;")
                 out.line(
-                    "GHashTable *made = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, (GDestroyNotify)\(function(member.snake, "unref")));")
+                    "GHashTable *made = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, (GDestroyNotify)\(function(member.snake, "unref")));"
+                )
                 out.line("JsonObjectIter iter;")
                 out.line("const char *key;")
                 out.line("JsonNode *node;")
                 out.line("json_object_iter_init(&iter, map);")
                 out.line("while (json_object_iter_next(&iter, &key, &node))")
                 out.line(
-                    "  g_hash_table_replace(made, g_strdup(key), \(lower)_\(member.snake)_wrap_member(self->root, json_node_get_object(node)));")
+                    "  g_hash_table_replace(made, g_strdup(key), \(lower)_\(member.snake)_wrap_member(self->root, json_node_get_object(node)));"
+                )
                 out.line("return json_box_cache(&self->cache[\(index)], made, (GDestroyNotify)g_hash_table_unref);")
             }
         case .array(.string):
@@ -606,7 +618,8 @@ package struct CGenerator {
         if case .array(.structure) = field.type {
             for line in parameterDocs(field.type, "value", notes: argumentNotes, text: valueText) { out.line(line) }
         } else {
-            out.line(" * @value: \(scalar ? "" : "(transfer none) ")\(argumentNotes)\(argumentNotes.isEmpty && scalar ? "" : ": ")\(valueText)")
+            out.line(
+                " * @value: \(scalar ? "" : "(transfer none) ")\(argumentNotes)\(argumentNotes.isEmpty && scalar ? "" : ": ")\(valueText)")
         }
         out.line(" *")
         out.line(" * Sets \(fieldDocumentation(field))\(scalar ? "" : " (copied)"). What its getter returned before is no longer valid.")
@@ -743,7 +756,9 @@ package struct CGenerator {
         out.line("/* The methods whose calls continue, each with the signal of its later replies: the connection")
         out.line(" * installs them in its class_init (their documentation is in the calls' source). */")
         let streaming = model.methods.filter(\.streams)
-        out.line("enum { \(streaming.map { "\(upper)_STREAM_\(CModel.snake($0.name).uppercased())" }.joined(separator: ", ")), \(upper)_N_STREAMS };")
+        out.line(
+            "enum { \(streaming.map { "\(upper)_STREAM_\(CModel.snake($0.name).uppercased())" }.joined(separator: ", ")), \(upper)_N_STREAMS };"
+        )
         out.open("static const struct")
         out.line("const char *signal;")
         out.line("GType (*reply_type)(void);")
@@ -824,7 +839,9 @@ package struct CGenerator {
             out.line("/**")
             out.line(" * \(base)_async:")
             out.line(" * @self: a #\(model.prefix)Connection")
-            out.line(" * @parameters: \(optionalParameters ? "(nullable) " : "")(transfer none): the call's parameters\(optionalParameters ? " (%NULL: none)" : "")")
+            out.line(
+                " * @parameters: \(optionalParameters ? "(nullable) " : "")(transfer none): the call's parameters\(optionalParameters ? " (%NULL: none)" : "")"
+            )
             out.line(" * @cancellable: (nullable): a #GCancellable")
             out.line(" * @callback: (scope async): called with the reply, on the thread-default context of this call")
             out.line(" * @user_data: (closure): data for @callback")
@@ -859,7 +876,9 @@ package struct CGenerator {
             out.line("/**")
             out.line(" * \(base)_sync:")
             out.line(" * @self: a #\(model.prefix)Connection")
-            out.line(" * @parameters: \(optionalParameters ? "(nullable) " : "")(transfer none): the call's parameters\(optionalParameters ? " (%NULL: none)" : "")")
+            out.line(
+                " * @parameters: \(optionalParameters ? "(nullable) " : "")(transfer none): the call's parameters\(optionalParameters ? " (%NULL: none)" : "")"
+            )
             out.line(" * @cancellable: (nullable): a #GCancellable")
             out.line(" * @error: the error, if there is none")
             out.line(" *")

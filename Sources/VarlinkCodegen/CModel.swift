@@ -158,7 +158,8 @@ struct CModel {
     }
 
     private mutating func enumeration(path: [String], cases: [String], documentation: [String]) -> Enumeration {
-        Enumeration(name: Self.typeName(prefix, path), snake: Self.snake(Self.typeName("", path)), cases: cases, documentation: documentation)
+        Enumeration(
+            name: Self.typeName(prefix, path), snake: Self.snake(Self.typeName("", path)), cases: cases, documentation: documentation)
     }
 
     private mutating func fieldType(_ type: VarlinkIDL.TypeReference, path: [String]) throws(CodegenError) -> FieldType {
@@ -172,7 +173,8 @@ struct CModel {
         case .array(let element): return .array(try fieldType(element, path: path))
         case .map(let value): return .map(try fieldType(value, path: path))
         case .named(let name):
-            return namedEnumerations.contains(name) ? .enumeration(Self.typeName(prefix, [name])) : .structure(Self.typeName(prefix, [name]))
+            return namedEnumerations.contains(name)
+                ? .enumeration(Self.typeName(prefix, [name])) : .structure(Self.typeName(prefix, [name]))
         case .structure(let fields):
             let nested = try structure(path: path, fields: fields, documentation: [])
             structures.append(nested)

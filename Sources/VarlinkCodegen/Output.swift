@@ -50,4 +50,3 @@ struct Output {
         line(suffix + opening)
     }
 }
-

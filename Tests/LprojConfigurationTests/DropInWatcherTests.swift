@@ -53,7 +53,8 @@ import Testing
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("dropin-watcher-\(UUID().uuidString.prefix(8))")
         defer { try? FileManager.default.removeItem(at: root) }
         let directory = root.appendingPathComponent("bundles.d")
-        let reader = DropInReader(trust: DropInTrust(instance: .of(uid: getuid(), system: false)), bundleLimits: BundleLimits(fileSize: 1 << 20))
+        let reader = DropInReader(
+            trust: DropInTrust(instance: .of(uid: getuid(), system: false)), bundleLimits: BundleLimits(fileSize: 1 << 20))
         // The directory does not exist yet: its parent is watched.
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         let watcher = try DropInWatcher(directories: [directory.path], reader: reader, configured: [], logger: Logger(label: "test"))

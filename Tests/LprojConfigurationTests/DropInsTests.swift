@@ -169,7 +169,8 @@ import Testing
         try write("mine.conf", "directory: /x\n")
         symlink(directory.appendingPathComponent("good.conf").path, directory.appendingPathComponent("link.conf").path)
         let owner = getuid()
-        let system = DropInReader(trust: DropInTrust(instance: owner == 0 ? .system : .user(uid: owner)), bundleLimits: BundleLimits(fileSize: 1 << 20))
+        let system = DropInReader(
+            trust: DropInTrust(instance: owner == 0 ? .system : .user(uid: owner)), bundleLimits: BundleLimits(fileSize: 1 << 20))
         if owner == 0 { chown(directory.appendingPathComponent("mine.conf").path, 65534, 65534) }
 
         let records = try #require(system.readDirectory(directory.path))

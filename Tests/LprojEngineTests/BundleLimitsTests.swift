@@ -72,7 +72,11 @@ struct BundleLimitsTests {
         #expect(try limit { $0.locales = 2 } == BundleLimitExceeded(.locales, maximum: 2, found: 3))
         #expect(try limit { $0.entries = 89 } == BundleLimitExceeded(.entries, maximum: 89, found: 90))
         // A folder holding more names than lprojd lists.
-        #expect(try limit { $0.tables = 1; $0.locales = 1 }?.limit == .locales)
+        #expect(
+            try limit {
+                $0.tables = 1
+                $0.locales = 1
+            }?.limit == .locales)
         var crowded = texts
         for index in 0..<200 { crowded["app/de.lproj/junk\(index).txt"] = "x" }
         let crowdedLimit = BundleLoader(files: InMemoryFileTree(texts: crowded)).loadWithinLimits(

@@ -59,7 +59,8 @@ struct BundleRootTests {
         defer { try? FileManager.default.removeItem(at: scratch) }
         try write("\"k\" = \"v\";\n", "bundle/en.lproj/Localizable.strings")
         let bundle = scratch.appendingPathComponent("bundle")
-        try FileManager.default.createSymbolicLink(atPath: bundle.appendingPathComponent("en-GB.lproj").path, withDestinationPath: "en.lproj")
+        try FileManager.default.createSymbolicLink(
+            atPath: bundle.appendingPathComponent("en-GB.lproj").path, withDestinationPath: "en.lproj")
         try FileManager.default.createSymbolicLink(
             atPath: bundle.appendingPathComponent("en.lproj/Menu.strings").path, withDestinationPath: "../en.lproj/Localizable.strings")
         let tree = DiskFileTree(root: try BundleRoot.open(bundle.path))

@@ -12,7 +12,8 @@ public func fuzz(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
     fuzzInput(start, count) { bytes in
         // XML ends a line at LF, CR or CRLF.
         var lines = 1
-        for (index, byte) in bytes.enumerated() where byte == 0x0A || byte == 0x0D && bytes.indices.contains(index + 1) == false
+        for (index, byte) in bytes.enumerated()
+        where byte == 0x0A || byte == 0x0D && bytes.indices.contains(index + 1) == false
             || byte == 0x0D && bytes[index + 1] != 0x0A
         {
             lines += 1

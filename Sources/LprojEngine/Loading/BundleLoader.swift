@@ -134,9 +134,9 @@ package struct BundleLoader: Sendable {
     }
 
     /// Lists a folder's table files, with their sizes.
-    func list(_ folderName: String, meaning: (LprojName, LocaleIdentifier), configuration: BundleConfiguration) throws(
-        BundleLimitExceeded
-    ) -> FolderListing {
+    func list(_ folderName: String, meaning: (LprojName, LocaleIdentifier), configuration: BundleConfiguration) throws(BundleLimitExceeded)
+        -> FolderListing
+    {
         let limits = configuration.limits
         let folder = TreePath.join(configuration.directory, folderName)
         let names: [String]
@@ -176,7 +176,8 @@ package struct BundleLoader: Sendable {
     /// The entry limit, checked on what was read.
     static func checkEntries(_ bundle: LoadedBundle) -> BundleLimitExceeded? {
         let limit = bundle.configuration.limits.entries
-        let entries = bundle.folders.reduce(0) { $0 + $1.entryCount }
+        let entries =
+            bundle.folders.reduce(0) { $0 + $1.entryCount }
             + bundle.stringCatalogs.reduce(0) { total, catalog in total + catalog.languages.reduce(0) { $0 + $1.table.entryCount } }
         return entries > limit ? BundleLimitExceeded(.entries, maximum: limit, found: entries) : nil
     }

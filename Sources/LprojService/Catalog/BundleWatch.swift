@@ -273,7 +273,8 @@ final class BundleWatch<C: Clock>: Sendable where C.Duration == Duration {
             case .missing(let problem):
                 registry.removeAll(ofBundle: name, keepingParent: true)
                 watchParent()
-                publish(LoadedBundle(configuration: configuration, localizations: [], fileReports: [], problems: [problem]), previous: previous)
+                publish(
+                    LoadedBundle(configuration: configuration, localizations: [], fileReports: [], problems: [problem]), previous: previous)
                 // Nothing was read: no reason to wait longer for its return.
                 return false
             case .refused(let problem):

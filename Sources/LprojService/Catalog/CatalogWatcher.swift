@@ -202,7 +202,8 @@ package final class CatalogWatcher: Service {
                     message: "the bundle is served from \(watch.configuration.directory)"))
         }
         logger.info(
-            "configuration applied: \(incoming.count) bundle\(incoming.count == 1 ? "" : "s")", metadata: ["generation": "\(snapshot.generation)"]
+            "configuration applied: \(incoming.count) bundle\(incoming.count == 1 ? "" : "s")",
+            metadata: ["generation": "\(snapshot.generation)"]
         )
     }
 }

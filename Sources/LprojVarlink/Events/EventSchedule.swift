@@ -253,7 +253,8 @@ package struct EventSchedule<Instant: InstantProtocol> where Instant.Duration ==
                     if subscriber.pending.add(event), case .owner = event.audience {
                         subscriber.ownSubjects += 1
                         let cost = event.estimatedBytes
-                        guard subscriber.ownSubjects <= maximumPendingEvents, book?.charge(cost, of: .output, to: subscriber.uid) == nil else {
+                        guard subscriber.ownSubjects <= maximumPendingEvents, book?.charge(cost, of: .output, to: subscriber.uid) == nil
+                        else {
                             return .drop
                         }
                         subscriber.charged += cost

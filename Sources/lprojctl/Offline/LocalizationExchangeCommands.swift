@@ -105,7 +105,8 @@ struct ImportLocalizations: ParsableCommand {
         let bar = ProgressBar("import", total: 0)
         defer { bar.finish() }
         let exchange = try importExchange(
-            bundle, developmentLocale: developmentLocale, language: language, intoDevelopmentLanguage: intoDevelopmentLanguage, for: xliffPath, progress: bar)
+            bundle, developmentLocale: developmentLocale, language: language, intoDevelopmentLanguage: intoDevelopmentLanguage,
+            for: xliffPath, progress: bar)
         try applyImport(
             exchange.importing(document, from: xliffPath), from: xliffPath, into: bundle, dryRun: dryRun, progress: bar,
             unfinished: "not finished (state new or needs review)")
@@ -128,7 +129,8 @@ struct ImportLocalizations: ParsableCommand {
 /// An import's start, for XLIFF and PO alike: the bundle's units in the
 /// file's language; a language the bundle cannot take is the file's error.
 func importExchange(
-    _ bundle: String, developmentLocale: String?, language: String, intoDevelopmentLanguage: Bool, for file: String, progress bar: ProgressBar
+    _ bundle: String, developmentLocale: String?, language: String, intoDevelopmentLanguage: Bool, for file: String,
+    progress bar: ProgressBar
 ) throws -> LocalizationExchange {
     let files = try BundleFiles.read(bundle, developmentLocale: developmentLocale, progress: bar)
     do {

@@ -133,7 +133,8 @@ struct POImportCommand: ParsableCommand {
         let bar = ProgressBar("po import", total: 0)
         defer { bar.finish() }
         let exchange = try importExchange(
-            bundle, developmentLocale: developmentLocale, language: language, intoDevelopmentLanguage: intoDevelopmentLanguage, for: file, progress: bar)
+            bundle, developmentLocale: developmentLocale, language: language, intoDevelopmentLanguage: intoDevelopmentLanguage, for: file,
+            progress: bar)
         try applyImport(
             exchange.importing(document, from: file), from: file, into: bundle, dryRun: dryRun, progress: bar, unfinished: "fuzzy")
     }

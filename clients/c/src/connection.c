@@ -68,7 +68,8 @@ typedef struct {
 struct _Link {
   gatomicrefcount count;
   char *socket_path;
-  GWeakRef owner; /* the LprojdConnection: its signals */
+  GWeakRef owner;              /* the LprojdConnection: its signals */
+  GMainContext *owner_context; /* where it was made: notify::closed runs there */
   GSocketConnection *socket;
   GCancellable *io;
   GQueue pending; /* Pending *, in the order sent */
@@ -90,6 +91,7 @@ static Link *link_ref(Link *link) {
 static void link_unref(Link *link) {
   if (!g_atomic_ref_count_dec(&link->count)) return;
   g_weak_ref_clear(&link->owner);
+  g_clear_pointer(&link->owner_context, g_main_context_unref);
   g_clear_object(&link->socket);
   g_clear_object(&link->io);
   g_queue_clear_full(&link->output, (GDestroyNotify)g_bytes_unref);
@@ -172,6 +174,8 @@ static void emit_on(Link *link, GMainContext *context, guint signal, gpointer va
 
 /* ---- ending ---- */
 
+static void notify_closed(Link *link);
+
 /* Closes the link: every call waiting gets `error` (a copy), a stream ends with it. */
 static void link_fail(Link *link, const GError *error) {
   if (link->closed) return;
@@ -188,6 +192,7 @@ static void link_fail(Link *link, const GError *error) {
     }
     pending_free(pending);
   }
+  notify_closed(link);
 }
 
 static void link_fail_with(Link *link, LprojdError code, const char *message) {
@@ -534,6 +539,30 @@ struct _LprojdConnection {
 enum { PROP_0, PROP_SOCKET_PATH, PROP_CLOSED, N_PROPERTIES };
 static GParamSpec *properties[N_PROPERTIES];
 
+static gboolean emit_closed(gpointer data) {
+  g_autoptr(LprojdConnection) owner = g_weak_ref_get(data);
+  if (owner != NULL) g_object_notify_by_pspec(G_OBJECT(owner), properties[PROP_CLOSED]);
+  return G_SOURCE_REMOVE;
+}
+
+static void weak_ref_free(gpointer data) {
+  g_weak_ref_clear(data);
+  g_free(data);
+}
+
+/* notify::closed, on the context the connection was made in, as GDBus's `closed`. */
+static void notify_closed(Link *link) {
+  if (link->owner_context == NULL) return;
+  GWeakRef *owner = g_new0(GWeakRef, 1);
+  g_autoptr(GObject) object = g_weak_ref_get(&link->owner);
+  g_weak_ref_init(owner, object);
+  GSource *source = g_idle_source_new();
+  g_source_set_priority(source, G_PRIORITY_DEFAULT);
+  g_source_set_callback(source, emit_closed, owner, weak_ref_free);
+  g_source_attach(source, link->owner_context);
+  g_source_unref(source);
+}
+
 static void lprojd_connection_initable_init(GInitableIface *iface);
 static void lprojd_connection_async_initable_init(GAsyncInitableIface *iface);
 
@@ -612,6 +641,8 @@ static void lprojd_connection_class_init(LprojdConnectionClass *class) {
    *
    * Whether the connection is closed: by [method@Lprojd.Connection.close],
    * lprojd, a timeout or a malformed reply. Calls then fail at once.
+   * Notified, as it closes, on the thread-default context of the thread
+   * that made the connection.
    */
   properties[PROP_CLOSED] =
       g_param_spec_boolean("closed", NULL, NULL, FALSE, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
@@ -672,11 +703,14 @@ static gboolean start_connecting(gpointer data) {
 }
 
 static void lprojd_connection_init_async(GAsyncInitable *initable, int priority, GCancellable *cancellable,
-                                         GAsyncReadyCallback callback, gpointer user_data) {
-  (void)priority;
-  LprojdConnection *self = LPROJD_CONNECTION(initable);
+                                         GAsyncReadyCallback callback, gpointer user_data);
+
+/* Connects; `owner_context` (taken) is where notify::closed will run. */
+static void connection_start(LprojdConnection *self, GMainContext *owner_context, GCancellable *cancellable,
+                             GAsyncReadyCallback callback, gpointer user_data) {
   if (self->link != NULL) {
     /* Once: its calls already wait for the first. */
+    g_main_context_unref(owner_context);
     g_task_report_new_error(self, callback, user_data, lprojd_connection_init_async, G_IO_ERROR, G_IO_ERROR_FAILED,
                             "the connection is made once");
     return;
@@ -688,11 +722,19 @@ static void lprojd_connection_init_async(GAsyncInitable *initable, int priority,
   g_atomic_ref_count_init(&link->count);
   link->socket_path = g_strdup(self->socket_path);
   g_weak_ref_init(&link->owner, self);
+  link->owner_context = owner_context;
   link->io = g_cancellable_new();
   link->input = g_byte_array_new();
   g_task_set_task_data(task, link_ref(link), (GDestroyNotify)link_unref);
   self->link = link;
   connection_invoke(start_connecting, task, g_object_unref);
+}
+
+static void lprojd_connection_init_async(GAsyncInitable *initable, int priority, GCancellable *cancellable,
+                                         GAsyncReadyCallback callback, gpointer user_data) {
+  (void)priority;
+  connection_start(LPROJD_CONNECTION(initable), g_main_context_ref_thread_default(), cancellable, callback,
+                   user_data);
 }
 
 static gboolean lprojd_connection_init_finish(GAsyncInitable *initable, GAsyncResult *result, GError **error) {
@@ -701,9 +743,11 @@ static gboolean lprojd_connection_init_finish(GAsyncInitable *initable, GAsyncRe
 }
 
 static gboolean lprojd_connection_init_sync(GInitable *initable, GCancellable *cancellable, GError **error) {
+  /* The caller's context, not the one the wait iterates: it outlives the wait. */
+  GMainContext *owner_context = g_main_context_ref_thread_default();
   SyncWait wait;
   sync_wait_begin(&wait);
-  lprojd_connection_init_async(G_ASYNC_INITABLE(initable), G_PRIORITY_DEFAULT, cancellable, sync_wait_done, &wait);
+  connection_start(LPROJD_CONNECTION(initable), owner_context, cancellable, sync_wait_done, &wait);
   g_autoptr(GAsyncResult) result = sync_wait_end(&wait);
   return lprojd_connection_init_finish(G_ASYNC_INITABLE(initable), result, error);
 }

@@ -6,7 +6,7 @@ integration: every _async call takes a callback and the GLib main loop runs unti
 construction, a lookup, a plural, a formatted number, an async select, a change made by another
 localizer of the same app (notify::locale and `changed`), the language menu, and errors in the
 Lprojd.Error domain; then the generated connection: calls of the interface with its boxed types,
-the subscription's signal, an error of the interface by its code. Prints TAP; a failure ends the
+the subscription's signal, an error of the interface by its code, notify::closed. Prints TAP; a failure ends the
 script non-zero.
 """
 
@@ -207,6 +207,15 @@ def connection_calls():
     run_until(lambda: ended, "stream-ended")
     check("closing ends the subscription", ended[0].matches(Lprojd.error_quark(), Lprojd.Error.DISCONNECTED), True)
     connection.reset_selection_sync(Lprojd.ResetSelectionParameters.new(CLIENT, "demo"), None)
+
+    # notify::closed comes on the context that made the connection, also for one made with new_sync
+    # (which connects in a context of its own).
+    made_sync = Lprojd.Connection.new_sync(SOCKET, None)
+    closed = []
+    made_sync.connect("notify::closed", lambda source, _: closed.append(source.props.closed))
+    made_sync.close()
+    run_until(lambda: closed, "notify::closed")
+    check("notify::closed on the context that made the connection", closed, [True])
 
 
 if __name__ == "__main__":

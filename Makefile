@@ -94,9 +94,12 @@ APT_CLIENT   := gcc meson libglib2.0-dev libjson-glib-dev gobject-introspection 
 # a system bus (dbus-daemon) with accountsservice (and python3-dbusmock where
 # the real one cannot run), and the accessibility bus and its introspection
 # data (at-spi2-core, gir1.2-atspi-2.0), to read the windows as a screen
-# reader does, and xdotool, to type on them as a person does.
+# reader does, xdotool, to type on them as a person does, and GDK 3's
+# introspection data (gir1.2-gtk-3.0), to read their pixels off the screen.
+# appstream's appstreamcli validates the panel's metainfo.
 APT_TEST     := systemd util-linux strace gdb gettext gjs python3-gi valgrind mypy xvfb xauth chromium groff-base man-db zsh \
-                libxml2-utils dbus-daemon accountsservice python3-dbusmock at-spi2-core gir1.2-atspi-2.0 xdotool
+                libxml2-utils dbus-daemon accountsservice python3-dbusmock at-spi2-core gir1.2-atspi-2.0 xdotool \
+                gir1.2-gtk-3.0 appstream
 # The Debian packages: what debian/control's Build-Depends names (debhelper,
 # dh-python and pybuild's pyproject plugin, Debian's python3, and
 # desktop-file-validate, which checks the panel's desktop file as the package
@@ -239,7 +242,8 @@ test-clients:
 # the running GTK demo live. Screenshots go to Tests/desktop/artifacts.
 test-desktop:
 	$(SWIFT) build --product lproj-swift-demo $(BUILD_FLAGS)
-	LPROJD_BINARY=$(CURDIR)/.build/release/lprojd LPROJ_SWIFT_DEMO=$(CURDIR)/.build/debug/lproj-swift-demo PYTHONDONTWRITEBYTECODE=1 \
+	$(MAKE) -C clients/c
+	LPROJD_CLIENT_BUILD=$(CLIENT_BUILD) LPROJD_BINARY=$(CURDIR)/.build/release/lprojd LPROJ_SWIFT_DEMO=$(CURDIR)/.build/debug/lproj-swift-demo PYTHONDONTWRITEBYTECODE=1 \
 	  xvfb-run -a -s '-screen 0 1280x1024x24' dbus-run-session -- python3 -m pytest -q -s -p no:cacheprovider Tests/desktop
 
 # The manual pages (Tests/man): fresh (written again from the debug builds,
@@ -347,7 +351,7 @@ fuzz-smoke: fuzz-build
 demo: build
 	@echo "Serving Examples/DemoApp as the bundle 'demo' on $(DEMO_SOCKET), and the drop-ins of $(DEMO_DIR)/bundles.d."
 	@echo "In another terminal: export LPROJD_SOCKET=$(DEMO_SOCKET); then .build/debug/lprojctl bundles"
-	$(SWIFT) run lprojd --socket $(DEMO_SOCKET) --state-directory $(DEMO_DIR)/state --bundle demo=$(CURDIR)/Examples/DemoApp@en --pseudo-locales --drop-in-directory $(DEMO_DIR)/bundles.d
+	$(SWIFT) run lprojd --socket $(DEMO_SOCKET) --state-directory $(DEMO_DIR)/state --bundle demo=$(CURDIR)/Examples/DemoApp@en --bundle org.lprojd.Panel=$(CURDIR)/panel/Localizations@en --pseudo-locales --drop-in-directory $(DEMO_DIR)/bundles.d
 
 install: install-binaries install-data install-man install-completions install-client install-panel
 
@@ -359,12 +363,22 @@ install-client:
 	$(MAKE) -C clients/c install PREFIX=$(PREFIX) LIBDIR=$(LIBDIR) INCLUDEDIR=$(INCLUDEDIR) DATADIR=$(DATADIR) DESTDIR=$(DESTDIR)
 
 # The language panel: its Python package in DATADIR/lprojd-panel, the
-# lprojd-panel command, its desktop file and its icon, where GNOME looks.
+# lprojd-panel command, its desktop file, icon and AppStream metainfo where
+# GNOME and software centres look, and its own texts (its Localizations) with
+# the drop-in file that makes lprojd serve them as org.lprojd.Panel.
 PANEL_DIR ?= $(DATADIR)/lprojd-panel
 install-panel:
 	install -d $(DESTDIR)$(PANEL_DIR)/lprojd_panel $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/applications \
-	  $(DESTDIR)$(DATADIR)/icons/hicolor/scalable/apps
+	  $(DESTDIR)$(DATADIR)/icons/hicolor/scalable/apps $(DESTDIR)$(DATADIR)/metainfo $(DESTDIR)$(DATADIR)/lprojd/bundles.d
 	install -m 0644 panel/lprojd_panel/*.py $(DESTDIR)$(PANEL_DIR)/lprojd_panel/
+	for folder in panel/Localizations/*.lproj; do \
+	  install -d $(DESTDIR)$(PANEL_DIR)/Localizations/$${folder##*/} && \
+	  install -m 0644 $$folder/*.strings $(DESTDIR)$(PANEL_DIR)/Localizations/$${folder##*/}/ || exit 1; \
+	done
+	sed 's|^directory: /usr/share/lprojd-panel/|directory: $(PANEL_DIR)/|' panel/org.lprojd.Panel.conf \
+	  > $(DESTDIR)$(DATADIR)/lprojd/bundles.d/org.lprojd.Panel.conf
+	chmod 0644 $(DESTDIR)$(DATADIR)/lprojd/bundles.d/org.lprojd.Panel.conf
+	install -m 0644 panel/org.lprojd.Panel.metainfo.xml $(DESTDIR)$(DATADIR)/metainfo/
 	sed 's|^PACKAGE_DIRECTORY = .*|PACKAGE_DIRECTORY = "$(PANEL_DIR)"|' panel/lprojd-panel > $(DESTDIR)$(BINDIR)/lprojd-panel
 	chmod 0755 $(DESTDIR)$(BINDIR)/lprojd-panel
 	sed 's|^Exec=lprojd-panel|Exec=$(BINDIR)/lprojd-panel|' panel/org.lprojd.Panel.desktop > $(DESTDIR)$(DATADIR)/applications/org.lprojd.Panel.desktop
@@ -374,7 +388,8 @@ install-panel:
 # The language panel against the demo daemon (make demo's, or none: it then
 # says lprojd is not running). Needs a display.
 panel: deps-app
-	LPROJD_SOCKET=$(DEMO_SOCKET) panel/lprojd-panel
+	$(MAKE) -C clients/c
+	GI_TYPELIB_PATH=$(CLIENT_BUILD) LD_LIBRARY_PATH=$(CLIENT_BUILD) LPROJD_SOCKET=$(DEMO_SOCKET) panel/lprojd-panel
 
 # The GTK 4 app (Examples/GtkDemo) against the demo daemon: the one `make
 # demo` runs, else one started for it. Needs a display.

@@ -27,16 +27,20 @@ import LprojTestSupport
         for file in ["bin/lprojd", "bin/lprojctl"] {
             #expect(manager.isExecutableFile(atPath: "\(prefix)/\(file)"), "\(file)")
         }
-        // The language panel: its command, its package, its desktop file and its icon, where GNOME looks.
+        // The language panel: its command, its package, its desktop file, icon and metainfo, where GNOME
+        // looks, and its texts with the drop-in file that registers them.
         #expect(manager.isExecutableFile(atPath: "\(prefix)/bin/lprojd-panel"))
         for file in [
             "share/lprojd-panel/lprojd_panel/app.py", "share/lprojd-panel/lprojd_panel/window.py",
-            "share/lprojd-panel/lprojd_panel/varlink.py", "share/icons/hicolor/scalable/apps/org.lprojd.Panel.svg",
+            "share/lprojd-panel/Localizations/fr.lproj/Localizable.strings",
+            "share/icons/hicolor/scalable/apps/org.lprojd.Panel.svg", "share/metainfo/org.lprojd.Panel.metainfo.xml",
         ] {
             #expect(manager.fileExists(atPath: "\(prefix)/\(file)"), "\(file)")
         }
         let desktopFile = try String(contentsOfFile: "\(prefix)/share/applications/org.lprojd.Panel.desktop", encoding: .utf8)
         #expect(desktopFile.contains("\nExec=\(prefix)/bin/lprojd-panel\n") && desktopFile.contains("\nIcon=org.lprojd.Panel\n"))
+        let panelDropIn = try String(contentsOfFile: "\(prefix)/share/lprojd/bundles.d/org.lprojd.Panel.conf", encoding: .utf8)
+        #expect(panelDropIn.contains("\ndirectory: \(prefix)/share/lprojd-panel/Localizations\n"))
         let launcher = try String(contentsOfFile: "\(prefix)/bin/lprojd-panel", encoding: .utf8)
         #expect(launcher.contains("PACKAGE_DIRECTORY = \"\(prefix)/share/lprojd-panel\""))
         for unit in [

@@ -369,7 +369,7 @@ def test_panel_depends_on_what_it_imports():
     depends = package_names(field(stanza, "Depends"))
     assert {"python3-gi", "${python3:Depends}", "${misc:Depends}"} <= depends
     assert "lprojd" in package_names(field(stanza, "Recommends"))
-    girs = {"Adw": "gir1.2-adw-1", "Gtk": "gir1.2-gtk-4.0"}
+    girs = {"Adw": "gir1.2-adw-1", "Gtk": "gir1.2-gtk-4.0", "Lprojd": "gir1.2-lprojd-2.0"}
     for module in (REPOSITORY / "panel/lprojd_panel").glob("*.py"):
         text = module.read_text()
         for namespace, version in re.findall(r'gi\.require_version\("(\w+)", "([\d.]+)"\)', text):
@@ -395,6 +395,11 @@ def test_panel_package_has_what_make_install_panel_installs(tmp_path):
     result = run(["desktop-file-validate", str(desktop)])
     assert result.returncode == 0 and not result.stdout.strip(), result.stdout + result.stderr
     assert "desktop-file-validate debian/tmp/usr/share/applications/org.lprojd.Panel.desktop" in (DEBIAN / "rules").read_text()
+    # Its texts, and the drop-in file that makes lprojd serve them from where they are installed.
+    assert "usr/share/lprojd-panel/Localizations/fr.lproj/Localizable.strings" in installed
+    drop_in = (tmp_path / "usr/share/lprojd/bundles.d/org.lprojd.Panel.conf").read_text()
+    assert "\ndirectory: /usr/share/lprojd-panel/Localizations\n" in drop_in
+    assert "usr/share/metainfo/org.lprojd.Panel.metainfo.xml" in installed
 
 
 def test_panel_manual_page_names_every_option():

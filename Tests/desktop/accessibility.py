@@ -87,3 +87,15 @@ def wait_for_text(frame, text: str, timeout: float = 10.0) -> None:
         if time.monotonic() > deadline:
             raise AssertionError(f"{text!r} is not in the window's accessible texts: {texts(frame)}")
         time.sleep(0.05)  # polling the tree, with a deadline
+
+
+def wait_until(probe, predicate, what: str, timeout: float = 10.0):
+    """Reads the tree with `probe` until `predicate` holds of what it read; returns that."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = probe()
+        if predicate(value):
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what}: still {value!r} after {timeout} s")
+        time.sleep(0.05)  # polling the tree, with a deadline

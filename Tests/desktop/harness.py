@@ -25,6 +25,10 @@ REPOSITORY = Path(__file__).resolve().parents[2]
 DEMO_BUNDLE = REPOSITORY / "Examples" / "DemoApp"
 GTK_DEMO = REPOSITORY / "Examples" / "GtkDemo"
 PANEL = REPOSITORY / "panel" / "lprojd-panel"
+# The panel's own texts, served as the bundle org.lprojd.Panel (what its drop-in file registers when installed).
+PANEL_BUNDLE = f"org.lprojd.Panel={REPOSITORY / 'panel' / 'Localizations'}@en"
+# The C library's build (make -C clients/c): its typelib and library, for what imports gi.repository.Lprojd.
+CLIENT_BUILD = Path(os.environ.get("LPROJD_CLIENT_BUILD") or REPOSITORY / "clients" / "c" / "build")
 INTERFACE = "org.lprojd.Localization"
 START_TIMEOUT = 60.0
 STANDARD_SYSTEM_BUS = "/run/dbus/system_bus_socket"
@@ -43,9 +47,9 @@ def artifacts_directory(name: str) -> Path:
 
 
 class Lprojd:
-    """The real lprojd on a temporary socket, serving the demo bundle as `demo`; its log kept."""
+    """The real lprojd on a temporary socket, serving the demo bundle as `demo` (and `bundles`); its log kept."""
 
-    def __init__(self, system_bus: str | None = None, as_user: int | None = None):
+    def __init__(self, system_bus: str | None = None, as_user: int | None = None, bundles: tuple[str, ...] = ()):
         # Under /tmp: a socket's path has at most 107 bytes. World-readable,
         # for the tests that act as another user.
         self.directory = Path(tempfile.mkdtemp(prefix="lprojd-desktop-"))
@@ -57,6 +61,7 @@ class Lprojd:
         # Only the bus a test names: never the machine's by chance.
         self.environment["DBUS_SYSTEM_BUS_ADDRESS"] = system_bus or f"unix:path={self.directory}/no-system-bus"
         self.process: subprocess.Popen | None = None
+        self.bundles = [argument for bundle in bundles for argument in ("--bundle", bundle)]
         # A user's lprojd (not root's, which is the system's): setpriv runs it as that user, in a directory of theirs.
         self.as_user = as_user
         if as_user is not None:
@@ -64,6 +69,8 @@ class Lprojd:
 
     def start(self) -> Lprojd:
         notify_path = str(self.directory / "notify")
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(notify_path)  # a start again, after stop()
         with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as notify:
             notify.bind(notify_path)
             os.chmod(notify_path, 0o777)
@@ -73,7 +80,7 @@ class Lprojd:
                 self.process = subprocess.Popen(
                     wrapper + [lprojd_binary(), "--socket", self.socket, "--state-directory", str(self.directory / "state"),
                      "--bundle", f"demo={DEMO_BUNDLE}@en", "--drop-in-directory", str(self.directory / "bundles.d"),
-                     "--log-level", "debug"],
+                     "--log-level", "debug", *self.bundles],
                     env=dict(self.environment, NOTIFY_SOCKET=notify_path), stdout=subprocess.DEVNULL, stderr=log)
             notify.settimeout(0.2)
             deadline = time.monotonic() + START_TIMEOUT
@@ -193,10 +200,61 @@ def demo_app(socket_path: str, log: Path, environment: dict[str, str] | None = N
     return Traced("the GTK demo", ["python3", str(GTK_DEMO / "demo_app.py"), "--client", client], env, log)
 
 
-def panel(socket_path: str, log: Path, environment: dict[str, str] | None = None) -> Traced:
-    """The panel, with its trace."""
-    env = dict(environment or os.environ, LPROJD_PANEL_TRACE="1", LPROJD_SOCKET=socket_path)
-    return Traced("the panel", ["python3", str(PANEL)], env, log)
+class App:
+    """An app as a person starts it: no trace, no commands; what it shows is read from the screen and AT-SPI."""
+
+    def __init__(self, arguments: list[str], environment: dict[str, str], log: Path):
+        self._log = open(log, "ab")
+        self.log_path = log
+        self.process = subprocess.Popen(arguments, env=environment, stdin=subprocess.DEVNULL,
+                                        stdout=self._log, stderr=self._log)
+
+    def stderr(self) -> str:
+        return self.log_path.read_text(errors="replace")[-4000:] if self.log_path.exists() else ""
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self._log.close()
+
+
+def with_client_library(environment: dict[str, str]) -> dict[str, str]:
+    """`environment` with the C library's build first where GObject introspection and the loader look."""
+    env = dict(environment)
+    for variable in ("GI_TYPELIB_PATH", "LD_LIBRARY_PATH"):
+        env[variable] = os.pathsep.join(filter(None, [str(CLIENT_BUILD), env.get(variable)]))
+    return env
+
+
+def panel(socket_path: str, log: Path, environment: dict[str, str] | None = None) -> App:
+    """The panel, through the C library's typelib of this clone."""
+    env = with_client_library(dict(environment or os.environ, LPROJD_SOCKET=socket_path))
+    return App(["python3", str(PANEL)], env, log)
+
+
+def screenshot(title: str, path: Path) -> None:
+    """An X window's pixels as the screen shows them (GDK 3 reads the root window; xdotool says where it is)."""
+    import gi
+
+    gi.require_version("Gdk", "3.0")
+    from gi.repository import Gdk
+
+    found = subprocess.run(["xdotool", "search", "--name", f"^{title}$"], capture_output=True, text=True, timeout=30)
+    window = found.stdout.split()[0]
+    geometry = subprocess.run(["xdotool", "getwindowgeometry", "--shell", window], capture_output=True, text=True,
+                              timeout=30, check=True).stdout
+    where = dict(line.split("=", 1) for line in geometry.split())
+    x, y, width, height = (int(where[name]) for name in ("X", "Y", "WIDTH", "HEIGHT"))
+    Gdk.init([])
+    pixels = Gdk.pixbuf_get_from_window(Gdk.get_default_root_window(), x, y, width, height)
+    if pixels is None:
+        raise AssertionError(f"the window {title!r} could not be read from the screen")
+    pixels.savev(str(path), "png", [], [])
 
 
 class SystemBus:

@@ -2,15 +2,45 @@
 
 from __future__ import annotations
 
-from typing import Any
+import re
 
 import gi
 
 gi.require_version("Adw", "1")
 gi.require_version("Gtk", "4.0")
-from gi.repository import Adw, Gio, GLib, Gtk  # noqa: E402
+gi.require_version("Lprojd", "2.0")
+from gi.repository import Adw, Gio, GLib, Gtk, Lprojd  # noqa: E402
 
-SYSTEM = "Use the system language"
+# A `{name}` placeholder, as lprojd reads one (for the English held here when lprojd is away).
+PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_.-]*)\}")
+
+
+class Texts:
+    """The panel's own texts: from its localizer once it has one, else the English written beside each key.
+
+    Called as `texts("key", "English", name=value)`: lproj-extract reads the
+    calls (`--routine texts:1,,2`) into panel/Localizations.
+    """
+
+    def __init__(self) -> None:
+        self.localizer: Lprojd.Localizer | None = None
+
+    def __call__(self, key: str, english: str, **values: str) -> str:
+        if self.localizer is not None:
+            return self.localizer.lookup_with_placeholders(key, None, english, values)
+        return PLACEHOLDER.sub(lambda match: values.get(match.group(1), match.group(0)), english)
+
+    def locale(self) -> str:
+        return self.localizer.get_locale() if self.localizer is not None else "en"
+
+
+def why(texts: Texts, reason: Lprojd.ClientBundleReason) -> str:
+    """Why an app is in the language it is in."""
+    if reason == Lprojd.ClientBundleReason.SELECTED:
+        return texts("reason.selected", "chosen for this app")
+    if reason == Lprojd.ClientBundleReason.PREFERRED:
+        return texts("reason.preferred", "the system language")
+    return texts("reason.default", "the app's own language")
 
 
 def app_identity(client: str) -> tuple[str, Gio.Icon | None]:
@@ -24,25 +54,26 @@ def app_identity(client: str) -> tuple[str, Gio.Icon | None]:
     return info.get_name() or client, info.get_icon()
 
 
-def language_label(name: dict[str, Any]) -> str:
+def language_label(name: Lprojd.LocaleName) -> str:
     """A language in its own name, and in the panel's when that differs."""
-    if name["nativeName"] == name["name"]:
-        return name["nativeName"]
-    return f"{name['nativeName']} — {name['name']}"
+    if name.get_native_name() == name.get_name():
+        return name.get_native_name()
+    return f"{name.get_native_name()} — {name.get_name()}"
 
 
 class AppRow(Adw.ComboRow):
     """One app: its icon and name, the language in effect and why, and the list to choose another from."""
 
-    def __init__(self, client: str, on_choice):
+    def __init__(self, client: str, texts: Texts, on_choice):
         name, icon = app_identity(client)
         super().__init__(title=name, use_subtitle=False)
         self.client = client
         self.name = name
+        self.texts = texts
         self.codes: list[str | None] = []
         self.labels: list[str] = []
         self.locale = ""
-        self.reason = ""
+        self.reason: Lprojd.ClientBundleReason | None = None
         self.bundles: list[str] = []
         self.updating = False
         self._on_choice = on_choice
@@ -55,29 +86,28 @@ class AppRow(Adw.ComboRow):
         self.add_prefix(image)
         self.connect("notify::selected", self._chosen)
 
-    def update(self, client: dict[str, Any], bundles: dict[str, dict[str, Any]]) -> None:
+    def update(self, client: Lprojd.Client, bundles: dict[str, Lprojd.ClientBundleLocales]) -> None:
         """Shows what lprojd says now, without calling lprojd back."""
-        self.bundles = [use["bundle"] for use in client["bundles"]]
-        use = client["bundles"][0]
-        names = bundles.get(use["bundle"], {"locales": []})["locales"]
-        by_code = {name["locale"]: name for name in names}
-        self.locale, self.reason = use["locale"], use["reason"]
+        uses = client.get_bundles()
+        self.bundles = [use.get_bundle() for use in uses]
+        use = uses[0]
+        known = bundles.get(use.get_bundle())
+        names = known.get_locales() if known is not None else []
+        by_code = {name.get_locale(): name for name in names}
+        self.locale, self.reason = use.get_locale(), use.get_reason()
         shown = by_code.get(self.locale)
         language = language_label(shown) if shown else self.locale
-        why = {
-            "selected": "chosen for this app",
-            "preferred": "the system language",
-            "default": "the app's own language",
-        }[self.reason]
-        self.set_subtitle(f"{language} · {why}")
-        codes = [None] + [name["locale"] for name in names]
-        labels = [SYSTEM] + [language_label(name) for name in names]
+        reason = why(self.texts, self.reason)
+        self.set_subtitle(self.texts("row.subtitle", "{language} · {why}", language=language, why=reason))
+        codes = [None] + [name.get_locale() for name in names]
+        labels = [self.texts("language.system", "Use the system language")] + [language_label(name) for name in names]
         self.updating = True
         try:
             if codes != self.codes or labels != self.labels:
                 self.codes, self.labels = codes, labels
                 self.set_model(Gtk.StringList.new(labels))
-            index = codes.index(self.locale) if self.reason == "selected" and self.locale in codes else 0
+            selected = self.reason == Lprojd.ClientBundleReason.SELECTED
+            index = codes.index(self.locale) if selected and self.locale in codes else 0
             if self.get_selected() != index:
                 self.set_selected(index)
         finally:
@@ -87,17 +117,9 @@ class AppRow(Adw.ComboRow):
         self.reset_relation(Gtk.AccessibleRelation.LABELLED_BY)
         self.update_property(
             [Gtk.AccessibleProperty.LABEL, Gtk.AccessibleProperty.DESCRIPTION],
-            [f"Language of {self.name}", f"{language}, {why}"],
+            [self.texts("row.name", "Language of {app}", app=self.name),
+             self.texts("row.description", "{language}, {why}", language=language, why=reason)],
         )
-
-    def choose(self, locale: str | None) -> None:
-        """What a person does with the list: picks the entry (None: the system language)."""
-        self.set_selected(self.codes.index(locale))
-
-    @property
-    def chosen_label(self) -> str:
-        index = self.get_selected()
-        return self.labels[index] if 0 <= index < len(self.labels) else ""
 
     def _chosen(self, *_):
         if self.updating or not self.codes:
@@ -108,22 +130,24 @@ class AppRow(Adw.ComboRow):
 class PanelWindow(Adw.ApplicationWindow):
     """A search field over the list of apps; a status page while lprojd cannot be reached."""
 
-    def __init__(self, application: Adw.Application, on_choice):
-        super().__init__(application=application, title="App Languages", default_width=560, default_height=520)
+    def __init__(self, application: Adw.Application, texts: Texts, on_choice):
+        super().__init__(application=application, default_width=560, default_height=520)
+        self.texts = texts
         self.rows: dict[str, AppRow] = {}
+        self.offline = False
         self._on_choice = on_choice
+        self._last_reply: Lprojd.ListClientsReply | None = None
 
-        self.search = Gtk.SearchEntry(placeholder_text="Search apps", hexpand=True)
-        self.search.update_property([Gtk.AccessibleProperty.LABEL], ["Search apps"])
-        self.search.connect("search-changed", lambda *_: self.list.invalidate_filter())
-        header = Adw.HeaderBar(title_widget=Adw.WindowTitle(title="App Languages", subtitle="Each app in the language you choose"))
+        self.search = Gtk.SearchEntry(hexpand=True)
+        self.search.connect("search-changed", lambda *_: self._searched())
+        self.heading = Adw.WindowTitle()
+        header = Adw.HeaderBar(title_widget=self.heading)
 
         self.list = Gtk.ListBox(selection_mode=Gtk.SelectionMode.NONE, css_classes=["boxed-list"])
-        self.list.update_property([Gtk.AccessibleProperty.LABEL], ["Apps"])
         self.list.set_sort_func(lambda a, b: (a.name.casefold() > b.name.casefold()) - (a.name.casefold() < b.name.casefold()))
-        self.list.set_filter_func(self._matches)
-        empty = Gtk.Label(label="No apps use lprojd yet.", margin_top=24, margin_bottom=24, css_classes=["dim-label"])
-        self.list.set_placeholder(empty)
+        self.list.set_filter_func(self._filter)
+        self.empty = Gtk.Label(margin_top=24, margin_bottom=24, css_classes=["dim-label"])
+        self.list.set_placeholder(self.empty)
 
         content = Gtk.Box(orientation=Gtk.Orientation.VERTICAL, spacing=12, margin_top=12, margin_bottom=12,
                           margin_start=12, margin_end=12)
@@ -131,11 +155,11 @@ class PanelWindow(Adw.ApplicationWindow):
         content.append(self.list)
         clamp = Adw.Clamp(child=content, maximum_size=640)
         self.scroller = Gtk.ScrolledWindow(child=clamp, vexpand=True)
-        self.status = Adw.StatusPage(icon_name="dialog-warning-symbolic", title="lprojd is not running",
-                                     description="The panel connects as soon as it starts.")
+        self.status = Adw.StatusPage(icon_name="dialog-warning-symbolic")
         self.stack = Gtk.Stack()
         self.stack.add_named(self.scroller, "apps")
         self.stack.add_named(self.status, "offline")
+        self.show_offline(False)
 
         box = Gtk.Box(orientation=Gtk.Orientation.VERTICAL)
         box.append(header)
@@ -147,32 +171,68 @@ class PanelWindow(Adw.ApplicationWindow):
             Gtk.ShortcutTrigger.parse_string("<Control>f"),
             Gtk.CallbackAction.new(lambda *_: self.search.grab_focus() or True)))
         self.add_controller(shortcuts)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        """Every text of the window in the panel's language now (its rows too)."""
+        texts = self.texts
+        title = texts("window.title", "App Languages")
+        self.set_title(title)
+        self.heading.set_title(title)
+        self.heading.set_subtitle(texts("window.subtitle", "Each app in the language you choose"))
+        search = texts("search.placeholder", "Search apps")
+        self.search.set_property("placeholder-text", search)  # GTK 4.8 has no setter
+        self.search.update_property([Gtk.AccessibleProperty.LABEL], [search])
+        self.list.update_property([Gtk.AccessibleProperty.LABEL], [texts("list.name", "Apps")])
+        self._searched()
+        self.status.set_title(texts("offline.title", "lprojd is not running"))
+        self.status.set_description(texts("offline.description", "The panel connects as soon as it starts."))
+        if self._last_reply is not None:
+            self.show_clients(self._last_reply)
+
+    def _searched(self) -> None:
+        text = self.search.get_text().strip()
+        if text:
+            self.empty.set_label(self.texts("search.none", "No app matches “{search}”.", search=text))
+        else:
+            self.empty.set_label(self.texts("list.empty", "No apps use lprojd yet."))
+        self.list.invalidate_filter()
 
     def _matches(self, row: AppRow) -> bool:
         text = self.search.get_text().strip().casefold()
         return not text or text in row.name.casefold() or text in row.client.casefold()
 
-    def show_offline(self, offline: bool) -> None:
-        self.stack.set_visible_child_name("offline" if offline else "apps")
+    def _filter(self, row: AppRow) -> bool:
+        # A row the search hides is hidden from screen readers too (GTK 4.8
+        # leaves a filtered row in the accessibility tree).
+        shown = self._matches(row)
+        row.update_state([Gtk.AccessibleState.HIDDEN], [not shown])
+        return shown
 
-    def show_clients(self, reply: dict[str, Any]) -> None:
+    def show_offline(self, offline: bool) -> None:
+        self.offline = offline
+        self.stack.set_visible_child_name("offline" if offline else "apps")
+        # The page not shown is hidden from screen readers too (GTK 4.8
+        # leaves a stack's other pages in the accessibility tree).
+        self.status.update_state([Gtk.AccessibleState.HIDDEN], [not offline])
+        self.scroller.update_state([Gtk.AccessibleState.HIDDEN], [offline])
+
+    def show_clients(self, reply: Lprojd.ListClientsReply) -> None:
         """Adds, updates and removes rows in place, so that focus stays where the person left it."""
-        bundles = {bundle["bundle"]: bundle for bundle in reply["bundles"]}
+        self._last_reply = reply
+        bundles = {bundle.get_bundle(): bundle for bundle in reply.get_bundles()}
         present = set()
-        for client in reply["clients"]:
-            if not client["bundles"]:
+        for client in reply.get_clients():
+            if not client.get_bundles():
                 continue
-            present.add(client["client"])
-            row = self.rows.get(client["client"])
+            present.add(client.get_client())
+            row = self.rows.get(client.get_client())
             if row is None:
-                row = AppRow(client["client"], self._on_choice)
-                self.rows[client["client"]] = row
+                row = AppRow(client.get_client(), self.texts, self._on_choice)
+                self.rows[client.get_client()] = row
                 self.list.append(row)
             row.update(client, bundles)
         for client in list(self.rows):
             if client not in present:
                 self.list.remove(self.rows.pop(client))
         self.list.invalidate_sort()
-
-    def visible_rows(self) -> list[AppRow]:
-        return [row for row in self.rows.values() if self._matches(row)]

@@ -204,6 +204,20 @@ import Testing
         #expect(without.status == 1 && without.output.contains("\"Update\" is no longer used by the code"), "\(without.output)")
     }
 
+    /// The language panel (panel/) reads its texts through its own routine,
+    /// `texts("key", "English", …)`: its tables hold every key its code uses, and no other.
+    @Test func thePanelsTablesAreItsCode() throws {
+        let repository = CommandTests.package.deletingLastPathComponent()
+        let panel = repository.appendingPathComponent("panel")
+        let check = try CommandTests.run(
+            CommandTests.extractor,
+            [
+                panel.appendingPathComponent("lprojd_panel").path, "-o", panel.appendingPathComponent("Localizations").path,
+                "--check", "--routine", "texts:1,,2",
+            ])
+        #expect(check.status == 0, "\(check.output)")
+    }
+
     @Test func aWrongRoutineIsSaid() throws {
         let run = try CommandTests.run(CommandTests.extractor, ["/nonexistent", "-o", "/nonexistent", "--routine", "tr:0,2"])
         #expect(run.status == 64)

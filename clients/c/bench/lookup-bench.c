@@ -3,7 +3,8 @@
  * the same keys, and a bare GHashTable as the floor. Batches of lookups are
  * timed with clock_gettime; the figure is the median of batch means.
  * With --memory: the heap a mirror of a 100k-entry table holds, against
- * the file (its own process, so that nothing measured before counts). */
+ * the file (its own process, so that nothing measured before counts).
+ * With --startup: the time from making a localizer to its first string. */
 #include <libintl.h>
 #include <locale.h>
 #include <stdio.h>
@@ -45,13 +46,14 @@ static void write_file(const char *path, GString *text) {
   if (!g_file_set_contents(path, text->str, (gssize)text->len, &error)) g_error("%s", error->message);
 }
 
-/* A bundle whose en.lproj/Localizable.strings holds every key. */
-static char *make_bundle(const char *directory) {
-  char *bundle = g_build_filename(directory, "bundle", NULL);
+/* A bundle (`name` under `directory`) whose en.lproj/Localizable.strings
+ * holds the first `count` keys. */
+static char *make_bundle(const char *directory, const char *name, int count) {
+  char *bundle = g_build_filename(directory, name, NULL);
   g_autofree char *lproj = g_build_filename(bundle, "en.lproj", NULL);
   g_mkdir_with_parents(lproj, 0700);
   GString *strings = g_string_new(NULL);
-  for (int i = 0; i < KEYS; i++) g_string_append_printf(strings, "\"%s\" = \"%s\";\n", keys[i], values[i]);
+  for (int i = 0; i < count; i++) g_string_append_printf(strings, "\"%s\" = \"%s\";\n", keys[i], values[i]);
   g_autofree char *path = g_build_filename(lproj, "Localizable.strings", NULL);
   write_file(path, strings);
   g_string_free(strings, TRUE);
@@ -161,7 +163,51 @@ static void measure_mirror_memory(const char *directory) {
   daemon_fixture_free(daemon);
 }
 
+static void remove_tree(const char *path) {
+  const char *remove[] = {"rm", "-rf", path, NULL};
+  g_spawn_sync(NULL, (char **)remove, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, NULL, NULL);
+}
+
+/* An app's start-up as its first frame waits for it: a localizer made
+ * (connect, fetch the bundle's table into its mirror) and its first string
+ * looked up, with no mirror cached before (the cache is emptied between
+ * runs). Only the library's API of every version is used, so that the same
+ * source measures an older library too (bench/against-revision). */
+static void measure_startup(const char *directory, int count) {
+  enum { RUNS = 40 };
+  g_autofree char *name = g_strdup_printf("startup%d", count);
+  g_autofree char *bundle = make_bundle(directory, name, count);
+  g_autofree char *cache = g_build_filename(directory, "startup-cache", NULL);
+  g_setenv("XDG_CACHE_HOME", cache, TRUE);
+  DaemonFixture *daemon = daemon_fixture_new(bundle, name, "en");
+  daemon_fixture_start(daemon);
+  static double runs[RUNS];
+  for (int run = 0; run < RUNS; run++) {
+    remove_tree(cache);
+    g_autoptr(GError) error = NULL;
+    gint64 start = now_ns();
+    LprojdLocalizer *localizer = lprojd_localizer_new_sync(name, "org.example.Startup", daemon->socket_path, NULL, &error);
+    if (localizer == NULL) g_error("%s", error->message);
+    const char *first = lprojd_localizer_lookup(localizer, keys[0], NULL, NULL);
+    runs[run] = (double)(now_ns() - start) / 1e6;
+    if (g_strcmp0(first, values[0]) != 0) g_error("the first string is wrong: %s", first);
+    g_object_unref(localizer);
+  }
+  qsort(runs, RUNS, sizeof runs[0], compare_doubles);
+  printf("start-up to the first string, %5d keys: median %6.2f ms, slowest %6.2f ms (%d runs)\n", count,
+         runs[RUNS / 2], runs[RUNS - 1], RUNS);
+  daemon_fixture_free(daemon);
+}
+
 int main(int argc, char **argv) {
+  if (argc > 1 && strcmp(argv[1], "--startup") == 0) {
+    make_keys();
+    g_autofree char *directory = g_dir_make_tmp("lprojd-bench-XXXXXX", NULL);
+    measure_startup(directory, 50);
+    measure_startup(directory, KEYS);
+    remove_tree(directory);
+    return 0;
+  }
   if (argc > 1 && strcmp(argv[1], "--memory") == 0) {
     g_autofree char *directory = g_dir_make_tmp("lprojd-bench-XXXXXX", NULL);
     /* The mirror's cache file goes with the rest, not into the user's cache. */
@@ -179,7 +225,7 @@ int main(int argc, char **argv) {
   g_autofree char *directory = g_dir_make_tmp("lprojd-bench-XXXXXX", NULL);
   g_autofree char *cache = g_build_filename(directory, "cache", NULL);
   g_setenv("XDG_CACHE_HOME", cache, TRUE);
-  g_autofree char *bundle = make_bundle(directory);
+  g_autofree char *bundle = make_bundle(directory, "bundle", KEYS);
   make_catalog(directory, locale);
 
   DaemonFixture *daemon = daemon_fixture_new(bundle, "bench", "en");

@@ -3,9 +3,11 @@ generated `Calls`), over the package's own transport."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from typing import Any
 
+from .environment import default_socket_path
 from .errors import LprojdError, Unavailable
 from .interface import INTERFACE, METHODS, Calls
 from .transport import Transport
@@ -16,10 +18,20 @@ CALL_TIMEOUT = 10.0
 
 
 class Connection(Calls):
-    """One connection for calls, one call at a time: `connection.get_selection(client=..., bundle=...)`."""
+    """One connection for calls, one call at a time: `connection.get_selection(client=..., bundle=...)`.
 
-    def __init__(self, path: str):
-        self._transport = Transport(path, CALL_TIMEOUT)
+    `path` is lprojd's socket: by default $LPROJD_SOCKET, else the user's, else the system's.
+    As a context manager, it closes on leaving.
+    """
+
+    def __init__(self, path: str | None = None):
+        self._transport = Transport(path or default_socket_path(os.environ), CALL_TIMEOUT)
+
+    def __enter__(self) -> Connection:
+        return self
+
+    def __exit__(self, *exception: object) -> None:
+        self.close()
 
     def _call(self, method: str, parameters: dict[str, Any]) -> dict[str, Any]:
         self._transport.send(f"{INTERFACE}.{method}", parameters)

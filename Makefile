@@ -351,7 +351,7 @@ fuzz-smoke: fuzz-build
 demo: build
 	@echo "Serving Examples/DemoApp as the bundle 'demo' on $(DEMO_SOCKET), and the drop-ins of $(DEMO_DIR)/bundles.d."
 	@echo "In another terminal: export LPROJD_SOCKET=$(DEMO_SOCKET); then .build/debug/lprojctl bundles"
-	$(SWIFT) run lprojd --socket $(DEMO_SOCKET) --state-directory $(DEMO_DIR)/state --bundle demo=$(CURDIR)/Examples/DemoApp@en --bundle org.lprojd.Panel=$(CURDIR)/panel/Localizations@en --pseudo-locales --drop-in-directory $(DEMO_DIR)/bundles.d
+	$(SWIFT) run lprojd --socket $(DEMO_SOCKET) --state-directory $(DEMO_DIR)/state --bundle demo=$(CURDIR)/Examples/DemoApp@en --pseudo-locales --drop-in-directory $(DEMO_DIR)/bundles.d
 
 install: install-binaries install-data install-man install-completions install-client install-panel
 
@@ -386,9 +386,13 @@ install-panel:
 	install -m 0644 panel/org.lprojd.Panel.svg $(DESTDIR)$(DATADIR)/icons/hicolor/scalable/apps/
 
 # The language panel against the demo daemon (make demo's, or none: it then
-# says lprojd is not running). Needs a display.
+# says lprojd is not running), its texts registered with it by a drop-in
+# file, as an installed panel's are. Needs a display.
 panel: deps-app
 	$(MAKE) -C clients/c
+	mkdir -p $(DEMO_DIR)/bundles.d
+	sed 's|^directory: .*|directory: $(CURDIR)/panel/Localizations|' panel/org.lprojd.Panel.conf \
+	  > $(DEMO_DIR)/bundles.d/org.lprojd.Panel.conf
 	GI_TYPELIB_PATH=$(CLIENT_BUILD) LD_LIBRARY_PATH=$(CLIENT_BUILD) LPROJD_SOCKET=$(DEMO_SOCKET) panel/lprojd-panel
 
 # The GTK 4 app (Examples/GtkDemo) against the demo daemon: the one `make

@@ -1,14 +1,17 @@
-// swift-tools-version:6.1
+// swift-tools-version:6.2
 // lprojd: a Linux localization daemon serving Apple .lproj tables.
 //
 // The targets are layered and dependencies point down; docs/architecture.md
 // says what each owns, what it may import and what must not go in it.
 import PackageDescription
 
+// A warning fails the build (our targets' only: SwiftPM applies no warning
+// setting to other packages), so that a clean build stays silent.
 let strictSwift: [SwiftSetting] = [
     .swiftLanguageMode(.v6),
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("InternalImportsByDefault"),
+    .treatAllWarnings(as: .error),
 ]
 
 let package = Package(
@@ -199,7 +202,8 @@ let package = Package(
             path: "Benchmarks/LprojBench",
             swiftSettings: strictSwift
         ),
-        .executableTarget(name: "lproj-soak", path: "Benchmarks/Soak", swiftSettings: [.swiftLanguageMode(.v6)]),
+        .executableTarget(
+            name: "lproj-soak", path: "Benchmarks/Soak", swiftSettings: [.swiftLanguageMode(.v6), .treatAllWarnings(as: .error)]),
         .target(name: "LprojTablesOracle", dependencies: ["LprojTables"], path: "Tests/LprojTablesOracle", swiftSettings: strictSwift),
         .testTarget(
             name: "LprojTablesTests", dependencies: ["LprojTables", "LprojFormat", "LprojTablesOracle"], swiftSettings: strictSwift),

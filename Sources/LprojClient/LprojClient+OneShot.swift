@@ -1,7 +1,7 @@
 #if canImport(Glibc)
     import Glibc
 #endif
-public import LprojInterface
+import LprojInterface
 public import VarlinkProtocol
 
 extension LprojClient {

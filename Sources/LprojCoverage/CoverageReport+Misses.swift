@@ -1,4 +1,4 @@
-package import LprojLocales
+import LprojLocales
 
 /// One miss lprojd counted: a key a lookup in a locale did not find there.
 package struct ObservedMiss: Sendable, Hashable {

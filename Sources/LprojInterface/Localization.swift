@@ -92,7 +92,7 @@ extension Localization {
         public func write(to writer: inout JSONWriter) {
             var separated = false
             writer.append("{")
-            if let value = self.string { writer.append(separated ? ",\"string\":" : "\"string\":"); separated = true; value.write(to: &writer) }
+            if let value = self.string { writer.append("\"string\":"); separated = true; value.write(to: &writer) }
             if let value = self.int { writer.append(separated ? ",\"int\":" : "\"int\":"); separated = true; value.write(to: &writer) }
             if let value = self.float { writer.append(separated ? ",\"float\":" : "\"float\":"); separated = true; value.write(to: &writer) }
             if let value = self.fractionDigits { writer.append(separated ? ",\"fractionDigits\":" : "\"fractionDigits\":"); value.write(to: &writer) }
@@ -325,7 +325,7 @@ extension Localization {
         public func write(to writer: inout JSONWriter) {
             var separated = false
             writer.append("{")
-            if let value = self.valueType { writer.append(separated ? ",\"valueType\":" : "\"valueType\":"); separated = true; value.write(to: &writer) }
+            if let value = self.valueType { writer.append("\"valueType\":"); separated = true; value.write(to: &writer) }
             if let value = self.zero { writer.append(separated ? ",\"zero\":" : "\"zero\":"); separated = true; value.write(to: &writer) }
             if let value = self.one { writer.append(separated ? ",\"one\":" : "\"one\":"); separated = true; value.write(to: &writer) }
             if let value = self.two { writer.append(separated ? ",\"two\":" : "\"two\":"); separated = true; value.write(to: &writer) }
@@ -831,7 +831,7 @@ extension Localization {
         public func write(to writer: inout JSONWriter) {
             var separated = false
             writer.append("{")
-            if let value = self.dateFormat { writer.append(separated ? ",\"dateFormat\":" : "\"dateFormat\":"); separated = true; value.write(to: &writer) }
+            if let value = self.dateFormat { writer.append("\"dateFormat\":"); separated = true; value.write(to: &writer) }
             if let value = self.timeFormat { writer.append(separated ? ",\"timeFormat\":" : "\"timeFormat\":"); separated = true; value.write(to: &writer) }
             if let value = self.distanceUnit { writer.append(separated ? ",\"distanceUnit\":" : "\"distanceUnit\":"); separated = true; value.write(to: &writer) }
             if let value = self.speedUnit { writer.append(separated ? ",\"speedUnit\":" : "\"speedUnit\":"); separated = true; value.write(to: &writer) }
@@ -2975,7 +2975,7 @@ extension Localization {
             public func write(to writer: inout JSONWriter) {
                 var separated = false
                 writer.append("{")
-                if let value = self.available { writer.append(separated ? ",\"available\":" : "\"available\":"); separated = true; value.write(to: &writer) }
+                if let value = self.available { writer.append("\"available\":"); separated = true; value.write(to: &writer) }
                 if let value = self.values { writer.append(separated ? ",\"values\":" : "\"values\":"); separated = true; value.write(to: &writer) }
                 if let value = self.preferredLanguages { writer.append(separated ? ",\"preferredLanguages\":" : "\"preferredLanguages\":"); separated = true; value.write(to: &writer) }
                 if let value = self.specificity { writer.append(separated ? ",\"specificity\":" : "\"specificity\":"); separated = true; value.write(to: &writer) }
@@ -3052,7 +3052,7 @@ extension Localization {
             public func write(to writer: inout JSONWriter) {
                 var separated = false
                 writer.append("{")
-                if let value = self.locale { writer.append(separated ? ",\"locale\":" : "\"locale\":"); separated = true; value.write(to: &writer) }
+                if let value = self.locale { writer.append("\"locale\":"); separated = true; value.write(to: &writer) }
                 if let value = self.value { writer.append(separated ? ",\"value\":" : "\"value\":"); separated = true; value.write(to: &writer) }
                 writer.append(separated ? ",\"match\":" : "\"match\":")
                 self.match.write(to: &writer)
@@ -3422,7 +3422,7 @@ extension Localization {
             public func write(to writer: inout JSONWriter) {
                 var separated = false
                 writer.append("{")
-                if let value = self.client { writer.append(separated ? ",\"client\":" : "\"client\":"); separated = true; value.write(to: &writer) }
+                if let value = self.client { writer.append("\"client\":"); separated = true; value.write(to: &writer) }
                 if let value = self.bundle { writer.append(separated ? ",\"bundle\":" : "\"bundle\":"); value.write(to: &writer) }
                 writer.append("}")
             }
@@ -4545,9 +4545,8 @@ extension Localization {
             }
 
             public func write(to writer: inout JSONWriter) {
-                var separated = false
                 writer.append("{")
-                if let value = self.locale { writer.append(separated ? ",\"locale\":" : "\"locale\":"); value.write(to: &writer) }
+                if let value = self.locale { writer.append("\"locale\":"); value.write(to: &writer) }
                 writer.append("}")
             }
         }
@@ -4663,9 +4662,8 @@ extension Localization {
             }
 
             public func write(to writer: inout JSONWriter) {
-                var separated = false
                 writer.append("{")
-                if let value = self.bundle { writer.append(separated ? ",\"bundle\":" : "\"bundle\":"); value.write(to: &writer) }
+                if let value = self.bundle { writer.append("\"bundle\":"); value.write(to: &writer) }
                 writer.append("}")
             }
         }
@@ -5053,7 +5051,7 @@ extension Localization {
             public func write(to writer: inout JSONWriter) {
                 var separated = false
                 writer.append("{")
-                if let value = self.bundle { writer.append(separated ? ",\"bundle\":" : "\"bundle\":"); separated = true; value.write(to: &writer) }
+                if let value = self.bundle { writer.append("\"bundle\":"); separated = true; value.write(to: &writer) }
                 if let value = self.locale { writer.append(separated ? ",\"locale\":" : "\"locale\":"); separated = true; value.write(to: &writer) }
                 if let value = self.since { writer.append(separated ? ",\"since\":" : "\"since\":"); separated = true; value.write(to: &writer) }
                 if let value = self.limit { writer.append(separated ? ",\"limit\":" : "\"limit\":"); value.write(to: &writer) }
@@ -5190,9 +5188,8 @@ extension Localization {
             }
 
             public func write(to writer: inout JSONWriter) {
-                var separated = false
                 writer.append("{")
-                if let value = self.bundle { writer.append(separated ? ",\"bundle\":" : "\"bundle\":"); value.write(to: &writer) }
+                if let value = self.bundle { writer.append("\"bundle\":"); value.write(to: &writer) }
                 writer.append("}")
             }
         }

@@ -1,5 +1,5 @@
-public import LprojClient
-public import LprojInterface
+import LprojClient
+import LprojInterface
 
 /// The localizer's worker: one task that takes its work (events, the
 /// app's selections, retries) one item at a time, so that no two refreshes

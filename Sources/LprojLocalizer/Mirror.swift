@@ -1,5 +1,5 @@
 internal import LprojEngine
-public import LprojFormat
+import LprojFormat
 internal import LprojInterface
 internal import LprojLocales
 internal import LprojTables

@@ -1,4 +1,4 @@
-package import Foundation
+import Foundation
 internal import GRDB
 
 /// The lookups that missed a key, as saved: one row per user, bundle,

@@ -1,5 +1,5 @@
 package import NIOCore
-package import NIOPosix
+import NIOPosix
 package import VarlinkProtocol
 import Synchronization
 

@@ -223,17 +223,19 @@ package struct SwiftGenerator {
         out.open("public func write(to writer: inout JSONWriter)")
         // Commas are known here while the fields written are known to be;
         // after an optional one, the writer keeps count.
+        // The first field has nothing before it, and the last tells nothing after it.
         var leadingOptional = false
         if let first = fields.first, case .optional = first.type { leadingOptional = true }
-        if leadingOptional { out.line("var separated = false") }
+        if leadingOptional && fields.count > 1 { out.line("var separated = false") }
         out.line("writer.append(\"{\")")
         for (index, field) in fields.enumerated() {
             let name = identifier(field.name)
             let key = literal("\"\(field.name)\":")
             let separatedKey = literal(",\"\(field.name)\":")
             let member =
-                leadingOptional
-                ? "writer.append(separated ? \(separatedKey) : \(key))" : "writer.append(\(index == 0 ? key : separatedKey))"
+                index == 0
+                ? "writer.append(\(key))"
+                : leadingOptional ? "writer.append(separated ? \(separatedKey) : \(key))" : "writer.append(\(separatedKey))"
             let mark = leadingOptional && index < fields.count - 1 ? "; separated = true" : ""
             if case .optional = field.type {
                 out.line("if let value = self.\(name) { \(member)\(mark); value.write(to: &writer) }")

@@ -86,7 +86,7 @@ struct Daemon {
             services.append(
                 .init(
                     service: Watchdog(
-                        interval: interval, group: group, probe: { await watcher.checkIn() },
+                        interval: interval, group: group, probe: { watcher.checkIn() },
                         ping: { [notifier] in notifier.notify(.watchdog) })))
         }
         // Last, so that it is the first to hear of the stop (STOPPING=1).

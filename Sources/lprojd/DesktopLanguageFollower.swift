@@ -10,7 +10,7 @@ struct DesktopLanguageFollower: Service {
     let service: LocalizationService
 
     func run() async throws {
-        try await cancelWhenGracefulShutdown {
+        await cancelWhenGracefulShutdown {
             for await change in watcher.changes {
                 await service.desktopLanguagesChanged(uid: change.uid, to: DesktopLanguages.locales(fromPOSIX: change.languages))
             }

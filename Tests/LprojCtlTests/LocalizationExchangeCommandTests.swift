@@ -17,8 +17,7 @@ import Testing
         while let path = enumerator.nextObject() as? String {
             let url = directory.appendingPathComponent(path)
             var isDirectory: ObjCBool = false
-            FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory)
-            guard !isDirectory.boolValue else { continue }
+            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
             let date = try FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate] as? Date ?? Date.distantPast
             result[path] = (try Data(contentsOf: url), date)
         }

@@ -181,7 +181,8 @@ import Testing
     /// that, no rounding reaches the next power of ten.
     @Test func theExponentOfManyDigitsIsThatOfSeventeen() {
         for value in [
-            0.1, 9.999_999_999_999_999e22, 1e22, 999_999.999_999_999_9, 5e-324, 1.797_693_134_862_315_7e308, 0.000_099_999_999_999_999,
+            0.1, 9.999_999_999_999_999e22, 1e22, 999_999.999_999_999_9, Double.leastNonzeroMagnitude, 1.797_693_134_862_315_7e308,
+            0.000_099_999_999_999_999,
         ] {
             for digits in [17, 18, 30, 400, 4096] {
                 let exact = String(format: "%.\(digits - 1)e", value)

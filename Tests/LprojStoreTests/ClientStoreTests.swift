@@ -24,10 +24,10 @@ import Testing
         let path = directory.appendingPathComponent("lprojd.sqlite").path
         let key = ClientKey(uid: 1000, client: "app")
         do {
-            let store = try ClientStore(path: path)
+            let store = ClientStore(path: path)
             try await store.saveSelection("ja", for: key, bundle: "demo")
         }
-        let reopened = try ClientStore(path: path)
+        let reopened = ClientStore(path: path)
         #expect(reopened.selection(for: key, bundle: "demo")?.locale == "ja")
         #expect(reopened.selectionCount == 1)
     }
@@ -75,15 +75,15 @@ import Testing
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("lprojd.sqlite").path
-        let store = try ClientStore(path: path)
+        let store = ClientStore(path: path)
         let key = ClientKey(uid: 1, client: "app")
         await withTaskGroup(of: Void.self) { group in
             for index in 0..<50 {
-                group.addTask { try? await store.saveSelection("l\(index)", for: key, bundle: "b") }
+                group.addTask { _ = try? await store.saveSelection("l\(index)", for: key, bundle: "b") }
             }
         }
         let cached = store.selection(for: key, bundle: "b")?.locale
-        let fromDisk = try ClientStore(path: path).selection(for: key, bundle: "b")?.locale
+        let fromDisk = ClientStore(path: path).selection(for: key, bundle: "b")?.locale
         #expect(cached == fromDisk)
     }
 
@@ -104,7 +104,7 @@ import Testing
             "dateFormat": "yyyy.MM.dd", "distanceUnit": "miles", "timeZone": "Europe/Rome", "calendar": "japanese",
         ]
         do {
-            let store = try ClientStore(path: path)
+            let store = ClientStore(path: path)
             #expect(store.preferences(for: alice, bundle: "demo").isEmpty)
             let (previous, current) = try await store.updatePreferences(for: alice, bundle: "demo") { _ in mine }
             #expect(previous.isEmpty && current == mine)
@@ -113,13 +113,13 @@ import Testing
             #expect(store.preferences(for: alice, bundle: "other").isEmpty)
             try await store.updatePreferences(for: alice, bundle: "other") { _ in ["currencySymbol": "CHF"] }
         }
-        let reopened = try ClientStore(path: path)
+        let reopened = ClientStore(path: path)
         #expect(reopened.preferences(for: alice, bundle: "demo") == mine)
         #expect(reopened.preferences(for: alice, bundle: "other")["currencySymbol"] == "CHF")
         // Saving nothing forgets them, on disk too.
         let (previous, _) = try await reopened.updatePreferences(for: alice, bundle: "demo") { _ in [:] }
         #expect(previous == mine)
-        #expect(try ClientStore(path: path).preferences(for: alice, bundle: "demo").isEmpty)
+        #expect(ClientStore(path: path).preferences(for: alice, bundle: "demo").isEmpty)
     }
 
     /// A store written by an lprojd that had only the selections (the first
@@ -142,11 +142,11 @@ import Testing
             }
             try migrator.migrate(old)
         }
-        let store = try ClientStore(path: path)
+        let store = ClientStore(path: path)
         let key = ClientKey(uid: 1000, client: "app")
         #expect(store.selection(for: key, bundle: "demo")?.locale == "de")
         try await store.updatePreferences(for: key, bundle: "demo") { _ in ["speedUnit": "knots"] }
-        #expect(try ClientStore(path: path).preferences(for: key, bundle: "demo")["speedUnit"] == "knots")
+        #expect(ClientStore(path: path).preferences(for: key, bundle: "demo")["speedUnit"] == "knots")
         let applied = try await DatabaseQueue(path: path).read { db in
             try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier")
         }

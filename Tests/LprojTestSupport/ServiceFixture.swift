@@ -1,8 +1,8 @@
 package import ClientBudget
 package import Foundation
 package import Logging
-package import LprojEngine
-package import LprojLocales
+import LprojEngine
+import LprojLocales
 package import LprojService
 package import LprojStore
 internal import Synchronization

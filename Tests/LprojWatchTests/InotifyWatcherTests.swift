@@ -100,7 +100,7 @@ import Testing
         defer { watcher.close() }
         try watcher.add(path: directory.path, mask: [.create, .onlyDirectory])
         for index in 0...(limit + 100) {
-            FileManager.default.createFile(atPath: directory.appendingPathComponent("f\(index)").path, contents: nil)
+            _ = FileManager.default.createFile(atPath: directory.appendingPathComponent("f\(index)").path, contents: nil)
         }
         watcher.startReading()
         var iterator = watcher.events.makeAsyncIterator()

@@ -82,8 +82,10 @@ import Testing
             let padded = try await lprojd.lookup(bundle: "demo", key: "pad.1999", locale: "de")
             lookups += 2
             if lookups >= 200 { enoughLookups.raise() }
-            if reply.value != "Willkommen bei Demo" || reply.locale != "de" { wrong.append("\(reply.value) (\(reply.locale))") }
-            if padded.value != "Füllung 1999" { wrong.append("pad.1999: \(padded.value) (\(padded.locale))") }
+            if reply.value != "Willkommen bei Demo" || reply.locale != "de" {
+                wrong.append("\(reply.value) (\(reply.locale ?? "no locale"))")
+            }
+            if padded.value != "Füllung 1999" { wrong.append("pad.1999: \(padded.value) (\(padded.locale ?? "no locale"))") }
         }
         #expect(wrong.isEmpty, "\(wrong.count) of \(lookups) lookups saw no table or half of one: \(wrong.prefix(5))")
         #expect(lookups >= 200)

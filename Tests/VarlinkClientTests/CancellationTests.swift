@@ -16,7 +16,7 @@ import VarlinkProtocol
             let held = Task { try await connection.call(VarlinkCall(method: "org.example.Hold", parameters: [:])) }
             #expect(try await server.nextCall() == "org.example.Hold")
             held.cancel()
-            try await withTimeout(seconds: 10, "the cancelled call kept waiting") {
+            _ = try await withTimeout(seconds: 10, "the cancelled call kept waiting") {
                 await #expect(throws: CancellationError.self) { try await held.value }
             }
             // The server answers the held call first, then this one.
@@ -36,7 +36,7 @@ import VarlinkProtocol
                 withUnsafeCurrentTask { $0?.cancel() }
                 return try await connection.call(VarlinkCall(method: "org.example.Hold", parameters: [:]))
             }
-            try await withTimeout(seconds: 10, "the cancelled call was sent and waited for") {
+            _ = try await withTimeout(seconds: 10, "the cancelled call was sent and waited for") {
                 await #expect(throws: CancellationError.self) { try await never.value }
             }
             let reply = try await withTimeout(seconds: 10, "no reply") {

@@ -281,7 +281,7 @@ final class TestInterface: VarlinkInterface {
         try SocketPath.prepare(path)
         #expect(!FileManager.default.fileExists(atPath: path))
         // A regular file is never removed.
-        FileManager.default.createFile(atPath: path, contents: Data("keep".utf8))
+        _ = FileManager.default.createFile(atPath: path, contents: Data("keep".utf8))
         #expect(throws: (any Error).self) { try SocketPath.prepare(path) }
         #expect(FileManager.default.contents(atPath: path) == Data("keep".utf8))
         try? FileManager.default.removeItem(at: directory)

@@ -1,4 +1,4 @@
-package import LprojTables
+import LprojTables
 
 /// What changed on disk in a bundle, as a watcher saw it.
 package struct BundleChanges: Sendable, Equatable {

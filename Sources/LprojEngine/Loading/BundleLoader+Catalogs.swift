@@ -1,5 +1,5 @@
-package import LprojLocales
-package import LprojTables
+import LprojLocales
+import LprojTables
 
 extension BundleLoader {
     /// Loads a bundle's String Catalogs (those at `paths`, as listed): the

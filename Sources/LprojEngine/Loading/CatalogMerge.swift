@@ -1,5 +1,5 @@
-package import LprojLocales
-package import LprojTables
+import LprojLocales
+import LprojTables
 
 /// Puts a bundle's String Catalogs where Xcode would compile them: each
 /// language's table into `<language>.lproj`, beside the tables already

@@ -1,4 +1,4 @@
-package import LprojLocales
+import LprojLocales
 
 /// How a lookup's answer relates to what was asked: whether a translator
 /// for the requested locale still has something to add.

@@ -1,4 +1,4 @@
-public import LprojFormat
+import LprojFormat
 internal import LprojLocales
 public import LprojTables
 

@@ -1,6 +1,6 @@
 public import LprojFormat
 internal import LprojLocales
-public import LprojTables
+import LprojTables
 
 /// A bundle's texts for one target language, as translation units: what
 /// `export-localizations` writes and what `import-localizations` checks

@@ -1,4 +1,4 @@
-public import LprojFormat
+import LprojFormat
 internal import LprojLocales
 internal import LprojTables
 

@@ -1,4 +1,4 @@
-public import LprojTables
+import LprojTables
 
 /// Reads PO files strictly: UTF-8, gettext's keywords and C string
 /// escapes, at most 64 MiB; every error names its line and column.

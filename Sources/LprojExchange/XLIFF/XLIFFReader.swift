@@ -1,4 +1,4 @@
-public import LprojTables
+import LprojTables
 
 /// Reads XLIFF 1.2 documents that came back from translators, strictly:
 /// through ``XMLReader`` (no DTD, no entities, bounded), then the XLIFF

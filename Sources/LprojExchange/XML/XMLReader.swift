@@ -1,4 +1,4 @@
-public import LprojTables
+import LprojTables
 
 /// A strict reader of XML 1.0 documents in UTF-8, for files that come back
 /// from outside (XLIFF) and for the property lists the import edits.

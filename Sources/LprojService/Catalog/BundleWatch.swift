@@ -391,7 +391,7 @@ final class BundleWatch<C: Clock>: Sendable where C.Duration == Duration {
     private func add(_ target: WatchTarget, _ relative: String, in root: BundleRoot, mask: InotifyMask) {
         if registry.isWatched(target) { return }
         do {
-            try root.withWatchablePath(relative) { path throws(any Error) in try registry.add(target, path: path, mask: mask) }
+            _ = try root.withWatchablePath(relative) { path throws(any Error) in try registry.add(target, path: path, mask: mask) }
         } catch {
             log(.debug, "not watching \(relative): \(error)")
         }

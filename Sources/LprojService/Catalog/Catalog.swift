@@ -1,5 +1,5 @@
 package import LprojEngine
-package import LprojFiles
+import LprojFiles
 internal import Synchronization
 
 /// Every bundle lprojd serves, as one immutable snapshot.

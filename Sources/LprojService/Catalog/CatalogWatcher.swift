@@ -4,7 +4,7 @@ internal import Foundation
 package import Logging
 package import LprojEngine
 internal import LprojWatch
-package import ServiceLifecycle
+import ServiceLifecycle
 internal import Synchronization
 
 /// Follows the bundles on disk with inotify and publishes every change,

@@ -1,5 +1,5 @@
 package import ClientBudget
-package import LprojEngine
+import LprojEngine
 package import LprojLocales
 internal import Synchronization
 

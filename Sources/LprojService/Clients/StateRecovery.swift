@@ -1,6 +1,6 @@
 package import Logging
 package import LprojStore
-package import ServiceLifecycle
+import ServiceLifecycle
 
 /// Opens the client store again while it is unavailable (a damaged file
 /// moved away, a directory made writable again), every `interval`, and

@@ -1,5 +1,5 @@
-package import Logging
-package import ServiceLifecycle
+import Logging
+import ServiceLifecycle
 
 /// Saves the misses that changed every `interval`, at most
 /// `rowsPerSave` rows at a time, and all of them when lprojd stops

@@ -1,7 +1,7 @@
 internal import CSystemd
 internal import Glibc
 package import Logging
-package import ServiceLifecycle
+import ServiceLifecycle
 internal import Synchronization
 
 /// Follows users' languages as their desktop keeps them: the `Languages`

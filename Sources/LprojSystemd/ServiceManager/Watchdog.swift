@@ -1,6 +1,6 @@
 import CSystemd
 package import NIOCore
-package import ServiceLifecycle
+import ServiceLifecycle
 
 /// systemd's watchdog (`WatchdogSec=`): tells the service manager every half
 /// interval that the daemon still works, so that a wedged one is restarted.

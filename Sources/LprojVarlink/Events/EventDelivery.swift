@@ -2,7 +2,7 @@ package import ClientBudget
 package import Logging
 internal import LprojInterface
 package import LprojService
-package import ServiceLifecycle
+import ServiceLifecycle
 internal import Synchronization
 package import VarlinkProtocol
 

@@ -6,7 +6,7 @@ package import Logging
 package import NIOCore
 import NIOConcurrencyHelpers
 import NIOPosix
-package import ServiceLifecycle
+import ServiceLifecycle
 import Synchronization
 package import VarlinkProtocol
 

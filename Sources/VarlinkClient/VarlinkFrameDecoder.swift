@@ -2,6 +2,7 @@
     import Glibc
 #endif
 package import NIOCore
+import VarlinkProtocol
 
 /// Splits a byte stream into Varlink messages at their NUL terminators, as
 /// a client reads its replies.
@@ -14,11 +15,6 @@ package import NIOCore
 /// only as each is answered.)
 package struct VarlinkFrameDecoder: ByteToMessageDecoder {
     package typealias InboundOut = ByteBuffer
-
-    /// A message longer than the limit.
-    package struct MessageSizeError: Error {
-        package let maximumSize: Int
-    }
 
     let maximumSize: Int
     private var searched = 0

@@ -3,6 +3,9 @@ import NIOCore
 import Testing
 @testable import VarlinkNIO
 
+/// The time the tests' events happen at when the time does not matter to them.
+private let start = NIODeadline.uptimeNanoseconds(0)
+
 /// The connection's decisions, without sockets.
 @Suite struct ConnectionStateMachineTests {
     typealias Machine = ConnectionStateMachine
@@ -12,9 +15,9 @@ import Testing
 
     @Test func aCallAsksForOneTurn() {
         var machine = Self.machine()
-        #expect(machine.received(bytes: 10) == Machine.Action(requestTurn: true))
+        #expect(machine.received(bytes: 10, now: start) == Machine.Action(requestTurn: true))
         // Already waiting for its turn: no second request.
-        #expect(machine.received(bytes: 10) == .none)
+        #expect(machine.received(bytes: 10, now: start) == .none)
         machine.turnStarted()
         #expect(machine.next() == .answer)
         machine.dequeued(bytes: 10)
@@ -26,8 +29,8 @@ import Testing
 
     @Test func aTurnCutShortAsksForAnother() {
         var machine = Self.machine()
-        _ = machine.received(bytes: 10)
-        _ = machine.received(bytes: 10)
+        _ = machine.received(bytes: 10, now: start)
+        _ = machine.received(bytes: 10, now: start)
         machine.turnStarted()
         machine.dequeued(bytes: 10)
         // The turn's time ran out with a call still queued.
@@ -36,21 +39,21 @@ import Testing
 
     @Test func aLongQueueStopsReadingUntilItShrinks() {
         var machine = Self.machine(calls: 3, bytes: 1000)
-        _ = machine.received(bytes: 1)
-        _ = machine.received(bytes: 1)
-        #expect(machine.received(bytes: 1).reading == .pause)
+        _ = machine.received(bytes: 1, now: start)
+        _ = machine.received(bytes: 1, now: start)
+        #expect(machine.received(bytes: 1, now: start).reading == .pause)
         machine.turnStarted()
         machine.dequeued(bytes: 1)
         #expect(machine.turnEnded().reading == .resume)
         // Bytes count as well as calls.
         var bytes = Self.machine(calls: 100, bytes: 100)
-        #expect(bytes.received(bytes: 60).reading == .unchanged)
-        #expect(bytes.received(bytes: 60).reading == .pause)
+        #expect(bytes.received(bytes: 60, now: start).reading == .unchanged)
+        #expect(bytes.received(bytes: 60, now: start).reading == .pause)
     }
 
     @Test func aClientThatStopsReadingIsNotServedFromTheNextCallOn() {
         var machine = Self.machine(calls: 100, bytes: 100_000)
-        for _ in 0..<5 { _ = machine.received(bytes: 10) }
+        for _ in 0..<5 { _ = machine.received(bytes: 10, now: start) }
         machine.turnStarted()
         #expect(machine.next() == .answer)
         machine.dequeued(bytes: 10)
@@ -64,7 +67,7 @@ import Testing
 
     @Test func theUsersOutputBudgetHoldsEveryConnectionOfIt() {
         var machine = Self.machine()
-        _ = machine.received(bytes: 10)
+        _ = machine.received(bytes: 10, now: start)
         machine.turnStarted()
         #expect(machine.budget(.output, blocked: true).reading == .pause)
         #expect(machine.next() == .wait)
@@ -73,8 +76,8 @@ import Testing
 
     @Test func anAnswerOffTheLoopHoldsTheConnection() {
         var machine = Self.machine()
-        _ = machine.received(bytes: 10)
-        _ = machine.received(bytes: 10)
+        _ = machine.received(bytes: 10, now: start)
+        _ = machine.received(bytes: 10, now: start)
         machine.turnStarted()
         machine.dequeued(bytes: 10)
         machine.began(.answering)
@@ -86,27 +89,27 @@ import Testing
 
     @Test func aStreamHoldsTheConnectionUntilItEnds() {
         var machine = Self.machine()
-        _ = machine.received(bytes: 10)
+        _ = machine.received(bytes: 10, now: start)
         machine.turnStarted()
         machine.dequeued(bytes: 10)
         machine.began(.streaming)
-        _ = machine.received(bytes: 10)
+        _ = machine.received(bytes: 10, now: start)
         #expect(machine.next() == .wait)
         #expect(machine.streamEnded() == Machine.Action(requestTurn: true))
     }
 
     @Test func shutdownDropsTheQueueAndClosesWhenNothingIsOwed() {
         var idle = Self.machine()
-        _ = idle.received(bytes: 10)
+        _ = idle.received(bytes: 10, now: start)
         let action = idle.shutdownRequested()
         #expect(action.close && action.dropInput && action.reading == .pause && !action.endStream)
         #expect(idle.next() == .wait && idle.state == .closing(answerPending: false))
-        #expect(idle.received(bytes: 10) == .none)
+        #expect(idle.received(bytes: 10, now: start) == .none)
         #expect(idle.shutdownRequested() == .none)  // once
 
         // Waiting for a commit: close once it is answered.
         var answering = Self.machine()
-        _ = answering.received(bytes: 10)
+        _ = answering.received(bytes: 10, now: start)
         answering.turnStarted()
         answering.dequeued(bytes: 10)
         answering.began(.answering)
@@ -116,7 +119,7 @@ import Testing
 
         // Streaming: the stream ends with the last reply; the connection closes.
         var streaming = Self.machine()
-        _ = streaming.received(bytes: 10)
+        _ = streaming.received(bytes: 10, now: start)
         streaming.turnStarted()
         streaming.dequeued(bytes: 10)
         streaming.began(.streaming)
@@ -149,7 +152,7 @@ import Testing
     /// once the socket is closed nothing is asked of the handler.
     @Test func aBrokenLimitRefusesOnceAndTheClosedConnectionAsksNothing() {
         var machine = Self.machine()
-        _ = machine.received(bytes: 10)
+        _ = machine.received(bytes: 10, now: start)
         let refused = machine.refuse(.messageSize(100))
         #expect(refused.refuse == .messageSize(100) && refused.reading == .pause && refused.dropInput)
         #expect(machine.refuse(.messageSize(100)) == .none)
@@ -162,7 +165,7 @@ import Testing
     /// has ended they ask for none (no turn without work).
     @Test func streamOutputAsksForTurnsOnlyWhileTheStreamIsOpen() {
         var machine = Self.machine()
-        _ = machine.received(bytes: 10)
+        _ = machine.received(bytes: 10, now: start)
         machine.turnStarted()
         machine.dequeued(bytes: 10)
         machine.began(.streaming)

@@ -25,10 +25,10 @@ import VarlinkProtocol
         #expect(frames.next() == nil && frames.bytes == 0)
         // A message longer than the limit, finished or not, is refused.
         var long = ByteBuffer(string: String(repeating: "x", count: 17))
-        #expect(throws: FrameBuffer.MessageSizeError(maximumSize: 16)) { try frames.append(&long) }
+        #expect(throws: MessageSizeError(maximumSize: 16)) { try frames.append(&long) }
         var frames2 = FrameBuffer(maximumMessageSize: 16)
         var longComplete = ByteBuffer(string: String(repeating: "x", count: 17) + "\u{0}")
-        #expect(throws: FrameBuffer.MessageSizeError(maximumSize: 16)) { try frames2.append(&longComplete) }
+        #expect(throws: MessageSizeError(maximumSize: 16)) { try frames2.append(&longComplete) }
     }
 
     @Test func theFrameBufferGivesBackTheSpaceOfAnsweredMessages() throws {

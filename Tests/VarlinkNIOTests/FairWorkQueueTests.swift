@@ -37,11 +37,26 @@ import Testing
         let queue = FairWorkQueue(workers: 4)
         let gate = Gate()
         let workers = Task { await queue.run(workers: 4, threads: 2) }
-        for _ in 0..<8 { queue.submit(uid: 1) { await gate.wait() } }
+        let started = AsyncStream.makeStream(of: Void.self)
+        for _ in 0..<8 {
+            queue.submit(uid: 1) {
+                started.continuation.yield()
+                await gate.wait()
+            }
+        }
         let done = AsyncStream.makeStream(of: Void.self)
         queue.submit(uid: 2) { done.continuation.yield() }
         try await withTimeout(seconds: 20, "another uid's job waited for the first uid's") {
             for await _ in done.stream { return }
+        }
+        // The first uid's jobs take three workers, whichever order the
+        // workers took the jobs in (the other uid's may have run first).
+        try await withTimeout(seconds: 20, "the first uid's jobs did not take three workers") {
+            var count = 0
+            for await _ in started.stream {
+                count += 1
+                if count == 3 { return }
+            }
         }
         #expect(queue.running(uid: 1) == 3)
         #expect(queue.pending == 8)

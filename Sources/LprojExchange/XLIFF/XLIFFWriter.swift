@@ -4,12 +4,6 @@
 /// text `&`, `<`, `>` and carriage returns escaped, in attributes also `"`
 /// and tabs and line ends. Compared with Xcode 27's own export in the tests.
 public enum XLIFFWriter {
-    /// A character XML 1.0 cannot carry at all, even as a reference.
-    public struct Unwritable: Error, Sendable, Hashable {
-        public let unitID: String
-        public let scalar: Unicode.Scalar
-    }
-
     /// The document's bytes.
     public static func write(_ document: XLIFFDocument) -> [UInt8] {
         var output = """

@@ -114,7 +114,7 @@ struct ConnectionStateMachine {
 
     /// Bytes arrived: `calls` complete calls of `bytes` joined the queue,
     /// and `partialBytes` of an unfinished one wait after them.
-    mutating func received(calls: Int = 1, bytes: Int, partialBytes: Int = 0, now: NIODeadline = .uptimeNanoseconds(0)) -> Action {
+    mutating func received(calls: Int = 1, bytes: Int, partialBytes: Int = 0, now: NIODeadline) -> Action {
         guard isOpen else { return .none }
         lastInput = now
         queuedCalls += calls

@@ -1,4 +1,5 @@
 import NIOCore
+import VarlinkProtocol
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -13,11 +14,6 @@ import NIOCore
 /// the connection's turns, which the loop's scheduler bounds. A message
 /// longer than `maximumMessageSize`, complete or not, is an error.
 struct FrameBuffer {
-    /// A message longer than the limit.
-    struct MessageSizeError: Error, Equatable {
-        let maximumSize: Int
-    }
-
     private var buffer = ByteBuffer()
     let maximumMessageSize: Int
     /// Where the message after the last complete one starts (an index into

@@ -20,12 +20,11 @@ let package = Package(
     products: [
         .executable(name: "lprojd", targets: ["lprojd"]),
         .executable(name: "lprojctl", targets: ["lprojctl"]),
-        .library(name: "LprojEngine", targets: ["LprojEngine"]),
         // The table formats, for lproj-extract (Extract/, a package of its own).
         .library(name: "LprojTables", targets: ["LprojTables"]),
         .library(name: "VarlinkProtocol", targets: ["VarlinkProtocol"]),
-        // The exchange formats, for lproj-extract: it writes the source
-        // references (SourceReferences) that `lprojctl po export` reads.
+        // For lproj-extract: the source references (SourceReferences, the
+        // module's only public type) it writes for `lprojctl po export`.
         .library(name: "LprojExchange", targets: ["LprojExchange"]),
         // The client on the wire alone: Varlink and NIO, no engine, no ICU.
         .library(name: "LprojClient", targets: ["LprojClient"]),

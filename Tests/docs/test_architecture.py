@@ -255,3 +255,48 @@ def test_the_wire_client_takes_no_engine():
     engine = {"LprojEngine", "LprojLocales", "LprojFormatting", "LprojTables", "LprojFormat", "CLprojICU", "LprojFiles"}
     assert not wire & engine, f"the LprojClient product pulls in {sorted(wire & engine)}"
     assert "LprojLocalizer" in products and "LprojLocalizer" not in wire
+
+
+# A declaration made public (attributes may come first), in a Swift file.
+PUBLIC = re.compile(r"^\s*(?:@\w+(?:\([^)]*\))?\s+)*public\s", re.MULTILINE)
+GENERATED = REPOSITORY / "Sources" / "LprojInterface" / "Localization.swift"
+MOST_HAND_WRITTEN_PUBLIC = 700
+
+
+def what_is_api() -> str:
+    text = ARCHITECTURE.read_text(encoding="utf-8")
+    return text.split("### What is API\n", 1)[1].split("\n## ", 1)[0]
+
+
+def public_declarations() -> dict[str, int]:
+    """How many `public` declarations each module's hand-written files make."""
+    counts: dict[str, int] = {}
+    for file in sorted((REPOSITORY / "Sources").rglob("*.swift")):
+        if file == GENERATED:
+            continue
+        found = len(PUBLIC.findall(file.read_text(encoding="utf-8")))
+        if found:
+            module = file.relative_to(REPOSITORY / "Sources").parts[0]
+            counts[module] = counts.get(module, 0) + found
+    return counts
+
+
+def test_only_the_api_modules_declare_anything_public():
+    section = what_is_api()
+    named = re.search(r"^API modules: (.+)\.$", section, re.MULTILINE)
+    assert named, "the What is API paragraph names no API modules"
+    api = set(re.findall(r"`(\w+)`", named.group(1)))
+    assert set(public_declarations()) <= api, f"public outside the API modules: {set(public_declarations()) - api}"
+    # No product is made of a module that is not API (the fuzzers' own product aside).
+    products = {target for product in package()["products"] if product["name"] != "LprojFuzzing"
+                and "library" in product["type"] for target in product["targets"]}
+    assert products <= api, f"products of modules that are not API: {products - api}"
+
+
+def test_the_public_counts_are_the_codes_and_within_the_budget():
+    section = " ".join(what_is_api().split())
+    hand_written = sum(public_declarations().values())
+    generated = len(PUBLIC.findall(GENERATED.read_text(encoding="utf-8")))
+    assert hand_written <= MOST_HAND_WRITTEN_PUBLIC
+    assert f"Hand-written `public` declarations: {hand_written:,} (at most {MOST_HAND_WRITTEN_PUBLIC:,}" in section
+    assert f"the generated interface adds {generated:,})" in section

@@ -1,14 +1,14 @@
 /// The table files of a bundle directory, as bytes by their path relative
 /// to it: what export reads and import edits. The command line reads the
 /// disk; everything here is given bytes and returns bytes.
-public struct ExchangeBundle: Sendable {
+package struct ExchangeBundle: Sendable {
     /// `*.lproj/*.strings`, `*.lproj/*.stringsdict` and `*.xcstrings`, by relative path.
-    public var files: [String: [UInt8]]
+    package var files: [String: [UInt8]]
     /// The development language's folder name without `.lproj` (`en`, `Base`).
-    public var developmentFolder: String
+    package var developmentFolder: String
 
     /// Creates a bundle.
-    public init(files: [String: [UInt8]], developmentFolder: String) {
+    package init(files: [String: [UInt8]], developmentFolder: String) {
         self.files = files
         self.developmentFolder = developmentFolder
     }

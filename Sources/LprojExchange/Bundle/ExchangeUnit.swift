@@ -1,28 +1,28 @@
-public import LprojFormat
+package import LprojFormat
 
 /// One translatable text of one table file, in one target language: what
 /// an XLIFF trans-unit or a PO message carries, and where its translation
 /// goes back.
-public struct ExchangeUnit: Sendable, Hashable {
+package struct ExchangeUnit: Sendable, Hashable {
     /// The id Xcode gives it.
-    public var id: String
+    package var id: String
     /// The development language's text, as exported.
-    public var source: String
+    package var source: String
     /// The target language's text, as exported; nil when it has none.
-    public var target: String?
+    package var target: String?
     /// XLIFF's state of the target.
-    public var state: String?
-    public var stateQualifier: String?
+    package var state: String?
+    package var stateQualifier: String?
     /// The developer's comment.
-    public var note: String?
-    public var noteFrom: String?
+    package var note: String?
+    package var noteFrom: String?
     /// Where the translation goes.
-    public var address: Address
+    package var address: Address
     /// The key of the table this unit belongs to.
-    public var key: String
+    package var key: String
 
     /// Where a unit's translation is written.
-    public enum Address: Sendable, Hashable {
+    package enum Address: Sendable, Hashable {
         /// A `.strings` value.
         case strings(key: String)
         /// A `.stringsdict` entry's format, or one form of one of its variables.
@@ -33,7 +33,7 @@ public struct ExchangeUnit: Sendable, Hashable {
     }
 
     /// The plural category the unit is a form of, if any.
-    public var category: PluralCategory? {
+    package var category: PluralCategory? {
         switch address {
         case .stringsdictForm(_, _, _, let category): category
         case .catalog(_, let path): path.category
@@ -43,7 +43,7 @@ public struct ExchangeUnit: Sendable, Hashable {
 }
 
 /// Which unit of a catalog's localization.
-public enum CatalogUnitPath: Sendable, Hashable {
+package enum CatalogUnitPath: Sendable, Hashable {
     case plain
     case plural(PluralCategory)
     case device(String)
@@ -51,7 +51,7 @@ public enum CatalogUnitPath: Sendable, Hashable {
     case substitution(String, PluralCategory)
 
     /// The plural category, if it is a form.
-    public var category: PluralCategory? {
+    package var category: PluralCategory? {
         switch self {
         case .plain, .device: nil
         case .plural(let category), .devicePlural(_, let category), .substitution(_, let category): category
@@ -59,7 +59,7 @@ public enum CatalogUnitPath: Sendable, Hashable {
     }
 
     /// The part of Xcode's unit id after `|==|` (nil for the plain unit).
-    public var idSuffix: String? {
+    package var idSuffix: String? {
         switch self {
         case .plain: nil
         case .plural(let category): "plural.\(category)"

@@ -1,21 +1,21 @@
 import LprojFormat
 internal import LprojLocales
-public import LprojTables
+package import LprojTables
 
 /// Something an import has to say, at a place in the translator's file or
 /// in the bundle.
-public struct ImportFinding: Sendable, Hashable, CustomStringConvertible {
-    public enum Severity: String, Sendable, Hashable {
+package struct ImportFinding: Sendable, Hashable, CustomStringConvertible {
+    package enum Severity: String, Sendable, Hashable {
         case error, warning
     }
 
-    public let severity: Severity
+    package let severity: Severity
     /// The file it is about, as the caller named it.
-    public let file: String
-    public let location: SourceLocation?
-    public let message: String
+    package let file: String
+    package let location: SourceLocation?
+    package let message: String
 
-    public init(severity: Severity, file: String, location: SourceLocation?, message: String) {
+    package init(severity: Severity, file: String, location: SourceLocation?, message: String) {
         self.severity = severity
         self.file = file
         self.location = location
@@ -23,27 +23,27 @@ public struct ImportFinding: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `file:line:column: severity: message`, as compilers print it.
-    public var description: String {
+    package var description: String {
         "\(file)\(location.map { ":\($0)" } ?? ""): \(severity.rawValue): \(message)"
     }
 }
 
 /// What an import would do: the files to write (none when anything is in
 /// error), and what it found.
-public struct ImportPlan: Sendable {
+package struct ImportPlan: Sendable {
     /// New contents by bundle-relative path; empty unless the whole import is valid.
-    public var writes: [(path: String, bytes: [UInt8])] = []
-    public var findings: [ImportFinding] = []
+    package var writes: [(path: String, bytes: [UInt8])] = []
+    package var findings: [ImportFinding] = []
     /// Units whose translation was taken.
-    public var imported = 0
+    package var imported = 0
     /// Units whose translation was already there.
-    public var unchanged = 0
+    package var unchanged = 0
     /// Units left out because their state says they are not finished (`new`, `needs-review-*`).
-    public var unfinished = 0
+    package var unfinished = 0
     /// Units left out because their source changed since the export.
-    public var sourceChanged = 0
+    package var sourceChanged = 0
 
-    public var hasErrors: Bool { findings.contains { $0.severity == .error } }
+    package var hasErrors: Bool { findings.contains { $0.severity == .error } }
 }
 
 /// A translation of one unit, to be written.
@@ -58,7 +58,7 @@ extension LocalizationExchange {
     /// Checks a translated document against the bundle and works out the
     /// files it changes. Nothing is written here; the plan's writes are
     /// empty unless every file and unit is valid.
-    public func importing(_ document: XLIFFDocument, from displayPath: String) -> ImportPlan {
+    package func importing(_ document: XLIFFDocument, from displayPath: String) -> ImportPlan {
         var plan = ImportPlan()
         func report(_ severity: ImportFinding.Severity, _ location: SourceLocation?, _ message: String) {
             plan.findings.append(ImportFinding(severity: severity, file: displayPath, location: location, message: message))

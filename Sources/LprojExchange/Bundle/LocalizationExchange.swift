@@ -1,4 +1,4 @@
-public import LprojFormat
+package import LprojFormat
 internal import LprojLocales
 import LprojTables
 
@@ -14,15 +14,15 @@ import LprojTables
 /// categories, the forms are the target language's own CLDR categories,
 /// with those its table already has (and `zero` where the development
 /// language writes one, as Apple uses it for 0 in every language).
-public struct LocalizationExchange: Sendable {
-    public let bundle: ExchangeBundle
+package struct LocalizationExchange: Sendable {
+    package let bundle: ExchangeBundle
     /// The target language, as given.
-    public let language: String
+    package let language: String
     /// The target's `.lproj` folder name: the bundle's own folder for the
     /// language, else the language.
-    public let targetFolder: String
+    package let targetFolder: String
     /// The categories CLDR gives the target language.
-    public let languageCategories: Set<PluralCategory>
+    package let languageCategories: Set<PluralCategory>
 
     /// Prepares an exchange; fails on a language that is not a BCP 47 tag
     /// of a language this system knows (or one the bundle has a folder
@@ -31,7 +31,7 @@ public struct LocalizationExchange: Sendable {
     /// A translator's file names its language: only such a tag, mapped to
     /// the bundle's own folder for it (or written as the bundle writes its
     /// folders' names), ever becomes a folder.
-    public init(bundle: ExchangeBundle, language: String, intoDevelopmentLanguage: Bool = false) throws(ExchangeError) {
+    package init(bundle: ExchangeBundle, language: String, intoDevelopmentLanguage: Bool = false) throws(ExchangeError) {
         let developmentOnly = "holds the text every language falls back to: write into it only with --into-development-language"
         if language == "Base" {
             guard intoDevelopmentLanguage else { throw ExchangeError("Base.lproj \(developmentOnly)") }
@@ -90,7 +90,7 @@ public struct LocalizationExchange: Sendable {
     /// Every table file's units, sorted by file, then by id: the
     /// development folder's tables, those only `Base.lproj` has, and the
     /// String Catalogs.
-    public func tables() -> [ExchangeTable] {
+    package func tables() -> [ExchangeTable] {
         var tables: [ExchangeTable] = []
         var paths = bundle.tables(inFolder: bundle.developmentFolder)
         // A table only Base.lproj has (base internationalization) is the development language's too.
@@ -125,22 +125,22 @@ public struct LocalizationExchange: Sendable {
 }
 
 /// One table file's units.
-public struct ExchangeTable: Sendable {
-    public enum Kind: Sendable, Hashable {
+package struct ExchangeTable: Sendable {
+    package enum Kind: Sendable, Hashable {
         case strings, stringsdict, catalog
     }
 
-    public var kind: Kind
+    package var kind: Kind
     /// XLIFF's `original`: the development-language file, or the catalog.
-    public var original: String
+    package var original: String
     /// The file translations are written to.
-    public var targetPath: String
+    package var targetPath: String
     /// The language of the sources.
-    public var sourceLanguage: String
+    package var sourceLanguage: String
     /// The units, sorted by id.
-    public var units: [ExchangeUnit]
+    package var units: [ExchangeUnit]
     /// Why the table, or some of its units, could not be exported.
-    public var problems: [String]
+    package var problems: [String]
 
     init(kind: Kind, original: String, targetPath: String, sourceLanguage: String, units: [ExchangeUnit], problems: [String]) {
         self.kind = kind
@@ -153,10 +153,10 @@ public struct ExchangeTable: Sendable {
 }
 
 /// An exchange that cannot be made at all.
-public struct ExchangeError: Error, Sendable, Hashable, CustomStringConvertible {
-    public let description: String
+package struct ExchangeError: Error, Sendable, Hashable, CustomStringConvertible {
+    package let description: String
 
-    public init(_ description: String) {
+    package init(_ description: String) {
         self.description = description
     }
 }

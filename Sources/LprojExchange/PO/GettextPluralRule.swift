@@ -1,9 +1,9 @@
 /// A gettext `Plural-Forms` header (`nplurals=3; plural=(n%10==1 ? 0 : …);`),
 /// parsed and evaluated as gettext evaluates it: C's integer arithmetic on
 /// `n`, with `?:`, `||`, `&&`, comparisons, `+ - * / %` and `!`.
-public struct GettextPluralRule: Sendable, Hashable {
-    public let count: Int
-    public let text: String
+package struct GettextPluralRule: Sendable, Hashable {
+    package let count: Int
+    package let text: String
     private let expression: Expression
 
     indirect enum Expression: Sendable, Hashable {
@@ -22,7 +22,7 @@ public struct GettextPluralRule: Sendable, Hashable {
 
     /// Parses a header's value; nil when it is not one (or past the bounds:
     /// `plural=n+n+…` of 400 KB once overflowed the stack).
-    public init?(_ header: String) {
+    package init?(_ header: String) {
         guard header.utf8.count <= Self.maximumLength else { return nil }
         var count: Int?
         var plural: String?
@@ -40,7 +40,7 @@ public struct GettextPluralRule: Sendable, Hashable {
     }
 
     /// The form gettext picks for `n` (clamped to the forms there are, as gettext does not: an out-of-range index is reported).
-    public func index(for n: UInt64) -> Int {
+    package func index(for n: UInt64) -> Int {
         Int(clamping: Self.evaluate(expression, n))
     }
 

@@ -3,9 +3,9 @@ internal import LprojLocales
 internal import LprojTables
 
 /// What `lprojctl po export` writes, and what it could not.
-public struct POExport: Sendable {
-    public var document: PODocument
-    public var problems: [String]
+package struct POExport: Sendable {
+    package var document: PODocument
+    package var problems: [String]
 }
 
 /// One PO message's units: a single unit, or the units of one plural by category.
@@ -22,7 +22,7 @@ struct POGroup {
 extension LocalizationExchange {
     /// The standard `Plural-Forms` of a language (``GettextPluralTable``): by
     /// its language subtag, as gettext's table is.
-    public static func standardPluralForms(for language: String) -> String? {
+    package static func standardPluralForms(for language: String) -> String? {
         guard let identifier = try? LocaleIdentifier(language) else { return nil }
         return GettextPluralTable.forms[identifier.tag] ?? GettextPluralTable.forms[identifier.language]
     }
@@ -97,7 +97,7 @@ extension LocalizationExchange {
     /// The PO file of the target language, or (`template`) the POT of the
     /// development language's texts.
     /// `references` gives each message the `#:` places where the code uses its key.
-    public func poDocument(
+    package func poDocument(
         template: Bool, project: String, generator: String, pluralForms: String? = nil, references: SourceReferences = SourceReferences()
     ) -> POExport {
         let (groups, groupProblems) = poGroups()
@@ -218,7 +218,7 @@ extension LocalizationExchange {
 
     /// Checks a translated PO file against the bundle and works out the
     /// files it changes, exactly as an XLIFF import does (it becomes one).
-    public func importing(_ po: PODocument, from displayPath: String) -> ImportPlan {
+    package func importing(_ po: PODocument, from displayPath: String) -> ImportPlan {
         var plan = ImportPlan()
         func report(_ severity: ImportFinding.Severity, _ location: SourceLocation?, _ message: String) {
             plan.findings.append(ImportFinding(severity: severity, file: displayPath, location: location, message: message))

@@ -3,10 +3,10 @@ import LprojTables
 /// Reads PO files strictly: UTF-8, gettext's keywords and C string
 /// escapes, at most 64 MiB; every error names its line and column.
 /// Obsolete (`#~`) messages are skipped; `#,` flags and `#.` comments kept.
-public enum POReader {
-    public static let maximumBytes = 64 << 20
+package enum POReader {
+    package static let maximumBytes = 64 << 20
 
-    public static func read(_ bytes: [UInt8]) throws(XMLError) -> PODocument {
+    package static func read(_ bytes: [UInt8]) throws(XMLError) -> PODocument {
         guard bytes.count <= maximumBytes else {
             throw XMLError(
                 location: SourceLocation(line: 1, column: 1), message: "the file is \(bytes.count) bytes; at most \(maximumBytes) are read")

@@ -1,8 +1,8 @@
 /// Writes PO files as gettext's tools do: the header entry first, then each
 /// message with its comments and flags, strings escaped (`\\`, `\"`, `\n`,
 /// `\t`, other control characters in octal) and split after each `\n`.
-public enum POWriter {
-    public static func write(_ document: PODocument) -> [UInt8] {
+package enum POWriter {
+    package static func write(_ document: PODocument) -> [UInt8] {
         var output = "msgid \"\"\nmsgstr \"\"\n"
         for (name, value) in document.header { output += quoted("\(name): \(value)\n") + "\n" }
         for message in document.messages {

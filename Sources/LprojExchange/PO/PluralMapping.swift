@@ -1,4 +1,4 @@
-public import LprojFormat
+package import LprojFormat
 internal import LprojLocales
 
 /// Which gettext form holds which CLDR category, for one language: found by
@@ -6,19 +6,19 @@ internal import LprojLocales
 /// millions), never assumed. Where they disagree (one gettext form for two
 /// categories, or one category split over two forms), the numbers that
 /// show it are kept, to be reported.
-public struct PluralMapping: Sendable {
-    public let rule: GettextPluralRule
+package struct PluralMapping: Sendable {
+    package let rule: GettextPluralRule
     /// The category each gettext form holds: the one that covers its
     /// numbers, or `other` (else the most frequent) when several do.
-    public let categoryOfIndex: [PluralCategory?]
+    package let categoryOfIndex: [PluralCategory?]
     /// Where the two rules disagree, as sentences with numbers.
-    public let disagreements: [String]
+    package let disagreements: [String]
 
     /// The numbers both rules are evaluated on.
-    public static let samples: [UInt64] = Array(0...1099) + [1_000_000, 2_000_000, 3_000_000, 5_000_000, 10_000_000, 1_000_001, 1_000_002]
+    package static let samples: [UInt64] = Array(0...1099) + [1_000_000, 2_000_000, 3_000_000, 5_000_000, 10_000_000, 1_000_001, 1_000_002]
 
     /// The mapping of a language's CLDR rules (from ICU) to a gettext rule.
-    public init(language: String, rule: GettextPluralRule) {
+    package init(language: String, rule: GettextPluralRule) {
         let rules = (try? LocaleIdentifier(language)).flatMap { PluralRules.forLocale($0) }
         var numbers: [Int: [PluralCategory: [UInt64]]] = [:]
         var outOfRange: [UInt64] = []
@@ -64,7 +64,7 @@ public struct PluralMapping: Sendable {
     }
 
     /// The gettext form of a category, when it has one of its own.
-    public func index(of category: PluralCategory) -> Int? {
+    package func index(of category: PluralCategory) -> Int? {
         categoryOfIndex.firstIndex(of: category)
     }
 }

@@ -5,9 +5,9 @@ import LprojTables
 /// structure Xcode writes. Markup inside `source` or `target` (XLIFF's
 /// inline `g`, `x`, `ph` …) is refused rather than flattened, so that no
 /// text is silently lost. Every error names its line and column.
-public enum XLIFFReader {
+package enum XLIFFReader {
     /// Reads a document.
-    public static func read(_ bytes: [UInt8], limits: XMLLimits = .standard) throws(XMLError) -> XLIFFDocument {
+    package static func read(_ bytes: [UInt8], limits: XMLLimits = .standard) throws(XMLError) -> XLIFFDocument {
         let root = try XMLReader(limits: limits, doctype: .refuse).read(bytes)
         guard root.localName == "xliff", root.namespace == XLIFFDocument.namespace else {
             throw XMLError(

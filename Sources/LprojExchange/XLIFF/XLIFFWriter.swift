@@ -3,9 +3,9 @@
 /// `target` (with its `state`), then `note` (`<note/>` when empty); in
 /// text `&`, `<`, `>` and carriage returns escaped, in attributes also `"`
 /// and tabs and line ends. Compared with Xcode 27's own export in the tests.
-public enum XLIFFWriter {
+package enum XLIFFWriter {
     /// The document's bytes.
-    public static func write(_ document: XLIFFDocument) -> [UInt8] {
+    package static func write(_ document: XLIFFDocument) -> [UInt8] {
         var output = """
             <?xml version="1.0" encoding="UTF-8"?>
             <xliff xmlns="urn:oasis:names:tc:xliff:document:1.2" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" version="1.2" xsi:schemaLocation="urn:oasis:names:tc:xliff:document:1.2 http://docs.oasis-open.org/xliff/v1.2/os/xliff-core-1.2-strict.xsd">
@@ -47,7 +47,7 @@ public enum XLIFFWriter {
     }
 
     /// The first character of a unit's texts that XML 1.0 cannot carry.
-    public static func unwritable(_ unit: XLIFFDocument.Unit) -> Unicode.Scalar? {
+    package static func unwritable(_ unit: XLIFFDocument.Unit) -> Unicode.Scalar? {
         for text in [unit.id, unit.source, unit.target ?? "", unit.note ?? ""] {
             if let scalar = text.unicodeScalars.first(where: { !isXMLCharacter($0) }) { return scalar }
         }

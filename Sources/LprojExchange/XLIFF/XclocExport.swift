@@ -1,18 +1,18 @@
 /// What `export-localizations` writes: an `.xcloc` folder as Xcode writes
 /// it, each file by its path inside the folder.
-public struct XclocExport: Sendable {
+package struct XclocExport: Sendable {
     /// `contents.json`, `Localized Contents/LANG.xliff` and `Source Contents/…`.
-    public var files: [(path: String, bytes: [UInt8])]
+    package var files: [(path: String, bytes: [UInt8])]
     /// The document written to `Localized Contents/`.
-    public var document: XLIFFDocument
+    package var document: XLIFFDocument
     /// Tables or units that could not be exported, and why.
-    public var problems: [String]
+    package var problems: [String]
 }
 
 extension LocalizationExchange {
     /// The XLIFF document of every table, units with no text XML can carry
     /// left out (and reported).
-    public func xliffDocument(tool: XLIFFDocument.Tool) -> (XLIFFDocument, [String]) {
+    package func xliffDocument(tool: XLIFFDocument.Tool) -> (XLIFFDocument, [String]) {
         var problems: [String] = []
         var files: [XLIFFDocument.File] = []
         for table in tables() {
@@ -39,7 +39,7 @@ extension LocalizationExchange {
     }
 
     /// The `.xcloc` folder's files.
-    public func xcloc(tool: XLIFFDocument.Tool, project: String) -> XclocExport {
+    package func xcloc(tool: XLIFFDocument.Tool, project: String) -> XclocExport {
         let (document, problems) = xliffDocument(tool: tool)
         var files: [(path: String, bytes: [UInt8])] = []
         files.append(("contents.json", contentsJSON(tool: tool, project: project)))

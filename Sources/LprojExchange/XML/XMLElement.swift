@@ -1,28 +1,28 @@
-public import LprojTables
+package import LprojTables
 
 /// An element of a document the strict reader accepted, with where it is
 /// written, so that a file can be edited in place and an error can point
 /// at the element.
-public final class XMLElement: Sendable {
+package final class XMLElement: Sendable {
     /// The name as written, prefix included (`xliff`, `xsi:schemaLocation`).
-    public let qualifiedName: String
+    package let qualifiedName: String
     /// The namespace the name is in (`urn:oasis:names:tc:xliff:document:1.2`), or "".
-    public let namespace: String
+    package let namespace: String
     /// The name without its prefix.
-    public let localName: String
+    package let localName: String
     /// Attributes in the order written, values with references replaced.
-    public let attributes: [XMLAttribute]
+    package let attributes: [XMLAttribute]
     /// Child elements and text, in order.
-    public let children: [XMLNode]
+    package let children: [XMLNode]
     /// Where the start tag's `<` is.
-    public let location: SourceLocation
+    package let location: SourceLocation
     /// Byte offsets: the start tag's `<`, the content's first byte, the end
     /// tag's `<` (the content's end), and the byte after the end tag. An
     /// empty-element tag (`<note/>`) has an empty content at its end.
-    public let startOffset: Int
-    public let contentStart: Int
-    public let contentEnd: Int
-    public let endOffset: Int
+    package let startOffset: Int
+    package let contentStart: Int
+    package let contentEnd: Int
+    package let endOffset: Int
 
     init(
         qualifiedName: String, namespace: String, localName: String, attributes: [XMLAttribute], children: [XMLNode],
@@ -41,18 +41,18 @@ public final class XMLElement: Sendable {
     }
 
     /// The child elements.
-    public var elements: [XMLElement] {
+    package var elements: [XMLElement] {
         children.compactMap { if case .element(let element) = $0 { element } else { nil } }
     }
 
     /// The value of an attribute without a prefix (`id`), or of a prefixed
     /// one by its namespace (`xml:space` is in the XML namespace).
-    public func attribute(_ localName: String, namespace: String = "") -> String? {
+    package func attribute(_ localName: String, namespace: String = "") -> String? {
         attributes.first { $0.localName == localName && $0.namespace == namespace }?.value
     }
 
     /// The text of the element's direct text children, joined (CDATA included).
-    public var text: String {
+    package var text: String {
         var result = ""
         for child in children { if case .text(let text, _) = child { result += text } }
         return result
@@ -60,20 +60,20 @@ public final class XMLElement: Sendable {
 }
 
 /// An attribute as read: its name, namespace and value.
-public struct XMLAttribute: Sendable, Hashable {
-    public let qualifiedName: String
-    public let namespace: String
-    public let localName: String
-    public let value: String
-    public let location: SourceLocation
+package struct XMLAttribute: Sendable, Hashable {
+    package let qualifiedName: String
+    package let namespace: String
+    package let localName: String
+    package let value: String
+    package let location: SourceLocation
 }
 
 /// A child of an element.
-public enum XMLNode: Sendable {
+package enum XMLNode: Sendable {
     case element(XMLElement)
     /// Character data (references replaced, line ends normalized) and where it starts.
     case text(String, SourceLocation)
 }
 
 /// The XML namespace, which `xml:` names are in without a declaration.
-public let xmlNamespace = "http://www.w3.org/XML/1998/namespace"
+package let xmlNamespace = "http://www.w3.org/XML/1998/namespace"

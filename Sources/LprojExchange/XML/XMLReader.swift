@@ -5,7 +5,7 @@ import LprojTables
 ///
 /// It reads the XML that these formats use and nothing more dangerous:
 /// - no DTD is ever read: a document type declaration is refused, or (for
-///   property lists) taken only as a name with a public or system
+///   property lists) taken only as a name with a package or system
 ///   identifier, which is never fetched; an internal subset is refused;
 /// - so no entity is ever declared or expanded: `&name;` is one of XML's
 ///   five predefined entities or an error, and character references must
@@ -20,9 +20,9 @@ import LprojTables
 /// Text is reported as XML defines it: `\r\n` and `\r` read as `\n`, and
 /// literal white space in attribute values as spaces; `&#13;` stays a
 /// carriage return. Every error names its line and column.
-public struct XMLReader: Sendable {
+package struct XMLReader: Sendable {
     /// What a document type declaration may be.
-    public enum DoctypePolicy: Sendable {
+    package enum DoctypePolicy: Sendable {
         /// Refused, whatever it says (XLIFF needs none).
         case refuse
         /// Only `<!DOCTYPE name PUBLIC "…" "…">` or `SYSTEM "…"`, never
@@ -30,17 +30,17 @@ public struct XMLReader: Sendable {
         case allowExternalIdentifier
     }
 
-    public var limits: XMLLimits
-    public var doctype: DoctypePolicy
+    package var limits: XMLLimits
+    package var doctype: DoctypePolicy
 
     /// Creates a reader.
-    public init(limits: XMLLimits = .standard, doctype: DoctypePolicy = .refuse) {
+    package init(limits: XMLLimits = .standard, doctype: DoctypePolicy = .refuse) {
         self.limits = limits
         self.doctype = doctype
     }
 
     /// Reads a document and returns its root element.
-    public func read(_ bytes: [UInt8]) throws(XMLError) -> XMLElement {
+    package func read(_ bytes: [UInt8]) throws(XMLError) -> XMLElement {
         var parser = XMLParserState(bytes: bytes, limits: limits, doctype: doctype)
         return try parser.parseDocument()
     }

@@ -22,7 +22,8 @@ let package = Package(
         .executable(name: "lprojctl", targets: ["lprojctl"]),
         // The table formats, for lproj-extract (Extract/, a package of its own).
         .library(name: "LprojTables", targets: ["LprojTables"]),
-        .library(name: "VarlinkProtocol", targets: ["VarlinkProtocol"]),
+        // The JSON tree (JSONValue, JSONParser, JSONWriter), for lproj-extract's String Catalogs.
+        .library(name: "JSONText", targets: ["JSONText"]),
         // For lproj-extract: the source references (SourceReferences, the
         // module's only public type) it writes for `lprojctl po export`.
         .library(name: "LprojExchange", targets: ["LprojExchange"]),
@@ -84,7 +85,7 @@ let package = Package(
             swiftSettings: strictSwift),
         // Translations in and out: XLIFF (.xcloc) as Xcode exchanges it; offline, for lprojctl.
         .target(
-            name: "LprojExchange", dependencies: ["LprojTables", "LprojFormat", "LprojLocales", "VarlinkProtocol"],
+            name: "LprojExchange", dependencies: ["LprojTables", "LprojFormat", "LprojLocales", "JSONText"],
             swiftSettings: strictSwift),
         .target(name: "VarlinkProtocol", dependencies: ["JSONText"], swiftSettings: strictSwift),
         .target(name: "VarlinkCodegen", dependencies: ["VarlinkProtocol"], swiftSettings: strictSwift),

@@ -27,7 +27,7 @@ let package = Package(
             dependencies: [
                 .product(name: "LprojTables", package: "lprojd"),
                 .product(name: "LprojExchange", package: "lprojd"),
-                .product(name: "VarlinkProtocol", package: "lprojd"),
+                .product(name: "JSONText", package: "lprojd"),
                 .product(name: "SwiftSyntax", package: "swift-syntax"),
                 .product(name: "SwiftParser", package: "swift-syntax"),
             ],
@@ -42,7 +42,7 @@ let package = Package(
         .testTarget(
             name: "LprojExtractTests",
             dependencies: [
-                "LprojExtract", .product(name: "LprojExchange", package: "lprojd"), .product(name: "VarlinkProtocol", package: "lprojd"),
+                "LprojExtract", .product(name: "LprojExchange", package: "lprojd"), .product(name: "JSONText", package: "lprojd"),
             ],
             swiftSettings: strictSwift),
     ]

@@ -1,5 +1,5 @@
 internal import Foundation
-public import VarlinkProtocol
+public import JSONText
 
 /// Puts extracted keys into a String Catalog (`.xcstrings`) as Xcode does
 /// when it builds: a key the catalog lacks is added (with its comment, and

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import VarlinkProtocol
+import JSONText
 @testable import LprojExtract
 
 /// String Catalogs: written back byte for byte, and merged as Xcode would.

@@ -1,7 +1,7 @@
 internal import LprojFormat
 internal import LprojLocales
 internal import LprojTables
-internal import VarlinkProtocol
+import JSONText
 
 extension LocalizationExchange {
     /// A String Catalog: each key that may be translated, its plural forms,

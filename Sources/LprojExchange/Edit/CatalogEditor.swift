@@ -1,7 +1,7 @@
 internal import Foundation
 internal import LprojFormat
 internal import LprojTables
-internal import VarlinkProtocol
+import JSONText
 
 /// Writes translations into a String Catalog as Xcode's import does, and
 /// keeps every other byte: the catalog is edited as a JSON tree that keeps

@@ -1,4 +1,4 @@
-import VarlinkProtocol
+import JSONText
 
 /// Where an app's code uses each key: the `file:line` places that
 /// `lproj-extract --references` finds, and `lprojctl po export

@@ -1,5 +1,3 @@
-package import JSONText
-
 /// A strict JSON parser (RFC 8259) over UTF-8 bytes: values built from
 /// `JSONTokenizer`'s tokens.
 ///

@@ -19,16 +19,16 @@ enum ServiceLookupBenchmark {
 
     static func run(directory: URL, keys: [String], smoke: Bool) throws -> [BenchmarkRow] {
         func service(countingMisses: Bool) throws -> LocalizationService {
-            let catalog = Catalog()
+            let served = ServedBundles()
             let configurations = [
                 BundleConfiguration(name: "bench", directory: directory.path, developmentLocale: try LocaleIdentifier("en"))
             ]
             let logger = Logger(label: "bench")
-            let watcher = try CatalogWatcher(catalog: catalog, events: NoEvents(), configurations: configurations, logger: logger)
-            catalog.load(configurations)
+            let watcher = try BundleWatcher(served: served, events: NoEvents(), configurations: configurations, logger: logger)
+            served.load(configurations)
             let store = try ClientStore.inMemory()
             return LocalizationService(
-                catalog: catalog, watcher: watcher, events: NoEvents(), store: store,
+                served: served, watcher: watcher, events: NoEvents(), store: store,
                 added: AddedStringsRegistry(maximumStrings: 10, maximumLength: 1024),
                 countsMisses: countingMisses, daemonUID: getuid(), logger: logger)
         }

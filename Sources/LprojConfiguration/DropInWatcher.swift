@@ -11,13 +11,13 @@ internal import ServiceLifecycle
 /// do not end in `.conf` (dpkg's `.dpkg-new`, editors' files) are ignored.
 ///
 /// Each change gives one new list of bundles (``DropIns/resolve(configured:)``),
-/// which goes to `apply` (the catalog's `reconfigure`, which reads again
+/// which goes to `apply` (`BundleWatcher.reconfigure`, which reads again
 /// only the bundles whose configuration changed, and tells subscribers).
 /// Lists are applied one at a time and in order; a `SIGHUP` reload
 /// (``reload(configured:directories:reader:)``) returns once its list is
 /// applied.
 package actor DropInWatcher: Service {
-    /// Serves a list of bundles (the catalog watcher's `reconfigure`).
+    /// Serves a list of bundles (`BundleWatcher.reconfigure`).
     package typealias Apply = @Sendable ([BundleConfiguration]) async -> Void
 
     private let inotify: InotifyWatcher

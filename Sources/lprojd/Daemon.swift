@@ -47,11 +47,11 @@ struct Daemon {
         let store = openStore(budget: budget, logger: logger)
         let events = EventDelivery(clock: ContinuousClock(), book: budget, logger: logger)
         // The drop-in directories are watched and read before the bundles
-        // load, and follow them once the catalog is there.
+        // load, and follow them once the bundles are loaded.
         let dropIns = try DropInWatcher(
             directories: settings.dropInDirectories, reader: settings.dropInReader, configured: settings.configuredBundles,
             logger: logger)
-        let (catalog, watcher) = try loadBundles(dropIns.bundles, events: events, logger: logger)
+        let (served, watcher) = try loadBundles(dropIns.bundles, events: events, logger: logger)
         await dropIns.applyChanges { await watcher.reconfigure($0) }
         let group = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
         LoopLagMonitor.startIfAsked(group: group, environment: ProcessInfo.processInfo.environment, logger: logger)
@@ -66,11 +66,11 @@ struct Daemon {
             desktopWatcher.follow(uid: getuid())
         }
         let (server, service) = try await serve(
-            catalog: catalog, watcher: watcher, events: events, store: store, budget: budget, desktop: desktop, group: group,
+            served: served, watcher: watcher, events: events, store: store, budget: budget, desktop: desktop, group: group,
             logger: logger)
 
         let status = StatusReporter(notifier: notifier) {
-            StatusReporter.summary(of: catalog.snapshot, connections: server.connectionCount, subscribers: events.subscriberCount)
+            StatusReporter.summary(of: served.snapshot, connections: server.connectionCount, subscribers: events.subscriberCount)
         }
         let reloader = ConfigurationReloader(
             hangups: hangups, running: settings, rereadSettings: rereadSettings ?? { settings }, dropIns: dropIns,
@@ -124,17 +124,17 @@ struct Daemon {
     /// Watches first, then loads every bundle: a change made while loading
     /// waits in inotify's queue, unmissed. Each bundle's log line says the
     /// file that defines it.
-    private func loadBundles(_ sourced: [SourcedBundle], events: any EventSink, logger: Logger) throws -> (Catalog, CatalogWatcher) {
+    private func loadBundles(_ sourced: [SourcedBundle], events: any EventSink, logger: Logger) throws -> (ServedBundles, BundleWatcher) {
         let bundles = sourced.map(\.configuration)
         let sources = Dictionary(sourced.map { ($0.name, $0.source) }, uniquingKeysWith: { $1 })
         let started = ContinuousClock.now
-        let catalog = Catalog()
-        let watcher = try CatalogWatcher(
-            catalog: catalog, events: events, configurations: bundles, trust: settings.instance == .system ? .system : .anyOwner,
+        let served = ServedBundles()
+        let watcher = try BundleWatcher(
+            served: served, events: events, configurations: bundles, trust: settings.instance == .system ? .system : .anyOwner,
             logger: logger)
         logger.info("loading \(bundles.count) bundle\(bundles.count == 1 ? "" : "s")")
         watcher.loadAll()
-        let snapshot = catalog.snapshot
+        let snapshot = served.snapshot
         for (name, bundle) in snapshot.bundles.sorted(by: { $0.key < $1.key }) {
             logger.info(
                 "bundle \(name) from \(sources[name] ?? "?"): \(bundle.localizations.count) folders, \(bundle.entryCount) entries in \(bundle.configuration.directory)",
@@ -149,12 +149,12 @@ struct Daemon {
             }
         }
         logger.info("ready in \(ContinuousClock.now - started)")
-        return (catalog, watcher)
+        return (served, watcher)
     }
 
     /// The service, its Varlink adapter and the server, listening.
     private func serve(
-        catalog: Catalog, watcher: CatalogWatcher, events: EventDelivery<ContinuousClock>, store: ClientStore, budget: BudgetBook,
+        served: ServedBundles, watcher: BundleWatcher, events: EventDelivery<ContinuousClock>, store: ClientStore, budget: BudgetBook,
         desktop: DesktopLanguages, group: MultiThreadedEventLoopGroup, logger: Logger
     ) async throws -> (VarlinkServer, LocalizationService) {
         let limits = settings.configuration.limits
@@ -169,7 +169,7 @@ struct Daemon {
         // The status method counts connections of a server made after it.
         let serverReference = ServerReference()
         let service = LocalizationService(
-            catalog: catalog, watcher: watcher, events: events, store: store, added: added,
+            served: served, watcher: watcher, events: events, store: store, added: added,
             countsMisses: settings.configuration.countMisses, limits: serviceLimits, budget: budget, desktop: desktop,
             daemonUID: getuid(),
             connectionCount: { uid in serverReference.connectionCount(uid: uid) }, logger: logger)

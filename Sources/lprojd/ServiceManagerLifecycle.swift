@@ -18,7 +18,7 @@ final class StatusReporter: Sendable {
     }
 
     /// "2 bundles, 40 tables, 1234 entries; 3 connections, 1 subscriber".
-    static func summary(of snapshot: Catalog.Snapshot, connections: Int, subscribers: Int) -> String {
+    static func summary(of snapshot: ServedBundles.Snapshot, connections: Int, subscribers: Int) -> String {
         func count(_ value: Int, _ one: String, _ many: String) -> String { "\(value) \(value == 1 ? one : many)" }
         return "\(count(snapshot.bundles.count, "bundle", "bundles")), \(count(snapshot.tableCount, "table", "tables")), "
             + "\(count(snapshot.entryCount, "entry", "entries")); "

@@ -82,7 +82,7 @@ import LprojInterface
     }
 }
 
-@Suite struct CatalogWatcherTests {
+@Suite struct BundleWatcherTests {
     /// inotify's queue overflowing means events were lost: everything is
     /// read again, and what changed meanwhile is served and announced.
     @Test func anOverflowRereadsEverything() async throws {
@@ -91,9 +91,9 @@ import LprojInterface
         defer { try? FileManager.default.removeItem(at: directory) }
         try Data("\"k\" = \"alt\";".utf8).write(to: directory.appendingPathComponent("de.lproj/Localizable.strings"))
         let configuration = BundleConfiguration(name: "b", directory: directory.path, developmentLocale: try LocaleIdentifier("de"))
-        let catalog = Catalog()
+        let served = ServedBundles()
         let events = RecordingEvents()
-        let watcher = try CatalogWatcher(catalog: catalog, events: events, configurations: [configuration], logger: Logger(label: "test"))
+        let watcher = try BundleWatcher(served: served, events: events, configurations: [configuration], logger: Logger(label: "test"))
         watcher.loadAll()
         // A change whose event "was lost"; then only the overflow marker arrives.
         try Data("\"k\" = \"neu\";".utf8).write(to: directory.appendingPathComponent("de.lproj/Localizable.strings"))
@@ -101,7 +101,7 @@ import LprojInterface
         defer { running.cancel() }
         watcher.handle([InotifyEvent(watch: -1, mask: .queueOverflow, cookie: 0, name: "")])
         try await withTimeout(seconds: 10, "the reload was not announced") { await events.wait { !$0.isEmpty } }
-        let bundle = try #require(catalog.snapshot.bundles["b"])
+        let bundle = try #require(served.snapshot.bundles["b"])
         #expect(bundle.lookup("k", locale: try bundle.resolve(locale: "de")).value == "neu")
         #expect(events.events.map(\.interfaceEvent.type) == [.tablesChanged])
     }

@@ -91,7 +91,7 @@ package struct ServiceFixture: Sendable {
     package let events: RecordingEvents
     package let store: ClientStore
     package let budget: BudgetBook
-    package let catalog: Catalog
+    package let served: ServedBundles
     package let bundle: TemporaryFiles
 
     /// The bundle `demo`, development locale en.
@@ -138,18 +138,18 @@ package struct ServiceFixture: Sendable {
         budget = BudgetBook(limits: budgetLimits)
         self.store = try store ?? ClientStore.inMemory(budget: budget)
         events = RecordingEvents()
-        catalog = Catalog()
+        served = ServedBundles()
         var configuration = BundleConfiguration(name: "demo", directory: bundle.path, developmentLocale: try LocaleIdentifier("en"))
         configuration.pseudoLocales = pseudoLocales
         let configurations = [configuration]
-        // Watches in place, not run: the fixture's changes reach the catalog
+        // Watches in place, not run: the fixture's changes reach the served bundles
         // only through calls such as Reload.
-        let watcher = try CatalogWatcher(catalog: catalog, events: events, configurations: configurations, logger: Logger(label: "test"))
+        let watcher = try BundleWatcher(served: served, events: events, configurations: configurations, logger: Logger(label: "test"))
         watcher.loadAll()
         let added = AddedStringsRegistry(
             maximumStrings: 10_000, maximumLength: 64 << 10, budget: budget)
         service = LocalizationService(
-            catalog: catalog, watcher: watcher, events: events, store: self.store, added: added, misses: misses, countsMisses: countsMisses,
+            served: served, watcher: watcher, events: events, store: self.store, added: added, misses: misses, countsMisses: countsMisses,
             limits: limits,
             budget: budget,
             daemonUID: daemonUID,

@@ -48,7 +48,7 @@ final class Harness {
                 ],
                 memoryPerUID: 2 << 20))
         let logger = Logger(label: "fuzz", factory: { _ in SwiftLogNoOpLogHandler() })
-        let catalog = Catalog(configurations: [
+        let served = ServedBundles(configurations: [
             BundleConfiguration(name: "demo", directory: directory.path, developmentLocale: try! LocaleIdentifier("en"))
         ])
         store = try ClientStore.inMemory(budget: book)
@@ -57,10 +57,10 @@ final class Harness {
         limits.maximumValueLength = 64 << 10
         let hub = EventDelivery(clock: ContinuousClock(), logger: logger)
         Task { try await hub.run() }
-        let watcher = try! CatalogWatcher(
-            catalog: catalog, events: hub, configurations: catalog.snapshot.bundles.values.map(\.configuration), logger: logger)
+        let watcher = try! BundleWatcher(
+            served: served, events: hub, configurations: served.snapshot.bundles.values.map(\.configuration), logger: logger)
         let service = LocalizationService(
-            catalog: catalog, watcher: watcher, events: hub, store: store, added: added, limits: limits, budget: book,
+            served: served, watcher: watcher, events: hub, store: store, added: added, limits: limits, budget: book,
             daemonUID: 0, connectionCount: { _ in 0 }, logger: logger)
         let interface = LocalizationVarlinkInterface(service: service, subscriptions: hub)
         var configuration = VarlinkServerConfiguration()

@@ -47,7 +47,7 @@ package enum ServiceEvent: Sendable, Equatable {
         }
     }
 
-    /// The catalog's generation it carries (events everyone sees, and `ready`).
+    /// The served bundles' generation it carries (events everyone sees, and `ready`).
     package var generation: Int? {
         switch self {
         case .ready(let generation, _, _), .tablesChanged(_, _, _, let generation), .localesChanged(_, _, _, let generation),

@@ -23,7 +23,7 @@ extension LocalizationService {
 
     /// What ``listClients(_:caller:)`` answers, built on a worker.
     func clients(of uid: UInt32, display: LocaleIdentifier?) -> Localization.ListClients.Reply {
-        let snapshot = catalog.snapshot
+        let snapshot = served.snapshot
         struct Pair: Hashable {
             let client: String
             let bundle: String
@@ -83,7 +83,7 @@ extension LocalizationService {
                 "the desktop's languages of uid \(uid) are now \(languages.isEmpty ? "unset" : languages.map(\.tag).joined(separator: ", "))",
                 metadata: suppressed > 0 ? ["suppressed": "\(suppressed)"] : [:])
         }
-        let snapshot = catalog.snapshot
+        let snapshot = served.snapshot
         struct Pair: Hashable {
             let client: String
             let bundle: String

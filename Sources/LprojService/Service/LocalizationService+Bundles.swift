@@ -8,7 +8,7 @@ internal import LprojVersion
 
 extension LocalizationService {
     package func listBundles(_ call: Localization.ListBundles.Parameters) -> Localization.ListBundles.Reply {
-        let snapshot = catalog.snapshot
+        let snapshot = served.snapshot
         return .init(
             bundles: snapshot.names.compactMap { name in
                 snapshot.bundles[name].map { Self.bundle($0, generation: snapshot.bundleGenerations[name] ?? snapshot.generation) }
@@ -70,15 +70,15 @@ extension LocalizationService {
         guard caller.uid == 0 || caller.uid == daemonUID else { throw .permissionDenied("Reload") }
         if let only = call.bundle { _ = try bundle(only) }
         logger.info("reload asked for by uid \(caller.uid)", metadata: ["bundle.name": "\(call.bundle ?? "*")"])
-        return .later { [catalog, watcher] in
+        return .later { [served, watcher] in
             let bundles = await watcher.reload(bundle: call.bundle)
-            let snapshot = catalog.snapshot
+            let snapshot = served.snapshot
             return .init(bundles: bundles.map { Self.bundle($0, generation: snapshot.bundleGenerations[$0.name] ?? snapshot.generation) })
         }
     }
 
     package func getStatus(_ call: Localization.GetStatus.Parameters, caller: Caller) -> Localization.GetStatus.Reply {
-        let snapshot = catalog.snapshot
+        let snapshot = served.snapshot
         var errors: [Localization.FileError] = []
         for name in snapshot.names {
             guard let bundle = snapshot.bundles[name] else { continue }

@@ -72,6 +72,6 @@ extension LocalizationService {
         }
         return Subscription(
             uid: caller.uid, client: client, bundle: call.bundle,
-            ready: .ready(generation: catalog.snapshot.generation, client: client, bundle: call.bundle))
+            ready: .ready(generation: served.snapshot.generation, client: client, bundle: call.bundle))
     }
 }

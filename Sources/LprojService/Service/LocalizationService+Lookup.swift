@@ -166,7 +166,7 @@ extension LocalizationService {
     package func getTable(_ call: Localization.GetTable.Parameters, caller: Caller) throws(ServiceError) -> Answer<
         Localization.GetTable.Reply
     > {
-        let snapshot = catalog.snapshot
+        let snapshot = served.snapshot
         let bundle = try bundle(call.bundle, in: snapshot)
         let table = try tableName(call.table)
         let client = try clientID(call.client)

@@ -14,12 +14,12 @@ internal import Synchronization
 /// Varlink adapter (`LprojVarlink`) reads calls into these types and writes
 /// the replies.
 ///
-/// Lookups, tables and listings are answered from the catalog's current
+/// Lookups, tables and listings are answered from the served bundles' current
 /// snapshot; what writes the store or reloads files is an ``Answer/later(_:)``,
 /// whose reply comes once that is done.
 package final class LocalizationService: Sendable {
-    let catalog: Catalog
-    let watcher: CatalogWatcher
+    let served: ServedBundles
+    let watcher: BundleWatcher
     let events: any EventSink
     let store: ClientStore
     let added: AddedStringsRegistry
@@ -48,7 +48,7 @@ package final class LocalizationService: Sendable {
 
     /// Creates the service over the daemon's parts.
     package init(
-        catalog: Catalog, watcher: CatalogWatcher, events: any EventSink, store: ClientStore, added: AddedStringsRegistry,
+        served: ServedBundles, watcher: BundleWatcher, events: any EventSink, store: ClientStore, added: AddedStringsRegistry,
         misses: MissLedger = MissLedger(), countsMisses: Bool = true, limits: ServiceLimits = ServiceLimits(),
         budget: BudgetBook = BudgetBook(limits: BudgetLimits()), recent: RecentClients? = nil,
         desktop: DesktopLanguages = DesktopLanguages(),
@@ -56,7 +56,7 @@ package final class LocalizationService: Sendable {
     ) {
         self.recent = recent ?? RecentClients(budget: budget)
         self.desktop = desktop
-        self.catalog = catalog
+        self.served = served
         self.watcher = watcher
         self.events = events
         self.store = store
@@ -82,10 +82,10 @@ package final class LocalizationService: Sendable {
     }
 
     func bundle(_ name: String) throws(ServiceError) -> LoadedBundle {
-        try bundle(name, in: catalog.snapshot)
+        try bundle(name, in: served.snapshot)
     }
 
-    func bundle(_ name: String, in snapshot: Catalog.Snapshot) throws(ServiceError) -> LoadedBundle {
+    func bundle(_ name: String, in snapshot: ServedBundles.Snapshot) throws(ServiceError) -> LoadedBundle {
         // Bundle names are at most 128 bytes: a longer one is not hashed.
         guard name.utf8.count <= 128, let bundle = snapshot.bundles[name] else { throw .bundleNotFound(name) }
         return bundle

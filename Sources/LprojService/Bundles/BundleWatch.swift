@@ -25,12 +25,12 @@ package enum BundleTrust: Sendable {
 /// reloads, which run one at a time on the background threads, apart from
 /// every other bundle's.
 ///
-/// The router (``CatalogWatcher``) hands it each inotify event in O(1); its
+/// The router (``BundleWatcher``) hands it each inotify event in O(1); its
 /// own task, ``run()``, reloads when the schedule says, publishes the new
 /// snapshot, and only then tells subscribers.
 final class BundleWatch<C: Clock>: Sendable where C.Duration == Duration {
     let configuration: BundleConfiguration
-    private let catalog: Catalog
+    private let served: ServedBundles
     private let hub: any EventSink
     private let registry: WatchRegistry
     private let executor: BackgroundExecutor
@@ -64,12 +64,13 @@ final class BundleWatch<C: Clock>: Sendable where C.Duration == Duration {
     static var parentMask: InotifyMask { [.create, .movedTo, .onlyDirectory] }
 
     init(
-        configuration: BundleConfiguration, catalog: Catalog, hub: any EventSink, registry: WatchRegistry, executor: BackgroundExecutor,
+        configuration: BundleConfiguration, served: ServedBundles, hub: any EventSink, registry: WatchRegistry,
+        executor: BackgroundExecutor,
         trust: BundleTrust, clock: C, schedule: BundleReloadSchedule<C.Instant> = BundleReloadSchedule(), logLimit: RateLimit<String>,
         logger: Logger
     ) {
         self.configuration = configuration
-        self.catalog = catalog
+        self.served = served
         self.hub = hub
         self.registry = registry
         self.executor = executor
@@ -259,7 +260,7 @@ final class BundleWatch<C: Clock>: Sendable where C.Duration == Duration {
     /// given says only how to read; the files are the opened directory's.
     private func reloadSynchronously(_ changes: BundleChanges, loader pathLoader: BundleLoader) -> Bool {
         var changes = changes
-        let previous = catalog.snapshot.bundles[name]
+        let previous = served.snapshot.bundles[name]
         var (root, structureChanged) = state.withLock { ($0.root, $0.structureChanged) }
         var warning: Diagnostic?
         if root == nil {
@@ -412,7 +413,7 @@ final class BundleWatch<C: Clock>: Sendable where C.Duration == Duration {
     // MARK: Publishing
 
     private func publish(_ bundle: LoadedBundle, previous: LoadedBundle?, summary: ReloadSummary? = nil) {
-        let generation = catalog.publish([bundle])
+        let generation = served.publish([bundle])
         let wasMissing = previous.map(Self.isMissing) ?? false, isMissing = Self.isMissing(bundle)
         if isMissing != wasMissing {
             hub.publish(

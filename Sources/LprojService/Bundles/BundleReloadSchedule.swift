@@ -93,7 +93,7 @@ struct BundleReloadSchedule<Instant: InstantProtocol> where Instant.Duration == 
         pending.folder(name)
     }
 
-    /// A String Catalog, or a folder that may hold some, changed.
+    /// A String ServedBundles, or a folder that may hold some, changed.
     mutating func stringCatalog(_ path: String) {
         guard !pending.everything else { return }
         if !pending.stringCatalogs.contains(path), pending.stringCatalogs.count >= maximumPendingFiles { return everything() }

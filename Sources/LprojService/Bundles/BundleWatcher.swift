@@ -23,8 +23,8 @@ internal import Synchronization
 /// published first, and only then are subscribers told, so a lookup made on
 /// receipt sees the new strings. On `IN_Q_OVERFLOW` every bundle is read
 /// again.
-package final class CatalogWatcher: Service {
-    private let catalog: Catalog
+package final class BundleWatcher: Service {
+    private let served: ServedBundles
     private let hub: any EventSink
     private let logger: Logger
     private let inotify: InotifyWatcher
@@ -48,10 +48,10 @@ package final class CatalogWatcher: Service {
     /// then opens and loads them, putting each watch in place before its
     /// files are read, so that no change made meanwhile is missed.
     package init(
-        catalog: Catalog, events hub: any EventSink, configurations: [BundleConfiguration], trust: BundleTrust = .anyOwner,
+        served: ServedBundles, events hub: any EventSink, configurations: [BundleConfiguration], trust: BundleTrust = .anyOwner,
         logger: Logger
     ) throws {
-        self.catalog = catalog
+        self.served = served
         self.hub = hub
         self.logger = logger
         self.trust = trust
@@ -71,7 +71,7 @@ package final class CatalogWatcher: Service {
 
     private func makeWatch(_ configuration: BundleConfiguration) -> BundleWatch<ContinuousClock> {
         BundleWatch(
-            configuration: configuration, catalog: catalog, hub: hub, registry: registry, executor: Self.executor, trust: trust,
+            configuration: configuration, served: served, hub: hub, registry: registry, executor: Self.executor, trust: trust,
             clock: ContinuousClock(), logLimit: logLimit, logger: logger)
     }
 
@@ -152,7 +152,7 @@ package final class CatalogWatcher: Service {
         await withDiscardingTaskGroup { group in
             for watch in watches { group.addTask { await watch.reloadNow() } }
         }
-        let snapshot = catalog.snapshot
+        let snapshot = served.snapshot
         return watches.map(\.name).sorted().compactMap { snapshot.bundles[$0] }
     }
 
@@ -185,7 +185,7 @@ package final class CatalogWatcher: Service {
         let removed = old.map(\.name).filter { incoming[$0] == nil }.sorted()
         guard !added.isEmpty || !removed.isEmpty else { return }
         if !removed.isEmpty {
-            let generation = catalog.publish([], removing: removed)
+            let generation = served.publish([], removing: removed)
             for name in removed {
                 hub.publish(.bundleChanged(bundle: name, generation: generation, message: "the bundle is no longer served"))
             }
@@ -194,7 +194,7 @@ package final class CatalogWatcher: Service {
             for watch in added { group.addTask { await watch.reloadNow() } }
         }
         if running { for watch in added { started.continuation.yield(watch) } }
-        let snapshot = catalog.snapshot
+        let snapshot = served.snapshot
         for watch in added.sorted(by: { $0.name < $1.name }) {
             hub.publish(
                 .bundleChanged(

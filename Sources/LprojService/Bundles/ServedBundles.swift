@@ -8,7 +8,7 @@ internal import Synchronization
 /// nanoseconds) and read it undisturbed; a reload builds new bundles off the
 /// lookup path and swaps in a new snapshot with a higher generation, so a
 /// lookup sees either all of a change or none of it.
-package final class Catalog: Sendable {
+package final class ServedBundles: Sendable {
     /// The bundles at one moment.
     package final class Snapshot: Sendable {
         /// Increases with every change to any bundle.
@@ -38,12 +38,12 @@ package final class Catalog: Sendable {
 
     private let current: Mutex<Snapshot>
 
-    /// An empty catalog; see ``load(_:loader:)``.
+    /// No bundle yet; see ``load(_:loader:)``.
     package init() {
         current = Mutex(Snapshot(generation: 0, bundles: [:], bundleGenerations: [:]))
     }
 
-    /// A catalog of these bundles, loaded.
+    /// These bundles, loaded.
     package convenience init(configurations: [BundleConfiguration], loader: BundleLoader = BundleLoader()) {
         self.init()
         load(configurations, loader: loader)

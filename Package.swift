@@ -43,7 +43,7 @@ let package = Package(
         .library(
             name: "LprojFuzzing",
             targets: [
-                "LprojTables", "LprojTablesOracle", "LprojFormat", "LprojLocales", "VarlinkProtocol", "LprojInterface",
+                "LprojTables", "LprojTablesOracle", "LprojFormatStrings", "LprojLocales", "VarlinkProtocol", "LprojInterface",
                 "LprojConfiguration", "LprojEngine", "LprojFiles", "LprojService", "LprojVarlink", "LprojStore", "VarlinkNIO",
                 "ClientBudget", "LprojExchange",
             ]),
@@ -60,13 +60,13 @@ let package = Package(
         // ICU is opened on first use, not linked (Sources/CLprojICU/icu_common.h).
         .target(name: "CLprojICU", linkerSettings: [.linkedLibrary("dl")]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
-        .target(name: "LprojFormat", swiftSettings: strictSwift),
+        .target(name: "LprojFormatStrings", swiftSettings: strictSwift),
         // JSON text as tokens, for the Varlink wire and String Catalogs alike.
         .target(name: "JSONText", swiftSettings: strictSwift),
-        .target(name: "LprojTables", dependencies: ["LprojFormat", "JSONText"], swiftSettings: strictSwift),
-        .target(name: "LprojLocales", dependencies: ["CLprojICU", "LprojFormat"], swiftSettings: strictSwift),
-        .target(name: "LprojEngine", dependencies: ["LprojTables", "LprojLocales", "LprojFormat"], swiftSettings: strictSwift),
-        .target(name: "LprojFormatting", dependencies: ["CLprojICU", "LprojLocales", "LprojFormat"], swiftSettings: strictSwift),
+        .target(name: "LprojTables", dependencies: ["LprojFormatStrings", "JSONText"], swiftSettings: strictSwift),
+        .target(name: "LprojLocales", dependencies: ["CLprojICU", "LprojFormatStrings"], swiftSettings: strictSwift),
+        .target(name: "LprojEngine", dependencies: ["LprojTables", "LprojLocales", "LprojFormatStrings"], swiftSettings: strictSwift),
+        .target(name: "LprojFormatting", dependencies: ["CLprojICU", "LprojLocales", "LprojFormatStrings"], swiftSettings: strictSwift),
         .target(name: "ClientBudget", swiftSettings: strictSwift),
         // Threads at a lower CPU priority, for work that must leave the loops and Swift's shared pool alone.
         .target(name: "BackgroundThreads", swiftSettings: strictSwift),
@@ -78,14 +78,15 @@ let package = Package(
         .target(name: "CLinuxFiles"),
         .target(name: "LprojFiles", dependencies: ["LprojEngine", "CLinuxFiles"], swiftSettings: strictSwift),
         .target(
-            name: "LprojLint", dependencies: ["LprojEngine", "LprojFormat", "LprojLocales", "LprojTables"], swiftSettings: strictSwift),
+            name: "LprojLint", dependencies: ["LprojEngine", "LprojFormatStrings", "LprojLocales", "LprojTables"],
+            swiftSettings: strictSwift),
         // Translators' coverage of a bundle directory: offline, for lprojctl.
         .target(
-            name: "LprojCoverage", dependencies: ["LprojEngine", "LprojLint", "LprojTables", "LprojFormat", "LprojLocales"],
+            name: "LprojCoverage", dependencies: ["LprojEngine", "LprojLint", "LprojTables", "LprojFormatStrings", "LprojLocales"],
             swiftSettings: strictSwift),
         // Translations in and out: XLIFF (.xcloc) as Xcode exchanges it; offline, for lprojctl.
         .target(
-            name: "LprojExchange", dependencies: ["LprojTables", "LprojFormat", "LprojLocales", "JSONText"],
+            name: "LprojExchange", dependencies: ["LprojTables", "LprojFormatStrings", "LprojLocales", "JSONText"],
             swiftSettings: strictSwift),
         .target(name: "VarlinkProtocol", dependencies: ["JSONText"], swiftSettings: strictSwift),
         .target(name: "VarlinkCodegen", dependencies: ["VarlinkProtocol"], swiftSettings: strictSwift),
@@ -109,7 +110,8 @@ let package = Package(
         .target(
             name: "LprojService",
             dependencies: [
-                "LprojEngine", "LprojFiles", "LprojLocales", "LprojFormat", "LprojFormatting", "LprojTables", "LprojStore", "LprojWatch",
+                "LprojEngine", "LprojFiles", "LprojLocales", "LprojFormatStrings", "LprojFormatting", "LprojTables", "LprojStore",
+                "LprojWatch",
                 "LprojInterface", "LprojVersion", "ClientBudget", "BackgroundThreads",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -159,7 +161,7 @@ let package = Package(
         .target(
             name: "LprojLocalizer",
             dependencies: [
-                "LprojClient", "LprojInterface", "LprojEngine", "LprojFiles", "LprojFormat", "LprojFormatting", "LprojLocales",
+                "LprojClient", "LprojInterface", "LprojEngine", "LprojFiles", "LprojFormatStrings", "LprojFormatting", "LprojLocales",
                 "LprojTables",
             ],
             swiftSettings: strictSwift
@@ -206,22 +208,24 @@ let package = Package(
             name: "lproj-soak", path: "Benchmarks/Soak", swiftSettings: [.swiftLanguageMode(.v6), .treatAllWarnings(as: .error)]),
         .target(name: "LprojTablesOracle", dependencies: ["LprojTables"], path: "Tests/LprojTablesOracle", swiftSettings: strictSwift),
         .testTarget(
-            name: "LprojTablesTests", dependencies: ["LprojTables", "LprojFormat", "LprojTablesOracle"], swiftSettings: strictSwift),
-        .testTarget(name: "LprojLocalesTests", dependencies: ["LprojLocales", "LprojFormat"], swiftSettings: strictSwift),
-        .testTarget(name: "LprojFormatTests", dependencies: ["LprojFormat", "LprojLocales"], swiftSettings: strictSwift),
+            name: "LprojTablesTests", dependencies: ["LprojTables", "LprojFormatStrings", "LprojTablesOracle"], swiftSettings: strictSwift),
+        .testTarget(name: "LprojLocalesTests", dependencies: ["LprojLocales", "LprojFormatStrings"], swiftSettings: strictSwift),
+        .testTarget(name: "LprojFormatStringsTests", dependencies: ["LprojFormatStrings", "LprojLocales"], swiftSettings: strictSwift),
         .testTarget(
             name: "LprojEngineTests",
-            dependencies: ["LprojEngine", "LprojFiles", "LprojTables", "LprojLocales", "LprojFormat", "LprojTablesOracle"],
+            dependencies: ["LprojEngine", "LprojFiles", "LprojTables", "LprojLocales", "LprojFormatStrings", "LprojTablesOracle"],
             swiftSettings: strictSwift),
         .testTarget(name: "LprojLocalizerTests", dependencies: ["LprojLocalizer"], swiftSettings: strictSwift),
         .testTarget(
             name: "LprojCoverageTests", dependencies: ["LprojCoverage", "LprojEngine", "LprojLocales"], swiftSettings: strictSwift),
         .testTarget(
-            name: "LprojExchangeTests", dependencies: ["LprojExchange", "LprojTables", "LprojFormat"], resources: [.copy("Fixtures")],
+            name: "LprojExchangeTests", dependencies: ["LprojExchange", "LprojTables", "LprojFormatStrings"],
+            resources: [.copy("Fixtures")],
             swiftSettings: strictSwift),
         .testTarget(name: "LprojFilesTests", dependencies: ["LprojFiles", "LprojEngine"], swiftSettings: strictSwift),
         .testTarget(
-            name: "LprojLintTests", dependencies: ["LprojLint", "LprojFiles", "LprojEngine", "LprojTables", "LprojFormat", "LprojLocales"],
+            name: "LprojLintTests",
+            dependencies: ["LprojLint", "LprojFiles", "LprojEngine", "LprojTables", "LprojFormatStrings", "LprojLocales"],
             swiftSettings: strictSwift),
         .target(
             name: "CICUOracle",
@@ -276,7 +280,8 @@ let package = Package(
         .testTarget(
             name: "LprojdIntegrationTests",
             dependencies: [
-                "LprojClient", "LprojLocalizer", "LprojInterface", "LprojFormat", "VarlinkClient", "VarlinkProtocol", "LprojTestSupport",
+                "LprojClient", "LprojLocalizer", "LprojInterface", "LprojFormatStrings", "VarlinkClient", "VarlinkProtocol",
+                "LprojTestSupport",
                 "lprojd", "lprojctl", "lproj-soak",
             ],
             resources: [.copy("Python")],
@@ -285,7 +290,7 @@ let package = Package(
         .testTarget(
             name: "LprojServiceTests",
             dependencies: [
-                "LprojService", "LprojInterface", "LprojEngine", "LprojFiles", "LprojFormat", "LprojLocales", "LprojFormatting",
+                "LprojService", "LprojInterface", "LprojEngine", "LprojFiles", "LprojFormatStrings", "LprojLocales", "LprojFormatting",
                 "LprojStore",
                 "LprojWatch", "VarlinkProtocol",
                 "ClientBudget", "LprojTablesOracle", "LprojTestSupport", .product(name: "Logging", package: "swift-log"),

@@ -1,5 +1,5 @@
 package import LprojEngine
-internal import LprojFormat
+internal import LprojFormatStrings
 internal import LprojLint
 package import LprojLocales
 internal import LprojTables

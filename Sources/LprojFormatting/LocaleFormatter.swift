@@ -1,5 +1,5 @@
 package import LprojLocales
-internal import LprojFormat
+internal import LprojFormatStrings
 
 /// What to format.
 package enum FormatRequest: Sendable, Equatable {

@@ -1,5 +1,5 @@
 internal import LprojEngine
-internal import LprojFormat
+internal import LprojFormatStrings
 internal import LprojTables
 
 /// Compares a translation's format arguments with the development language's.

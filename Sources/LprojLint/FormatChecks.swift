@@ -1,4 +1,4 @@
-internal import LprojFormat
+internal import LprojFormatStrings
 internal import LprojTables
 
 /// Format strings that work, but not the way everyone reads them.

@@ -1,4 +1,4 @@
-internal import LprojFormat
+internal import LprojFormatStrings
 internal import LprojLocales
 internal import LprojTables
 

@@ -1,5 +1,5 @@
 internal import LprojEngine
-internal import LprojFormat
+internal import LprojFormatStrings
 internal import LprojLocales
 internal import LprojTables
 

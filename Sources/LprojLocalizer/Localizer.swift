@@ -1,6 +1,6 @@
 public import Foundation
 public import LprojClient
-public import LprojFormat
+public import LprojFormatStrings
 public import LprojInterface
 public import Observation
 internal import Synchronization

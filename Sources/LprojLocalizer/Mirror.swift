@@ -1,5 +1,5 @@
 internal import LprojEngine
-import LprojFormat
+import LprojFormatStrings
 internal import LprojInterface
 internal import LprojLocales
 internal import LprojTables

@@ -1,5 +1,5 @@
 import Foundation
-import LprojFormat
+import LprojFormatStrings
 import LprojLocales
 import Testing
 @testable import LprojEngine

@@ -1,4 +1,4 @@
-import LprojFormat
+import LprojFormatStrings
 import LprojLocales
 import LprojTables
 import Testing

@@ -1,6 +1,6 @@
 import Foundation
 import LprojExchange
-import LprojFormat
+import LprojFormatStrings
 import LprojTables
 import Testing
 

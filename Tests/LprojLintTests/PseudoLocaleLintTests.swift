@@ -1,7 +1,7 @@
 import Foundation
 import LprojEngine
 import LprojFiles
-import LprojFormat
+import LprojFormatStrings
 import LprojLocales
 import LprojTables
 import Testing

@@ -1,5 +1,5 @@
 import LprojInterface
-import LprojFormat
+import LprojFormatStrings
 import LprojService
 import LprojStore
 import LprojTestSupport

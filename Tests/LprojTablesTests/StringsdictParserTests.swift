@@ -1,6 +1,6 @@
 import Foundation
 import LprojTablesOracle
-import LprojFormat
+import LprojFormatStrings
 import Testing
 @testable import LprojTables
 

@@ -1,6 +1,6 @@
 import Foundation
 import LprojClient
-import LprojFormat
+import LprojFormatStrings
 import LprojInterface
 import LprojLocalizer
 import Observation

@@ -252,7 +252,7 @@ def test_the_wire_client_takes_no_engine():
     interface's generated types. The localizer is a product of its own."""
     products = {product["name"]: set(product["targets"]) for product in package()["products"]}
     wire = closure(products["LprojClient"])
-    engine = {"LprojEngine", "LprojLocales", "LprojFormatting", "LprojTables", "LprojFormat", "CLprojICU", "LprojFiles"}
+    engine = {"LprojEngine", "LprojLocales", "LprojFormatting", "LprojTables", "LprojFormatStrings", "CLprojICU", "LprojFiles"}
     assert not wire & engine, f"the LprojClient product pulls in {sorted(wire & engine)}"
     assert "LprojLocalizer" in products and "LprojLocalizer" not in wire
 

@@ -1,6 +1,6 @@
 import Foundation
 import FuzzSupport
-import LprojFormat
+import LprojFormatStrings
 import LprojTables
 
 /// The String Catalog reader and compiler on anything: never a crash or a

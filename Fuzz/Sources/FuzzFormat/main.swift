@@ -1,5 +1,5 @@
 import FuzzSupport
-import LprojFormat
+import LprojFormatStrings
 @testable import LprojLocales
 
 /// Format strings as CFString parses them, rendered with random typed

@@ -1,5 +1,5 @@
 import FuzzSupport
-import LprojFormat
+import LprojFormatStrings
 @testable import LprojLocales
 import LprojTables
 

@@ -26,7 +26,7 @@ package struct BundleConfiguration: Sendable, Hashable {
     /// `xcstringstool compile --force-build-all-strings`.
     package var catalogAllStates = false
     /// Offer the pseudo-locales `en-XA` and `ar-XB`: the development
-    /// locale's values, transformed (``LprojFormat/PseudoLocalization``).
+    /// locale's values, transformed (``LprojFormatStrings/PseudoLocalization``).
     package var pseudoLocales = false
 
     /// Creates a configuration.

@@ -1,4 +1,4 @@
-package import LprojFormat
+package import LprojFormatStrings
 package import LprojLocales
 
 extension PseudoLocalization {

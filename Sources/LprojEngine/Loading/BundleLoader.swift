@@ -1,5 +1,5 @@
 internal import Dispatch
-package import LprojFormat
+package import LprojFormatStrings
 internal import Synchronization
 package import LprojLocales
 package import LprojTables

@@ -1,4 +1,4 @@
-package import LprojFormat
+package import LprojFormatStrings
 package import LprojLocales
 
 /// A whole table resolved for one locale: every key any folder of the

@@ -1,4 +1,4 @@
-package import LprojFormat
+package import LprojFormatStrings
 package import LprojLocales
 
 /// Why a lookup could not be answered.

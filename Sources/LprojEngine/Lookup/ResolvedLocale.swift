@@ -1,4 +1,4 @@
-package import LprojFormat
+package import LprojFormatStrings
 package import LprojLocales
 
 /// A requested locale, checked against a bundle, with the folders to

@@ -1,4 +1,4 @@
-internal import LprojFormat
+internal import LprojFormatStrings
 package import LprojLocales
 package import LprojTables
 internal import Synchronization

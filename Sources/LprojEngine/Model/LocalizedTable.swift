@@ -1,4 +1,4 @@
-package import LprojFormat
+package import LprojFormatStrings
 package import LprojTables
 
 /// One table (`Localizable`, `InfoPlist`, ...) in one `.lproj` folder: its

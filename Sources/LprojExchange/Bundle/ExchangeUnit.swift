@@ -1,4 +1,4 @@
-package import LprojFormat
+package import LprojFormatStrings
 
 /// One translatable text of one table file, in one target language: what
 /// an XLIFF trans-unit or a PO message carries, and where its translation

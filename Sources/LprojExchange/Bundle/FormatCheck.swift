@@ -1,4 +1,4 @@
-internal import LprojFormat
+internal import LprojFormatStrings
 
 /// Whether a translation keeps its source's format arguments: the same
 /// positions with compatible kinds. A plural form may leave arguments out

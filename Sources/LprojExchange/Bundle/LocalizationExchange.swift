@@ -1,4 +1,4 @@
-package import LprojFormat
+package import LprojFormatStrings
 internal import LprojLocales
 import LprojTables
 

@@ -1,5 +1,5 @@
 internal import Foundation
-internal import LprojFormat
+internal import LprojFormatStrings
 internal import LprojTables
 import JSONText
 

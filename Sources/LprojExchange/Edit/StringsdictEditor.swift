@@ -1,4 +1,4 @@
-internal import LprojFormat
+internal import LprojFormatStrings
 internal import LprojTables
 
 /// Writes translations into a `.stringsdict` file (an XML property list in

@@ -1,4 +1,4 @@
-import LprojFormat
+import LprojFormatStrings
 internal import LprojLocales
 internal import LprojTables
 

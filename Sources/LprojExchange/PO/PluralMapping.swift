@@ -1,4 +1,4 @@
-package import LprojFormat
+package import LprojFormatStrings
 internal import LprojLocales
 
 /// Which gettext form holds which CLDR category, for one language: found by

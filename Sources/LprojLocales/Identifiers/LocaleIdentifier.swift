@@ -1,4 +1,4 @@
-internal import LprojFormat
+internal import LprojFormatStrings
 
 /// A locale, identified by its canonical BCP 47 tag.
 ///

@@ -1,5 +1,5 @@
 internal import CLprojICU
-package import LprojFormat
+package import LprojFormatStrings
 internal import Synchronization
 
 /// Writes numbers the way a locale does, with ICU: its digits, decimal

@@ -1,5 +1,5 @@
 internal import CLprojICU
-package import LprojFormat
+package import LprojFormatStrings
 internal import Synchronization
 
 /// CLDR's cardinal plural rules for one locale, from ICU.

@@ -1,5 +1,5 @@
 internal import LprojEngine
-internal import LprojFormat
+internal import LprojFormatStrings
 package import LprojInterface
 internal import LprojLocales
 internal import LprojStore

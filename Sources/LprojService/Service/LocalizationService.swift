@@ -2,7 +2,7 @@ package import ClientBudget
 internal import Foundation
 package import Logging
 internal import LprojEngine
-internal import LprojFormat
+internal import LprojFormatStrings
 internal import LprojInterface
 internal import LprojLocales
 package import LprojStore

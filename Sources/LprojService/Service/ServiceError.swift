@@ -1,7 +1,7 @@
 package import ClientBudget
 package import LprojInterface
 internal import LprojEngine
-internal import LprojFormat
+internal import LprojFormatStrings
 internal import LprojLocales
 
 /// Why a call failed: one of the interface's errors, or a parameter whose

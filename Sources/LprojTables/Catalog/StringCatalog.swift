@@ -1,4 +1,4 @@
-public import LprojFormat
+public import LprojFormatStrings
 
 /// An Xcode String Catalog (`*.xcstrings`), as written: every language's
 /// translations of one table, with their review states and variations.

@@ -1,4 +1,4 @@
-public import LprojFormat
+public import LprojFormatStrings
 
 /// One language's table compiled from a catalog: what Xcode would write to
 /// `<language>.lproj/<Table>.strings` and `.stringsdict`.

@@ -1,5 +1,5 @@
 internal import JSONText
-internal import LprojFormat
+internal import LprojFormatStrings
 
 /// Reads and compiles a String Catalog in one pass, without building the
 /// catalog model: what lprojd does each time a catalog changes.

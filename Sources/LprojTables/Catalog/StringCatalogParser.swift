@@ -1,5 +1,5 @@
 internal import JSONText
-internal import LprojFormat
+internal import LprojFormatStrings
 
 /// A parsed String Catalog and what the parser noticed.
 public struct StringCatalogFile: Sendable {

@@ -1,4 +1,4 @@
-public import LprojFormat
+public import LprojFormatStrings
 
 /// Writes tables as XML property lists, byte for byte as Core Foundation
 /// writes them (and so as `xcstringstool compile --serialization-format

@@ -1,4 +1,4 @@
-public import LprojFormat
+public import LprojFormatStrings
 
 extension PluralFormat {
     /// The entry as a property list, the way a `.stringsdict` file writes it.

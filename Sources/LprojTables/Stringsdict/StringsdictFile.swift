@@ -1,4 +1,4 @@
-public import LprojFormat
+public import LprojFormatStrings
 
 /// A parsed `.stringsdict` file: the entries that validated, and what was
 /// wrong with the others.

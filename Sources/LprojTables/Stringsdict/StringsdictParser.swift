@@ -1,5 +1,5 @@
 internal import Foundation
-internal import LprojFormat
+internal import LprojFormatStrings
 
 /// Reads `.stringsdict` files (XML or binary property lists) through
 /// Foundation and validates them into ``PluralFormat`` entries.

@@ -1,5 +1,5 @@
 /* {name} placeholders, filled exactly as lprojd fills them
- * (Sources/LprojFormat/Placeholders/Placeholders.swift). */
+ * (Sources/LprojFormatStrings/Placeholders/Placeholders.swift). */
 #pragma once
 
 #include <glib.h>

@@ -1,6 +1,6 @@
 """`{name}` placeholders, replaced exactly as lprojd replaces them.
 
-The daemon's rules (Sources/LprojFormat/Placeholders/Placeholders.swift): a
+The daemon's rules (Sources/LprojFormatStrings/Placeholders/Placeholders.swift): a
 name is ASCII letters, digits, `_`, `.` and `-`, starts with a letter or
 `_`, and has at most 64 bytes; a name with no value stays as written; one
 pass, so a value containing `{other}` is not expanded again.

@@ -1,7 +1,7 @@
 import Foundation
 import LprojLocales
 import Testing
-@testable import LprojFormat
+@testable import LprojFormatStrings
 
 @Suite struct FormatRendererTests {
     func renderer(_ tag: String, plurals: String? = nil) throws -> FormatRenderer {

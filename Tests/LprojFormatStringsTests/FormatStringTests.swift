@@ -1,5 +1,5 @@
 import Testing
-@testable import LprojFormat
+@testable import LprojFormatStrings
 
 @Suite struct FormatStringTests {
     func conversions(_ text: String) -> [String] {

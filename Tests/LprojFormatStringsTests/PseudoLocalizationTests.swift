@@ -1,4 +1,4 @@
-import LprojFormat
+import LprojFormatStrings
 import Testing
 
 @Suite struct PseudoLocalizationTests {

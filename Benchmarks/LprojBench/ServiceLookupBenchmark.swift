@@ -24,7 +24,8 @@ enum ServiceLookupBenchmark {
                 BundleConfiguration(name: "bench", directory: directory.path, developmentLocale: try LocaleIdentifier("en"))
             ]
             let logger = Logger(label: "bench")
-            let watcher = try BundleWatcher(served: served, events: NoEvents(), configurations: configurations, logger: logger)
+            let watcher = try BundleWatcher(
+                served: served, events: NoEvents(), configurations: configurations, clock: ContinuousClock(), logger: logger)
             served.load(configurations)
             let store = try ClientStore.inMemory()
             return LocalizationService(

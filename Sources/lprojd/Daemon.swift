@@ -124,14 +124,16 @@ struct Daemon {
     /// Watches first, then loads every bundle: a change made while loading
     /// waits in inotify's queue, unmissed. Each bundle's log line says the
     /// file that defines it.
-    private func loadBundles(_ sourced: [SourcedBundle], events: any EventSink, logger: Logger) throws -> (ServedBundles, BundleWatcher) {
+    private func loadBundles(_ sourced: [SourcedBundle], events: any EventSink, logger: Logger) throws -> (
+        ServedBundles, BundleWatcher<ContinuousClock>
+    ) {
         let bundles = sourced.map(\.configuration)
         let sources = Dictionary(sourced.map { ($0.name, $0.source) }, uniquingKeysWith: { $1 })
         let started = ContinuousClock.now
         let served = ServedBundles()
         let watcher = try BundleWatcher(
             served: served, events: events, configurations: bundles, trust: settings.instance == .system ? .system : .anyOwner,
-            logger: logger)
+            clock: ContinuousClock(), logger: logger)
         logger.info("loading \(bundles.count) bundle\(bundles.count == 1 ? "" : "s")")
         watcher.loadAll()
         let snapshot = served.snapshot
@@ -154,7 +156,8 @@ struct Daemon {
 
     /// The service, its Varlink adapter and the server, listening.
     private func serve(
-        served: ServedBundles, watcher: BundleWatcher, events: EventDelivery<ContinuousClock>, store: ClientStore, budget: BudgetBook,
+        served: ServedBundles, watcher: BundleWatcher<ContinuousClock>, events: EventDelivery<ContinuousClock>, store: ClientStore,
+        budget: BudgetBook,
         desktop: DesktopLanguages, group: MultiThreadedEventLoopGroup, logger: Logger
     ) async throws -> (VarlinkServer, LocalizationService) {
         let limits = settings.configuration.limits

@@ -93,7 +93,8 @@ import LprojInterface
         let configuration = BundleConfiguration(name: "b", directory: directory.path, developmentLocale: try LocaleIdentifier("de"))
         let served = ServedBundles()
         let events = RecordingEvents()
-        let watcher = try BundleWatcher(served: served, events: events, configurations: [configuration], logger: Logger(label: "test"))
+        let watcher = try BundleWatcher(
+            served: served, events: events, configurations: [configuration], clock: ContinuousClock(), logger: Logger(label: "test"))
         watcher.loadAll()
         // A change whose event "was lost"; then only the overflow marker arrives.
         try Data("\"k\" = \"neu\";".utf8).write(to: directory.appendingPathComponent("de.lproj/Localizable.strings"))

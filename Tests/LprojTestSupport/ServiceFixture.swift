@@ -144,7 +144,8 @@ package struct ServiceFixture: Sendable {
         let configurations = [configuration]
         // Watches in place, not run: the fixture's changes reach the served bundles
         // only through calls such as Reload.
-        let watcher = try BundleWatcher(served: served, events: events, configurations: configurations, logger: Logger(label: "test"))
+        let watcher = try BundleWatcher(
+            served: served, events: events, configurations: configurations, clock: ContinuousClock(), logger: Logger(label: "test"))
         watcher.loadAll()
         let added = AddedStringsRegistry(
             maximumStrings: 10_000, maximumLength: 64 << 10, budget: budget)

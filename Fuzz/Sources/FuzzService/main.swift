@@ -58,7 +58,8 @@ final class Harness {
         let hub = EventDelivery(clock: ContinuousClock(), logger: logger)
         Task { try await hub.run() }
         let watcher = try! BundleWatcher(
-            served: served, events: hub, configurations: served.snapshot.bundles.values.map(\.configuration), logger: logger)
+            served: served, events: hub, configurations: served.snapshot.bundles.values.map(\.configuration), clock: ContinuousClock(),
+            logger: logger)
         let service = LocalizationService(
             served: served, watcher: watcher, events: hub, store: store, added: added, limits: limits, budget: book,
             daemonUID: 0, connectionCount: { _ in 0 }, logger: logger)

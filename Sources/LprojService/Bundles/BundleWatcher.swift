@@ -23,18 +23,31 @@ internal import Synchronization
 /// published first, and only then are subscribers told, so a lookup made on
 /// receipt sees the new strings. On `IN_Q_OVERFLOW` every bundle is read
 /// again.
-package final class BundleWatcher: Service {
+/// Reloads leave the loops and Swift's shared pool alone: a few threads of
+/// their own, at a lower priority, for the whole process. Each bundle has at
+/// most one reload at a time, so one bundle never holds them all.
+private let reloadExecutor = BackgroundExecutor(threads: max(2, ProcessInfo.processInfo.activeProcessorCount) + 1)
+
+/// What the service asks of the watcher: read bundles again now (`Reload`).
+package protocol BundleReloading: Sendable {
+    /// Reads `bundle` (every bundle: nil) again and returns what is served after.
+    func reload(bundle: String?) async -> [LoadedBundle]
+}
+
+package final class BundleWatcher<C: Clock>: Service, BundleReloading where C.Duration == Duration, C: Sendable {
     private let served: ServedBundles
     private let hub: any EventSink
     private let logger: Logger
     private let inotify: InotifyWatcher
     private let registry: WatchRegistry
     private let trust: BundleTrust
+    /// The clock each bundle's settling and pacing runs on (a test's moves by hand).
+    private let clock: C
     /// Log lines the files of a bundle cause, per bundle.
     private let logLimit = RateLimit<String>(burst: 20, perSecond: 2)
 
     private struct State {
-        var watches: [String: BundleWatch<ContinuousClock>] = [:]
+        var watches: [String: BundleWatch<C>] = [:]
         /// Whether ``run()`` runs each watch's task (else reloads happen
         /// only when asked, as in tests that never run the watcher).
         var running = false
@@ -42,37 +55,32 @@ package final class BundleWatcher: Service {
 
     private let state = Mutex(State())
     /// Watches whose tasks ``run()`` must start.
-    private let started = AsyncStream.makeStream(of: BundleWatch<ContinuousClock>.self)
+    private let started = AsyncStream.makeStream(of: BundleWatch<C>.self)
 
     /// Creates the watcher, with a watch for each bundle; ``loadAll()``
     /// then opens and loads them, putting each watch in place before its
     /// files are read, so that no change made meanwhile is missed.
     package init(
         served: ServedBundles, events hub: any EventSink, configurations: [BundleConfiguration], trust: BundleTrust = .anyOwner,
-        logger: Logger
+        clock: C, logger: Logger
     ) throws {
         self.served = served
+        self.clock = clock
         self.hub = hub
         self.logger = logger
         self.trust = trust
         let inotify = try InotifyWatcher()
         self.inotify = inotify
         self.registry = WatchRegistry(inotify: inotify)
-        var watches: [String: BundleWatch<ContinuousClock>] = [:]
+        var watches: [String: BundleWatch<C>] = [:]
         for configuration in configurations { watches[configuration.name] = makeWatch(configuration) }
         state.withLock { $0.watches = watches }
     }
 
-    /// Reloads leave the loops and Swift's shared pool alone: a few
-    /// threads of their own, at a lower priority, for the whole process.
-    /// Each bundle has at most one reload at a time, so one bundle never
-    /// holds them all.
-    private static let executor = BackgroundExecutor(threads: max(2, ProcessInfo.processInfo.activeProcessorCount) + 1)
-
-    private func makeWatch(_ configuration: BundleConfiguration) -> BundleWatch<ContinuousClock> {
+    private func makeWatch(_ configuration: BundleConfiguration) -> BundleWatch<C> {
         BundleWatch(
-            configuration: configuration, served: served, hub: hub, registry: registry, executor: Self.executor, trust: trust,
-            clock: ContinuousClock(), logLimit: logLimit, logger: logger)
+            configuration: configuration, served: served, hub: hub, registry: registry, executor: reloadExecutor, trust: trust,
+            clock: clock, logLimit: logLimit, logger: logger)
     }
 
     /// Opens, watches and loads every bundle, folders on every core, and
@@ -163,8 +171,8 @@ package final class BundleWatcher: Service {
     package func reconfigure(_ newConfigurations: [BundleConfiguration]) async {
         let incoming = Dictionary(newConfigurations.map { ($0.name, $0) }, uniquingKeysWith: { $1 })
         let (old, added, running) = state.withLock { state in
-            var old: [BundleWatch<ContinuousClock>] = []
-            var added: [BundleWatch<ContinuousClock>] = []
+            var old: [BundleWatch<C>] = []
+            var added: [BundleWatch<C>] = []
             for (name, watch) in state.watches where incoming[name] != watch.configuration {
                 old.append(watch)
                 state.watches[name] = nil

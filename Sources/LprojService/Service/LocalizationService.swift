@@ -19,7 +19,7 @@ internal import Synchronization
 /// whose reply comes once that is done.
 package final class LocalizationService: Sendable {
     let served: ServedBundles
-    let watcher: BundleWatcher
+    let watcher: any BundleReloading
     let events: any EventSink
     let store: ClientStore
     let added: AddedStringsRegistry
@@ -48,7 +48,7 @@ package final class LocalizationService: Sendable {
 
     /// Creates the service over the daemon's parts.
     package init(
-        served: ServedBundles, watcher: BundleWatcher, events: any EventSink, store: ClientStore, added: AddedStringsRegistry,
+        served: ServedBundles, watcher: any BundleReloading, events: any EventSink, store: ClientStore, added: AddedStringsRegistry,
         misses: MissLedger = MissLedger(), countsMisses: Bool = true, limits: ServiceLimits = ServiceLimits(),
         budget: BudgetBook = BudgetBook(limits: BudgetLimits()), recent: RecentClients? = nil,
         desktop: DesktopLanguages = DesktopLanguages(),

@@ -15,7 +15,7 @@ private let start = NIODeadline.uptimeNanoseconds(0)
 
     @Test func aCallAsksForOneTurn() {
         var machine = Self.machine()
-        #expect(machine.received(bytes: 10, now: start) == Machine.Action(requestTurn: true))
+        #expect(machine.received(bytes: 10, now: start) == Machine.ReceivedAction(flow: Machine.Flow(requestTurn: true)))
         // Already waiting for its turn: no second request.
         #expect(machine.received(bytes: 10, now: start) == .none)
         machine.turnStarted()
@@ -24,7 +24,7 @@ private let start = NIODeadline.uptimeNanoseconds(0)
         #expect(machine.next() == .answer)
         machine.dequeued(bytes: 10)
         #expect(machine.next() == .wait)
-        #expect(machine.turnEnded() == .none)
+        #expect(machine.turnEnded() == .unchanged)
     }
 
     @Test func aTurnCutShortAsksForAnother() {
@@ -34,21 +34,21 @@ private let start = NIODeadline.uptimeNanoseconds(0)
         machine.turnStarted()
         machine.dequeued(bytes: 10)
         // The turn's time ran out with a call still queued.
-        #expect(machine.turnEnded() == Machine.Action(requestTurn: true))
+        #expect(machine.turnEnded() == Machine.Flow(requestTurn: true))
     }
 
     @Test func aLongQueueStopsReadingUntilItShrinks() {
         var machine = Self.machine(calls: 3, bytes: 1000)
         _ = machine.received(bytes: 1, now: start)
         _ = machine.received(bytes: 1, now: start)
-        #expect(machine.received(bytes: 1, now: start).reading == .pause)
+        #expect(machine.received(bytes: 1, now: start).flow.reading == .pause)
         machine.turnStarted()
         machine.dequeued(bytes: 1)
         #expect(machine.turnEnded().reading == .resume)
         // Bytes count as well as calls.
         var bytes = Self.machine(calls: 100, bytes: 100)
-        #expect(bytes.received(bytes: 60, now: start).reading == .unchanged)
-        #expect(bytes.received(bytes: 60, now: start).reading == .pause)
+        #expect(bytes.received(bytes: 60, now: start).flow.reading == .unchanged)
+        #expect(bytes.received(bytes: 60, now: start).flow.reading == .pause)
     }
 
     @Test func aClientThatStopsReadingIsNotServedFromTheNextCallOn() {
@@ -62,7 +62,7 @@ private let start = NIODeadline.uptimeNanoseconds(0)
         #expect(stalled.reading == .pause && !stalled.requestTurn)
         #expect(machine.next() == .wait)
         // It reads again: a turn, and reading resumes.
-        #expect(machine.writabilityChanged(true) == Machine.Action(reading: .resume, requestTurn: true))
+        #expect(machine.writabilityChanged(true) == Machine.Flow(reading: .resume, requestTurn: true))
     }
 
     @Test func theUsersOutputBudgetHoldsEveryConnectionOfIt() {
@@ -71,7 +71,7 @@ private let start = NIODeadline.uptimeNanoseconds(0)
         machine.turnStarted()
         #expect(machine.budget(.output, blocked: true).reading == .pause)
         #expect(machine.next() == .wait)
-        #expect(machine.budget(.output, blocked: false) == Machine.Action(reading: .resume, requestTurn: true))
+        #expect(machine.budget(.output, blocked: false) == Machine.Flow(reading: .resume, requestTurn: true))
     }
 
     @Test func anAnswerOffTheLoopHoldsTheConnection() {
@@ -82,9 +82,9 @@ private let start = NIODeadline.uptimeNanoseconds(0)
         machine.dequeued(bytes: 10)
         machine.began(.answering)
         #expect(machine.next() == .wait)
-        #expect(machine.turnEnded() == .none)
+        #expect(machine.turnEnded() == .unchanged)
         // Once answered, the next call gets a turn.
-        #expect(machine.answered() == Machine.Action(requestTurn: true))
+        #expect(machine.answered() == .flow(Machine.Flow(requestTurn: true)))
     }
 
     @Test func aStreamHoldsTheConnectionUntilItEnds() {
@@ -95,14 +95,13 @@ private let start = NIODeadline.uptimeNanoseconds(0)
         machine.began(.streaming)
         _ = machine.received(bytes: 10, now: start)
         #expect(machine.next() == .wait)
-        #expect(machine.streamEnded() == Machine.Action(requestTurn: true))
+        #expect(machine.streamEnded() == Machine.Flow(requestTurn: true))
     }
 
     @Test func shutdownDropsTheQueueAndClosesWhenNothingIsOwed() {
         var idle = Self.machine()
         _ = idle.received(bytes: 10, now: start)
-        let action = idle.shutdownRequested()
-        #expect(action.close && action.dropInput && action.reading == .pause && !action.endStream)
+        #expect(idle.shutdownRequested() == .stop(endStream: false, closeNow: true, Machine.Flow(reading: .pause)))
         #expect(idle.next() == .wait && idle.state == .closing(answerPending: false))
         #expect(idle.received(bytes: 10, now: start) == .none)
         #expect(idle.shutdownRequested() == .none)  // once
@@ -113,9 +112,9 @@ private let start = NIODeadline.uptimeNanoseconds(0)
         answering.turnStarted()
         answering.dequeued(bytes: 10)
         answering.began(.answering)
-        #expect(!answering.shutdownRequested().close)
+        #expect(answering.shutdownRequested() == .stop(endStream: false, closeNow: false, Machine.Flow(reading: .pause)))
         #expect(answering.state == .closing(answerPending: true))
-        #expect(answering.answered().close)
+        #expect(answering.answered() == .close)
 
         // Streaming: the stream ends with the last reply; the connection closes.
         var streaming = Self.machine()
@@ -123,8 +122,7 @@ private let start = NIODeadline.uptimeNanoseconds(0)
         streaming.turnStarted()
         streaming.dequeued(bytes: 10)
         streaming.began(.streaming)
-        let stopping = streaming.shutdownRequested()
-        #expect(stopping.endStream && stopping.close)
+        #expect(streaming.shutdownRequested() == .stop(endStream: true, closeNow: true, Machine.Flow(reading: .pause)))
     }
 
     /// An unfinished message is checked a timeout after its last byte, on
@@ -137,10 +135,11 @@ private let start = NIODeadline.uptimeNanoseconds(0)
         #expect(first.checkIncompleteMessageAt == start + .seconds(30))
         // More of it 10 s later: the check, when it comes, looks again.
         #expect(machine.received(calls: 0, bytes: 0, partialBytes: 9, now: start + .seconds(10)).checkIncompleteMessageAt == nil)
-        #expect(machine.incompleteMessageCheck(partialBytes: 9, now: start + .seconds(30)).checkIncompleteMessageAt == start + .seconds(40))
+        #expect(machine.incompleteMessageCheck(partialBytes: 9, now: start + .seconds(30)) == .checkAgain(at: start + .seconds(40)))
         #expect(machine.isOpen)
-        let end = machine.incompleteMessageCheck(partialBytes: 9, now: start + .seconds(40))
-        #expect(end.refuse == .incompleteMessageTimeout(30) && end.dropInput && end.reading == .pause)
+        #expect(
+            machine.incompleteMessageCheck(partialBytes: 9, now: start + .seconds(40))
+                == .refuse(.incompleteMessageTimeout(30), Machine.Flow(reading: .pause)))
         #expect(machine.state == .closing(answerPending: false))
         // A message finished in time: the check finds nothing to do.
         var finished = Self.machine()
@@ -153,12 +152,11 @@ private let start = NIODeadline.uptimeNanoseconds(0)
     @Test func aBrokenLimitRefusesOnceAndTheClosedConnectionAsksNothing() {
         var machine = Self.machine()
         _ = machine.received(bytes: 10, now: start)
-        let refused = machine.refuse(.messageSize(100))
-        #expect(refused.refuse == .messageSize(100) && refused.reading == .pause && refused.dropInput)
+        #expect(machine.refuse(.messageSize(100)) == .refuse(.messageSize(100), Machine.Flow(reading: .pause)))
         #expect(machine.refuse(.messageSize(100)) == .none)
         #expect(machine.next() == .wait)
         machine.closed()
-        #expect(machine.state == .closed && machine.shutdownRequested() == .none && machine.writabilityChanged(true) == .none)
+        #expect(machine.state == .closed && machine.shutdownRequested() == .none && machine.writabilityChanged(true) == .unchanged)
     }
 
     /// A stream's replies ask for a turn while the stream is open; once it
@@ -169,10 +167,10 @@ private let start = NIODeadline.uptimeNanoseconds(0)
         machine.turnStarted()
         machine.dequeued(bytes: 10)
         machine.began(.streaming)
-        #expect(machine.turnEnded() == .none)
+        #expect(machine.turnEnded() == .unchanged)
         #expect(machine.streamOutput(pending: true).requestTurn)
         machine.turnStarted()
-        #expect(machine.streamEnded() == .none)
-        #expect(machine.turnEnded() == .none && machine.state == .idle)
+        #expect(machine.streamEnded() == .unchanged)
+        #expect(machine.turnEnded() == .unchanged && machine.state == .idle)
     }
 }

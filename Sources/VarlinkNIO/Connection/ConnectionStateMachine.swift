@@ -47,24 +47,63 @@ struct ConnectionStateMachine {
         case unchanged, pause, resume
     }
 
-    /// What the handler must do after an event.
-    struct Action: Equatable {
+    // What the handler must do after each event: a type of its own for
+    // each kind of event, with only what that event can call for.
+
+    /// How reading and turns follow an event (most events call for nothing else).
+    struct Flow: Equatable {
         /// Stop or start reading from the socket.
         var reading: Reading = .unchanged
         /// Ask the event loop's scheduler for a turn to answer queued calls.
         var requestTurn = false
-        /// Answer this limit's error, then close.
-        var refuse: VarlinkLimit?
-        /// End the open stream with the server's last reply.
-        var endStream = false
-        /// Drop the calls queued and unread: none will be answered.
-        var dropInput = false
-        /// Close the connection once what is written has been flushed.
-        var close = false
+
+        static let unchanged = Flow()
+    }
+
+    /// After bytes arrived.
+    struct ReceivedAction: Equatable {
+        var flow: Flow
         /// Call ``incompleteMessageCheck(partialBytes:now:)`` at this time.
         var checkIncompleteMessageAt: NIODeadline?
 
-        static let none = Action()
+        static let none = ReceivedAction(flow: .unchanged)
+    }
+
+    /// After the client broke a limit.
+    enum RefuseAction: Equatable {
+        /// The connection is already closing: nothing more.
+        case none
+        /// Drop the calls queued and unread, answer this limit's error, and
+        /// close once it is flushed.
+        case refuse(VarlinkLimit, Flow)
+    }
+
+    /// After the time set for an unfinished message came.
+    enum IncompleteCheckAction: Equatable {
+        /// Nothing waits unfinished any more, or the connection is closing.
+        case none
+        /// The message received bytes meanwhile: look again at this time.
+        case checkAgain(at: NIODeadline)
+        /// It waited too long: as ``RefuseAction/refuse(_:_:)``.
+        case refuse(VarlinkLimit, Flow)
+    }
+
+    /// After the answer worked on off the loop was written.
+    enum AnsweredAction: Equatable {
+        /// The server stopped meanwhile: close once it is flushed.
+        case close
+        case flow(Flow)
+    }
+
+    /// After the server asked the connection to stop.
+    enum ShutdownAction: Equatable {
+        /// Already closing or closed.
+        case none
+        /// Drop the calls queued and unread; end the open stream with the
+        /// server's last reply if there is one; close once what is written
+        /// is flushed, unless an answer is still being worked on (then
+        /// ``answered()`` closes).
+        case stop(endStream: Bool, closeNow: Bool, Flow)
     }
 
     /// Whether the next queued call may be answered now.
@@ -114,12 +153,12 @@ struct ConnectionStateMachine {
 
     /// Bytes arrived: `calls` complete calls of `bytes` joined the queue,
     /// and `partialBytes` of an unfinished one wait after them.
-    mutating func received(calls: Int = 1, bytes: Int, partialBytes: Int = 0, now: NIODeadline) -> Action {
+    mutating func received(calls: Int = 1, bytes: Int, partialBytes: Int = 0, now: NIODeadline) -> ReceivedAction {
         guard isOpen else { return .none }
         lastInput = now
         queuedCalls += calls
         queuedBytes += bytes
-        var action = settle()
+        var action = ReceivedAction(flow: settle())
         if partialBytes > 0, !incompleteCheckScheduled {
             incompleteCheckScheduled = true
             action.checkIncompleteMessageAt = now + limits.incompleteMessageTimeout
@@ -129,26 +168,26 @@ struct ConnectionStateMachine {
 
     /// The time set by `checkIncompleteMessageAt` came: a message that has
     /// received nothing for the timeout closes the connection.
-    mutating func incompleteMessageCheck(partialBytes: Int, now: NIODeadline) -> Action {
+    mutating func incompleteMessageCheck(partialBytes: Int, now: NIODeadline) -> IncompleteCheckAction {
         incompleteCheckScheduled = false
         guard isOpen, partialBytes > 0, let lastInput else { return .none }
         let due = lastInput + limits.incompleteMessageTimeout
         guard now >= due else {
             incompleteCheckScheduled = true
-            return Action(checkIncompleteMessageAt: due)
+            return .checkAgain(at: due)
         }
-        return refuse(.incompleteMessageTimeout(Int(limits.incompleteMessageTimeout.nanoseconds / 1_000_000_000)))
+        switch refuse(.incompleteMessageTimeout(Int(limits.incompleteMessageTimeout.nanoseconds / 1_000_000_000))) {
+        case .none: return .none
+        case .refuse(let limit, let flow): return .refuse(limit, flow)
+        }
     }
 
     /// The client broke a limit (a message too large, an unfinished one
     /// its uid's budget cannot hold): its error, then close.
-    mutating func refuse(_ limit: VarlinkLimit) -> Action {
+    mutating func refuse(_ limit: VarlinkLimit) -> RefuseAction {
         guard isOpen else { return .none }
         state = .closing(answerPending: false)
-        var action = settle()
-        action.refuse = limit
-        action.dropInput = true
-        return action
+        return .refuse(limit, settle())
     }
 
     // MARK: Turns
@@ -180,33 +219,33 @@ struct ConnectionStateMachine {
 
     /// The turn is over: ask for another if calls wait and may be
     /// answered, or stream replies wait.
-    mutating func turnEnded() -> Action {
+    mutating func turnEnded() -> Flow {
         settle()
     }
 
     /// The open stream has replies to write (or has written them all).
-    mutating func streamOutput(pending: Bool) -> Action {
+    mutating func streamOutput(pending: Bool) -> Flow {
         streamOutputPending = pending
         return settle()
     }
 
     /// The answer worked on off the loop has been written. A connection
     /// that was asked to stop meanwhile closes now.
-    mutating func answered() -> Action {
+    mutating func answered() -> AnsweredAction {
         switch state {
         case .closing(answerPending: true):
             state = .closing(answerPending: false)
-            return Action(close: true)
+            return .close
         case .answering:
             state = .idle
-            return settle()
+            return .flow(settle())
         default:
-            return settle()
+            return .flow(settle())
         }
     }
 
     /// The open stream ended (its last reply is written).
-    mutating func streamEnded() -> Action {
+    mutating func streamEnded() -> Flow {
         streamOutputPending = false
         if state == .streaming { state = .idle }
         return settle()
@@ -215,16 +254,16 @@ struct ConnectionStateMachine {
     // MARK: Holds
 
     /// NIO's writability changed: the client read its replies, or stopped.
-    mutating func writabilityChanged(_ writable: Bool) -> Action {
+    mutating func writabilityChanged(_ writable: Bool) -> Flow {
         hold(.notWritable, !writable)
     }
 
     /// The uid's output or input went over its budget, or back under it.
-    mutating func budget(_ resource: Resource, blocked: Bool) -> Action {
+    mutating func budget(_ resource: Resource, blocked: Bool) -> Flow {
         hold(resource == .output ? .outputOverBudget : .inputOverBudget, blocked)
     }
 
-    private mutating func hold(_ reason: Holds, _ held: Bool) -> Action {
+    private mutating func hold(_ reason: Holds, _ held: Bool) -> Flow {
         if held { holds.insert(reason) } else { holds.remove(reason) }
         return settle()
     }
@@ -233,18 +272,14 @@ struct ConnectionStateMachine {
 
     /// The server is stopping: take no more calls, end an open stream, and
     /// close, once the answer being worked on (a commit, say) is written.
-    mutating func shutdownRequested() -> Action {
+    mutating func shutdownRequested() -> ShutdownAction {
         guard isOpen else { return .none }
         let wasStreaming = state == .streaming
         let answerPending = state == .answering
         queuedCalls = 0
         queuedBytes = 0
         state = .closing(answerPending: answerPending)
-        var action = settle()
-        action.endStream = wasStreaming
-        action.dropInput = true
-        action.close = !answerPending
-        return action
+        return .stop(endStream: wasStreaming, closeNow: !answerPending, settle())
     }
 
     /// The socket closed.
@@ -255,8 +290,8 @@ struct ConnectionStateMachine {
     // MARK: Decisions
 
     /// Reading and turns as the state now calls for.
-    private mutating func settle() -> Action {
-        var action = Action()
+    private mutating func settle() -> Flow {
+        var action = Flow()
         let shouldPause =
             !isOpen || !holds.isEmpty || queuedCalls >= limits.maximumQueuedCalls || queuedBytes >= limits.maximumQueuedBytes
         if shouldPause != readingPaused, state != .closed {

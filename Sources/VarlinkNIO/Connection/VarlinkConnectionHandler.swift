@@ -171,29 +171,68 @@ final class VarlinkConnectionHandler: ChannelInboundHandler, TurnTaker {
         return { value in bound.eventLoop.execute { bound.value.1(bound.value.0, value) } }
     }
 
-    private func perform(_ action: ConnectionStateMachine.Action) {
+    private typealias Machine = ConnectionStateMachine
+
+    private func perform(_ flow: Machine.Flow) {
         guard let context, machine.state != .closed else { return }
-        if action.reading != .unchanged {
-            try? context.channel.syncOptions?.setOption(ChannelOptions.autoRead, value: action.reading == .resume)
-            if action.reading == .resume { context.read() }
+        if flow.reading != .unchanged {
+            try? context.channel.syncOptions?.setOption(ChannelOptions.autoRead, value: flow.reading == .resume)
+            if flow.reading == .resume { context.read() }
         }
-        if let deadline = action.checkIncompleteMessageAt {
-            let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
-            incompleteMessageCheck = context.eventLoop.scheduleTask(deadline: deadline) {
-                let handler = bound.value
-                handler.perform(handler.machine.incompleteMessageCheck(partialBytes: handler.frames.partialBytes, now: bound.eventLoop.now))
-            }
+        if flow.requestTurn { scheduler.enqueue(self) }
+    }
+
+    private func perform(_ action: Machine.ReceivedAction) {
+        perform(action.flow)
+        if let deadline = action.checkIncompleteMessageAt { checkIncompleteMessage(at: deadline) }
+    }
+
+    private func perform(_ action: Machine.IncompleteCheckAction) {
+        switch action {
+        case .none: break
+        case .checkAgain(let deadline): checkIncompleteMessage(at: deadline)
+        case .refuse(let limit, let flow): perform(Machine.RefuseAction.refuse(limit, flow))
         }
-        if action.requestTurn { scheduler.enqueue(self) }
-        if action.endStream { stream.end(.serverShutdown) }
-        if action.dropInput {
-            frames.removeAll()
-            account.forceHoldInput(0)
+    }
+
+    private func perform(_ action: Machine.RefuseAction) {
+        guard case .refuse(let limit, let flow) = action else { return }
+        perform(flow)
+        guard context != nil, machine.state != .closed else { return }
+        dropInput()
+        shared.log(.notice, "closing a connection over a limit: \(limit)", for: caller)
+        output.writeLast(shared.answerer.refusal(limit))
+        output.close()
+    }
+
+    private func perform(_ action: Machine.AnsweredAction) {
+        switch action {
+        case .close: if context != nil, machine.state != .closed { output.close() }
+        case .flow(let flow): perform(flow)
         }
-        if let limit = action.refuse {
-            shared.log(.notice, "closing a connection over a limit: \(limit)", for: caller)
-            output.writeLast(shared.answerer.refusal(limit))
+    }
+
+    private func perform(_ action: Machine.ShutdownAction) {
+        guard case .stop(let endStream, let closeNow, let flow) = action else { return }
+        perform(flow)
+        guard context != nil, machine.state != .closed else { return }
+        if endStream { stream.end(.serverShutdown) }
+        dropInput()
+        if closeNow { output.close() }
+    }
+
+    private func checkIncompleteMessage(at deadline: NIODeadline) {
+        guard let context, machine.state != .closed else { return }
+        let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
+        incompleteMessageCheck = context.eventLoop.scheduleTask(deadline: deadline) {
+            let handler = bound.value
+            handler.perform(handler.machine.incompleteMessageCheck(partialBytes: handler.frames.partialBytes, now: bound.eventLoop.now))
         }
-        if action.close || action.refuse != nil { output.close() }
+    }
+
+    /// The calls queued and unread: none will be answered.
+    private func dropInput() {
+        frames.removeAll()
+        account.forceHoldInput(0)
     }
 }

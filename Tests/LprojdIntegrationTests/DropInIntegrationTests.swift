@@ -51,7 +51,7 @@ import Testing
         #expect(try await lprojd.lookup(bundle: "\(Self.editor)0", key: "welcome.title", locale: "de").value == "Willkommen bei Demo")
         #expect(!events.events.contains { $0.bundle == "x" || $0.bundle == "x.conf" })
         await expectError("org.lprojd.Localization.BundleNotFound") { _ = try await lprojd.lookup(bundle: "x", key: "welcome.title") }
-        #expect(daemon.output.contains("bundle \(Self.editor)0 from \(daemon.dropIns("share").path)/\(Self.editor)0.conf"))
+        try await Self.logged("bundle \(Self.editor)0 from \(daemon.dropIns("share").path)/\(Self.editor)0.conf", by: daemon)
         // Generous: a debug build on two shared cores. The figures go to the report.
         #expect(servedTimes.max()! < .seconds(2) && announcedTimes.max()! < .seconds(2))
         print(
@@ -113,7 +113,7 @@ import Testing
         defer { Task { await lprojd.close() } }
         let share = daemon.dropIns("share").path, etc = daemon.dropIns("etc").path
         // --bundle demo wins over the drop-in demo.conf.
-        #expect(daemon.output.contains("\(share)/demo.conf: not used: --bundle defines the bundle 'demo', and wins over drop-ins"))
+        try await Self.logged("\(share)/demo.conf: not used: --bundle defines the bundle 'demo', and wins over drop-ins", by: daemon)
         #expect(try await lprojd.bundles().first { $0.name == "demo" }?.directory == daemon.bundleDirectory.path)
         let events = EventRecorder(try await lprojd.events())
         _ = try await events.next()
@@ -128,7 +128,7 @@ import Testing
         try FileManager.default.removeItem(atPath: "\(etc)/\(Self.editor).conf")
         _ = try await events.next { $0.type == .bundleChanged && $0.bundle == Self.editor }
         #expect(try await lprojd.lookup(bundle: Self.editor, key: "welcome.title").value == "Welcome to Demo")
-        #expect(daemon.output.contains("bundle \(Self.editor) from \(share)/\(Self.editor).conf"))
+        try await Self.logged("bundle \(Self.editor) from \(share)/\(Self.editor).conf", by: daemon)
 
         // An empty file in etc masks the package's.
         try daemon.installDropIn("\(Self.editor).conf", in: "etc", "# not on this machine\n")
@@ -156,7 +156,7 @@ import Testing
         try await Self.logged("\(path):3:1: ", by: daemon)
         let messages = daemon.output.split(separator: "\n").filter { $0.contains(" error ") && $0.contains(path) }
         #expect(messages.count == 1 && messages[0].contains("\(path):3:1: "), "one message:\n\(daemon.output)")
-        #expect(daemon.output.contains("its bundle keeps the configuration it last had"))
+        try await Self.logged("its bundle keeps the configuration it last had", by: daemon)
         #expect(try await lprojd.lookup(bundle: Self.editor, key: "welcome.title").value == "Willkommen bei Demo")
 
         // One that never parsed is not served.
@@ -187,7 +187,7 @@ import Testing
         let lprojd = try await daemon.client()
         defer { Task { await lprojd.close() } }
         let open = daemon.dropIns("open").appendingPathComponent("org.example.Open.conf").path
-        #expect(daemon.output.contains("\(open): refused: its directory is writable by others than its owner (mode 0775)"))
+        try await Self.logged("\(open): refused: its directory is writable by others than its owner (mode 0775)", by: daemon)
         await expectError("org.lprojd.Localization.BundleNotFound") {
             _ = try await lprojd.lookup(bundle: "org.example.Open", key: "welcome.title")
         }
@@ -199,7 +199,7 @@ import Testing
         chown(viewer, 65534, 65534)
         let withdrawn = try await events.next { $0.type == .bundleChanged }
         #expect(withdrawn.bundle == Self.viewer && withdrawn.message == "the bundle is no longer served")
-        #expect(daemon.output.contains("\(viewer): refused: it is owned by uid 65534, not root"))
+        try await Self.logged("\(viewer): refused: it is owned by uid 65534, not root", by: daemon)
         // A link, even to root's own file, is refused: the link is not the file.
         symlink(
             viewer.replacingOccurrences(of: Self.viewer, with: Self.editor),

@@ -1,5 +1,5 @@
-import FuzzSupport
-import LprojExchange
+@testable import FuzzSupport
+@testable import LprojExchange
 import LprojTables
 
 /// The PO reader on anything, and what reads imported into a small bundle:

@@ -1,5 +1,5 @@
 import FuzzSupport
-import LprojExchange
+@testable import LprojExchange
 
 /// gettext's Plural-Forms on anything: parsed or refused, never a crash (a
 /// chain of 400 KB once overflowed the stack) nor a hang; what parses is

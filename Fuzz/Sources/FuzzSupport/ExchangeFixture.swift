@@ -1,10 +1,10 @@
-import LprojExchange
+@testable import LprojExchange
 
 /// A small bundle the exchange fuzzers import into: a `.strings` table and
 /// a `.stringsdict` plural in the development language, and a German
 /// translation of some of it.
-public enum ExchangeFixture {
-    public static let bundle = ExchangeBundle(
+enum ExchangeFixture {
+    static let bundle = ExchangeBundle(
         files: [
             "en.lproj/Localizable.strings": Array(
                 """
@@ -29,7 +29,7 @@ public enum ExchangeFixture {
         ], developmentFolder: "en")
 
     /// What an import may write: only the target language's tables.
-    public static func checkWrites(_ plan: ImportPlan, language folder: String) {
+    static func checkWrites(_ plan: ImportPlan, language folder: String) {
         if plan.hasErrors { return }
         for write in plan.writes {
             precondition(write.path.hasPrefix("\(folder).lproj/"), "an import wrote \(write.path)")

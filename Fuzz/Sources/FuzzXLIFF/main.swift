@@ -1,5 +1,5 @@
-import FuzzSupport
-import LprojExchange
+@testable import FuzzSupport
+@testable import LprojExchange
 import LprojTables
 
 /// The strict XML reader and the XLIFF reader on anything, and what reads

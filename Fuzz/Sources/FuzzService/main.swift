@@ -29,6 +29,8 @@ final class Harness {
     let book: BudgetBook
     let store: ClientStore
     let added: AddedStringsRegistry
+    /// The pairs of client and bundle each uid used (for ListClients): saved state, charged as the store's rows are.
+    let recent: RecentClients
     let uid = getuid()
 
     init() throws {
@@ -53,6 +55,7 @@ final class Harness {
         ])
         store = try ClientStore.inMemory(budget: book)
         added = AddedStringsRegistry(maximumStrings: 100, maximumLength: 4096, budget: book)
+        recent = RecentClients(budget: book)
         var limits = ServiceLimits()
         limits.maximumValueLength = 64 << 10
         let hub = EventDelivery(clock: ContinuousClock(), logger: logger)
@@ -61,7 +64,7 @@ final class Harness {
             served: served, events: hub, configurations: served.snapshot.bundles.values.map(\.configuration), clock: ContinuousClock(),
             logger: logger)
         let service = LocalizationService(
-            served: served, watcher: watcher, events: hub, store: store, added: added, limits: limits, budget: book,
+            served: served, watcher: watcher, events: hub, store: store, added: added, limits: limits, budget: book, recent: recent,
             daemonUID: 0, connectionCount: { _ in 0 }, logger: logger)
         let interface = LocalizationVarlinkInterface(service: service, subscriptions: hub)
         var configuration = VarlinkServerConfiguration()
@@ -158,8 +161,8 @@ final class Harness {
         precondition(
             usage[.addedStrings] == added.heldBytes(uid: uid),
             "added strings charged \(usage[.addedStrings]), held \(added.heldBytes(uid: uid))")
-        precondition(
-            usage[.savedState] == store.heldBytes(uid: uid), "saved state charged \(usage[.savedState]), held \(store.heldBytes(uid: uid))")
+        let savedState = store.heldBytes(uid: uid) + recent.heldBytes(uid: uid)
+        precondition(usage[.savedState] == savedState, "saved state charged \(usage[.savedState]), held \(savedState)")
         precondition(usage[.caches] <= 16 << 10, "caches over their budget: \(usage[.caches])")
     }
 }

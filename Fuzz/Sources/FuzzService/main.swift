@@ -147,17 +147,22 @@ final class Harness {
             _ = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
         }
         close(descriptor)
-        // The connection is closed: wait until the server has let it go and
-        // finished what it was answering for it.
+        // The connection is closed: wait until the server has let it go,
+        // finished what it was answering for it, and given back what it
+        // held: under load, its input and output bytes were seen coming
+        // back a moment after the connection count reached zero (twice in
+        // 300,000 inputs; not reproduced alone). Bytes still held after the
+        // deadline are a leak.
         let deadline = DispatchTime.now().uptimeNanoseconds + 5_000_000_000
-        while server.connectionCount > 0 || server.pendingWork > 0 || book.usage(of: uid)[.connections] > 0 {
-            precondition(DispatchTime.now().uptimeNanoseconds < deadline, "the server never let the connection go: \(book.usage(of: uid))")
+        while server.connectionCount > 0 || server.pendingWork > 0
+            || book.usage(of: uid)[.connections] > 0 || book.usage(of: uid)[.input] > 0 || book.usage(of: uid)[.output] > 0
+        {
+            precondition(
+                DispatchTime.now().uptimeNanoseconds < deadline,
+                "the server never let the connection go, or what it held: \(book.usage(of: uid))")
             usleep(50)
         }
         let usage = book.usage(of: uid)
-        precondition(
-            usage[.input] == 0 && usage[.output] == 0,
-            "a closed connection still holds \(usage[.input]) input and \(usage[.output]) output bytes")
         precondition(
             usage[.addedStrings] == added.heldBytes(uid: uid),
             "added strings charged \(usage[.addedStrings]), held \(added.heldBytes(uid: uid))")

@@ -95,6 +95,29 @@ package struct CGenerator {
         text.line(" * \(comment) */")
     }
 
+    /// A public header: included only through the library's own header,
+    /// its `includes` (system ones first), its declarations between
+    /// `G_BEGIN_DECLS` and `G_END_DECLS`.
+    private func publicHeader<Failure: Error>(
+        comment: String, includes: [String], _ body: (inout Output) throws(Failure) -> Void
+    ) throws(Failure) -> String {
+        var out = Output(width: 120, indentUnit: "  ")
+        header(&out, comment: comment)
+        out.line("#pragma once")
+        out.blank()
+        out.line("#if !defined(\(upper)_INSIDE) && !defined(\(upper)_COMPILATION)")
+        out.line("#error \"Only <\(lower)/\(lower).h> can be included directly.\"")
+        out.line("#endif")
+        out.blank()
+        for include in includes { out.line("#include \(include)") }
+        out.blank()
+        out.line("G_BEGIN_DECLS")
+        try body(&out)
+        out.blank()
+        out.line("G_END_DECLS")
+        return out.text
+    }
+
     // MARK: Types
 
     /// The C type a getter returns.
@@ -191,99 +214,90 @@ package struct CGenerator {
     // MARK: lprojd-interface.h
 
     private func interfaceHeader() throws(CodegenError) -> String {
-        var out = Output(width: 120, indentUnit: "  ")
-        header(&out, comment: "The types of \(model.interfaceName), its enums and its errors, for C.")
-        out.line("#pragma once")
-        out.blank()
-        out.line("#if !defined(\(upper)_INSIDE) && !defined(\(upper)_COMPILATION)")
-        out.line("#error \"Only <\(lower)/\(lower).h> can be included directly.\"")
-        out.line("#endif")
-        out.blank()
-        out.line("#include <glib-object.h>")
-        out.line("#include <\(lower)/\(lower)-version.h>")
-        out.blank()
-        out.line("G_BEGIN_DECLS")
-        // Errors.
-        out.blank()
-        out.line("/**")
-        out.line(" * \(upper)_ERROR:")
-        out.line(" *")
-        out.line(" * The error domain of the library: its codes are [enum@\(model.prefix).Error].")
-        out.line(" */")
-        out.line("#define \(upper)_ERROR (\(lower)_error_quark())")
-        out.blank()
-        out.line("/**")
-        out.line(" * \(model.prefix)Error:")
-        for error in model.errors {
-            out.line(" * @\(upper)_ERROR_\(error.macro): \(error.documentation)")
-        }
-        out.line(" *")
-        out.line(" * The errors of [error@\(model.prefix).Error], in the domain `\(upper)_ERROR`: the library's own, and the")
-        out.line(" * interface's, mapped by their names (the message carries the name and the error's parameters). A call")
-        out.line(" * cancelled through its [class@Gio.Cancellable] fails with `G_IO_ERROR_CANCELLED` instead, as every GIO")
-        out.line(" * call does.")
-        out.line(" */")
-        out.open("typedef enum")
-        for error in model.errors { out.line("\(upper)_ERROR_\(error.macro),") }
-        out.outdent()
-        out.line("} \(model.prefix)Error;")
-        out.blank()
-        out.line("#define \(upper)_TYPE_ERROR (\(lower)_error_get_type())")
-        out.line("\(exported) GQuark \(lower)_error_quark(void);")
-        out.line("\(exported) GType \(lower)_error_get_type(void) G_GNUC_CONST;")
-        // Enums.
-        for enumeration in model.enumerations {
+        try publicHeader(
+            comment: "The types of \(model.interfaceName), its enums and its errors, for C.",
+            includes: ["<glib-object.h>", "<\(lower)/\(lower)-version.h>"]
+        ) { (out: inout Output) throws(CodegenError) in
+            // Errors.
             out.blank()
             out.line("/**")
-            out.line(" * \(enumeration.name):")
-            for name in enumeration.cases { out.line(" * @\(caseMacro(enumeration, name)): `\(name)`") }
+            out.line(" * \(upper)_ERROR:")
             out.line(" *")
-            out.line(
-                " * \(documentation(enumeration.documentation).isEmpty ? "The interface's `\(enumeration.name.dropFirst(model.prefix.count))`." : documentation(enumeration.documentation))"
-            )
-            out.line(" * Each value's nick is its name on the wire in GLib's spelling (`localeChanged`: `locale-changed`).")
+            out.line(" * The error domain of the library: its codes are [enum@\(model.prefix).Error].")
+            out.line(" */")
+            out.line("#define \(upper)_ERROR (\(lower)_error_quark())")
+            out.blank()
+            out.line("/**")
+            out.line(" * \(model.prefix)Error:")
+            for error in model.errors {
+                out.line(" * @\(upper)_ERROR_\(error.macro): \(error.documentation)")
+            }
+            out.line(" *")
+            out.line(" * The errors of [error@\(model.prefix).Error], in the domain `\(upper)_ERROR`: the library's own, and the")
+            out.line(" * interface's, mapped by their names (the message carries the name and the error's parameters). A call")
+            out.line(" * cancelled through its [class@Gio.Cancellable] fails with `G_IO_ERROR_CANCELLED` instead, as every GIO")
+            out.line(" * call does.")
             out.line(" */")
             out.open("typedef enum")
-            for name in enumeration.cases { out.line("\(caseMacro(enumeration, name)),") }
+            for error in model.errors { out.line("\(upper)_ERROR_\(error.macro),") }
             out.outdent()
-            out.line("} \(enumeration.name);")
+            out.line("} \(model.prefix)Error;")
             out.blank()
-            out.line("#define \(typeMacro(enumeration.snake)) (\(lower)_\(enumeration.snake)_get_type())")
-            out.line("\(exported) GType \(lower)_\(enumeration.snake)_get_type(void) G_GNUC_CONST;")
-        }
-        // Structs.
-        for structure in model.structures {
-            out.blank()
-            out.line("typedef struct _\(structure.name) \(structure.name);")
-            out.line("#define \(typeMacro(structure.snake)) (\(lower)_\(structure.snake)_get_type())")
-            out.line("\(exported) GType \(function(structure.snake, "get_type"))(void) G_GNUC_CONST;")
-            let required = structure.fields.filter { !$0.isOptional }
-            let arguments = required.flatMap { parameters($0.type, $0.snake) }
-            out.wrapped(
-                prefix: "\(exported) \(structure.name) *\(function(structure.snake, "new"))(",
-                items: arguments.isEmpty ? ["void"] : arguments,
-                suffix: ");")
-            out.line("\(exported) \(structure.name) *\(function(structure.snake, "ref"))(\(structure.name) *self);")
-            out.line("\(exported) void \(function(structure.snake, "unref"))(\(structure.name) *self);")
-            for field in structure.fields {
-                try check(field.type, "\(structure.name).\(field.wireName)")
-                if field.isOptional && !isPointer(field.type) {
-                    out.line("\(exported) gboolean \(function(structure.snake, "has_" + field.snake))(\(structure.name) *self);")
-                }
+            out.line("#define \(upper)_TYPE_ERROR (\(lower)_error_get_type())")
+            out.line("\(exported) GQuark \(lower)_error_quark(void);")
+            out.line("\(exported) GType \(lower)_error_get_type(void) G_GNUC_CONST;")
+            // Enums.
+            for enumeration in model.enumerations {
+                out.blank()
+                out.line("/**")
+                out.line(" * \(enumeration.name):")
+                for name in enumeration.cases { out.line(" * @\(caseMacro(enumeration, name)): `\(name)`") }
+                out.line(" *")
                 out.line(
-                    "\(exported) \(getterType(field.type)) \(function(structure.snake, "get_" + field.snake))(\(structure.name) *self);")
-                out.line(
-                    "\(exported) void \(function(structure.snake, "set_" + field.snake))(\(structure.name) *self, \(parameters(field.type, "value").joined(separator: ", ")));"
+                    " * \(documentation(enumeration.documentation).isEmpty ? "The interface's `\(enumeration.name.dropFirst(model.prefix.count))`." : documentation(enumeration.documentation))"
                 )
-                if field.isOptional && !isPointer(field.type) {
-                    out.line("\(exported) void \(function(structure.snake, "clear_" + field.snake))(\(structure.name) *self);")
-                }
+                out.line(" * Each value's nick is its name on the wire in GLib's spelling (`localeChanged`: `locale-changed`).")
+                out.line(" */")
+                out.open("typedef enum")
+                for name in enumeration.cases { out.line("\(caseMacro(enumeration, name)),") }
+                out.outdent()
+                out.line("} \(enumeration.name);")
+                out.blank()
+                out.line("#define \(typeMacro(enumeration.snake)) (\(lower)_\(enumeration.snake)_get_type())")
+                out.line("\(exported) GType \(lower)_\(enumeration.snake)_get_type(void) G_GNUC_CONST;")
             }
-            out.line("G_DEFINE_AUTOPTR_CLEANUP_FUNC(\(structure.name), \(function(structure.snake, "unref")))")
+            // Structs.
+            for structure in model.structures {
+                out.blank()
+                out.line("typedef struct _\(structure.name) \(structure.name);")
+                out.line("#define \(typeMacro(structure.snake)) (\(lower)_\(structure.snake)_get_type())")
+                out.line("\(exported) GType \(function(structure.snake, "get_type"))(void) G_GNUC_CONST;")
+                let required = structure.fields.filter { !$0.isOptional }
+                let arguments = required.flatMap { parameters($0.type, $0.snake) }
+                out.wrapped(
+                    prefix: "\(exported) \(structure.name) *\(function(structure.snake, "new"))(",
+                    items: arguments.isEmpty ? ["void"] : arguments,
+                    suffix: ");")
+                out.line("\(exported) \(structure.name) *\(function(structure.snake, "ref"))(\(structure.name) *self);")
+                out.line("\(exported) void \(function(structure.snake, "unref"))(\(structure.name) *self);")
+                for field in structure.fields {
+                    try check(field.type, "\(structure.name).\(field.wireName)")
+                    if field.isOptional && !isPointer(field.type) {
+                        out.line("\(exported) gboolean \(function(structure.snake, "has_" + field.snake))(\(structure.name) *self);")
+                    }
+                    out.line(
+                        "\(exported) \(getterType(field.type)) \(function(structure.snake, "get_" + field.snake))(\(structure.name) *self);"
+                    )
+                    out.line(
+                        "\(exported) void \(function(structure.snake, "set_" + field.snake))(\(structure.name) *self, \(parameters(field.type, "value").joined(separator: ", ")));"
+                    )
+                    if field.isOptional && !isPointer(field.type) {
+                        out.line("\(exported) void \(function(structure.snake, "clear_" + field.snake))(\(structure.name) *self);")
+                    }
+                }
+                out.line("G_DEFINE_AUTOPTR_CLEANUP_FUNC(\(structure.name), \(function(structure.snake, "unref")))")
+            }
         }
-        out.blank()
-        out.line("G_END_DECLS")
-        return out.text
     }
 
     // MARK: lprojd-interface.c
@@ -776,34 +790,25 @@ package struct CGenerator {
     // MARK: The calls
 
     private func callsHeader() -> String {
-        var out = Output(width: 120, indentUnit: "  ")
-        header(&out, comment: "A call of \(model.interfaceName) for each method: _async, _finish and _sync.")
-        out.line("#pragma once")
-        out.blank()
-        out.line("#if !defined(\(upper)_INSIDE) && !defined(\(upper)_COMPILATION)")
-        out.line("#error \"Only <\(lower)/\(lower).h> can be included directly.\"")
-        out.line("#endif")
-        out.blank()
-        out.line("#include <gio/gio.h>")
-        out.line("#include <\(lower)/\(lower)-interface.h>")
-        out.blank()
-        out.line("G_BEGIN_DECLS")
-        out.blank()
-        out.line("typedef struct _\(model.prefix)Connection \(model.prefix)Connection;")
-        for method in model.methods {
-            let parameters = method.parameters.name, reply = method.reply.name, base = "\(lower)_connection_\(method.snake)"
+        publicHeader(
+            comment: "A call of \(model.interfaceName) for each method: _async, _finish and _sync.",
+            includes: ["<gio/gio.h>", "<\(lower)/\(lower)-interface.h>"]
+        ) { out in
             out.blank()
-            out.line(
-                "\(exported) void \(base)_async(\(model.prefix)Connection *self, \(parameters) *parameters, GCancellable *cancellable,")
-            out.line("  GAsyncReadyCallback callback, gpointer user_data);")
-            out.line("\(exported) \(reply) *\(base)_finish(\(model.prefix)Connection *self, GAsyncResult *result, GError **error);")
-            out.line(
-                "\(exported) \(reply) *\(base)_sync(\(model.prefix)Connection *self, \(parameters) *parameters, GCancellable *cancellable,")
-            out.line("  GError **error);")
+            out.line("typedef struct _\(model.prefix)Connection \(model.prefix)Connection;")
+            for method in model.methods {
+                let parameters = method.parameters.name, reply = method.reply.name, base = "\(lower)_connection_\(method.snake)"
+                out.blank()
+                out.line(
+                    "\(exported) void \(base)_async(\(model.prefix)Connection *self, \(parameters) *parameters, GCancellable *cancellable,")
+                out.line("  GAsyncReadyCallback callback, gpointer user_data);")
+                out.line("\(exported) \(reply) *\(base)_finish(\(model.prefix)Connection *self, GAsyncResult *result, GError **error);")
+                out.line(
+                    "\(exported) \(reply) *\(base)_sync(\(model.prefix)Connection *self, \(parameters) *parameters, GCancellable *cancellable,"
+                )
+                out.line("  GError **error);")
+            }
         }
-        out.blank()
-        out.line("G_END_DECLS")
-        return out.text
     }
 
     /// `subscribe-reply`: the signal of a streaming method's later replies.

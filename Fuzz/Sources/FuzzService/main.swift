@@ -154,16 +154,17 @@ final class Harness {
         // 300,000 inputs; not reproduced alone). Bytes still held after the
         // deadline are a leak.
         let deadline = DispatchTime.now().uptimeNanoseconds + 5_000_000_000
-        while server.connectionCount > 0 || server.pendingWork > 0
-            || book.usage(of: uid)[.connections] > 0 || book.usage(of: uid)[.input] > 0 || book.usage(of: uid)[.output] > 0
+        var usage = book.usage(of: uid)
+        while server.connectionCount > 0 || server.pendingWork > 0 || usage[.connections] > 0 || usage[.input] > 0
+            || usage[.output] > 0
         {
             expect(
                 DispatchTime.now().uptimeNanoseconds < deadline,
-                "the server never let the connection go, or what it held: \(server.connectionCount) connections, \(server.pendingWork) jobs, \(book.usage(of: uid))"
+                "the server never let the connection go, or what it held: \(server.connectionCount) connections, \(server.pendingWork) jobs, \(usage)"
             )
             usleep(50)
+            usage = book.usage(of: uid)
         }
-        let usage = book.usage(of: uid)
         expect(
             usage[.addedStrings] == added.heldBytes(uid: uid),
             "added strings charged \(usage[.addedStrings]), held \(added.heldBytes(uid: uid))")

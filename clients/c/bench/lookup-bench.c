@@ -214,8 +214,7 @@ int main(int argc, char **argv) {
     g_autofree char *cache = g_build_filename(directory, "cache", NULL);
     g_setenv("XDG_CACHE_HOME", cache, TRUE);
     measure_mirror_memory(directory);
-    const char *remove[] = {"rm", "-rf", directory, NULL};
-    g_spawn_sync(NULL, (char **)remove, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, NULL, NULL);
+    remove_tree(directory);
     return 0;
   }
   /* gettext reads no catalog in the C locale; C.UTF-8 is always there. */
@@ -250,7 +249,6 @@ int main(int argc, char **argv) {
 
   g_clear_object(&localizer);
   daemon_fixture_free(daemon);
-  const char *remove[] = {"rm", "-rf", directory, NULL};
-  g_spawn_sync(NULL, (char **)remove, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, NULL, NULL);
+  remove_tree(directory);
   return 0;
 }

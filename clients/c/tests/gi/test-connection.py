@@ -11,28 +11,20 @@ script non-zero.
 
 import os
 import re
-import sys
 from pathlib import Path
 
 import gi
 
 gi.require_version("Lprojd", "2.0")
 from gi.repository import GLib, Lprojd  # noqa: E402
+from tap import check, finish, run_until  # noqa: E402
 
 SOCKET = os.environ["LPROJD_SOCKET"]
 INTERFACE = Path(__file__).resolve().parents[4] / "Sources" / "LprojInterface" / "org.lprojd.Localization.varlink"
 CLIENT = "org.example.EveryMethod"
-TIMEOUT_SECONDS = 20
-count = 0
 called = set()
 
 
-def check(name, actual, expected):
-    global count
-    count += 1
-    if actual != expected:
-        raise AssertionError(f"{name}: {actual!r}, expected {expected!r}")
-    print(f"ok {count} - {name}", flush=True)
 
 
 class Recording:
@@ -46,13 +38,6 @@ class Recording:
         return getattr(self.connection, name)
 
 
-def run_until(condition, what):
-    context = GLib.MainContext.default()
-    deadline = GLib.get_monotonic_time() + TIMEOUT_SECONDS * 1_000_000
-    while not condition():
-        if GLib.get_monotonic_time() > deadline:
-            raise AssertionError(f"no {what} within {TIMEOUT_SECONDS} s")
-        context.iteration(True)
 
 
 def main():
@@ -173,10 +158,4 @@ def main():
 
 
 if __name__ == "__main__":
-    try:
-        main()
-    except (AssertionError, GLib.Error, KeyError) as error:
-        print(f"not ok {count + 1} - {type(error).__name__}: {error}", flush=True)
-        print(f"1..{count + 1}")
-        sys.exit(1)
-    print(f"1..{count}")
+    finish(main, failures=(AssertionError, GLib.Error, KeyError))

@@ -17,19 +17,10 @@ import gi
 
 gi.require_version("Lprojd", "2.0")
 from gi.repository import GLib, GObject, Lprojd  # noqa: E402
+from tap import TIMEOUT_SECONDS, check, finish, run_until  # noqa: E402
 
 SOCKET = os.environ["LPROJD_SOCKET"]
 CLIENT = "org.example.PyGI"
-TIMEOUT_SECONDS = 20
-count = 0
-
-
-def check(name, actual, expected):
-    global count
-    count += 1
-    if actual != expected:
-        raise AssertionError(f"{name}: {actual!r}, expected {expected!r}")
-    print(f"ok {count} - {name}", flush=True)
 
 
 def run(start):
@@ -66,29 +57,6 @@ def call(localizer, method, *arguments):
     return getattr(localizer, f"{method}_finish")(result)
 
 
-def run_until(condition, what):
-    """Runs the main loop until condition() holds."""
-    loop = GLib.MainLoop()
-
-    def poll():
-        if condition():
-            loop.quit()
-            return GLib.SOURCE_REMOVE
-        return GLib.SOURCE_CONTINUE
-
-    def late():
-        loop.quit()
-        return GLib.SOURCE_REMOVE
-
-    GLib.idle_add(poll)
-    check_source = GLib.timeout_add(10, poll)
-    timeout = GLib.timeout_add_seconds(TIMEOUT_SECONDS, late)
-    loop.run()
-    for source in (check_source, timeout):
-        if GLib.main_context_default().find_source_by_id(source):
-            GLib.source_remove(source)
-    if not condition():
-        raise AssertionError(f"no {what} within {TIMEOUT_SECONDS} s")
 
 
 def main():
@@ -220,10 +188,4 @@ def connection_calls():
 
 if __name__ == "__main__":
     print(f"# PyGObject {'.'.join(map(str, gi.version_info))}, Python {sys.version.split()[0]}", flush=True)
-    try:
-        main()
-    except (AssertionError, GLib.Error) as error:
-        print(f"not ok {count + 1} - {error}", flush=True)
-        print(f"1..{count + 1}")
-        sys.exit(1)
-    print(f"1..{count}")
+    finish(main)

@@ -81,6 +81,27 @@ import Testing
         #expect(reloaded(schedule.next(at: at(now + 4))) != nil)
     }
 
+    @Test func whatARefusedReloadDidNotReadJoinsTheNext() throws {
+        var schedule = Schedule(firstBackoff: .seconds(1))
+        schedule.folder("fr.lproj")
+        schedule.fileWhole("Big.strings", in: "de.lproj")
+        _ = try #require(reloaded(schedule.next(at: at(0))))
+        schedule.reloaded(at: at(5), took: .milliseconds(5), refused: true)
+        // It starts nothing on its own ...
+        #expect(schedule.next(at: at(100_000)) == .idle)
+        // ... but is read with the next change, wherever that is.
+        schedule.fileVanished("Padding.strings", in: "it.lproj", at: at(100_000))
+        schedule.fileWhole("Padding.strings", in: "it.lproj")
+        let changes = try #require(reloaded(schedule.next(at: at(100_001))))
+        #expect(changes.folders["fr.lproj"] == .some(nil))
+        #expect(changes.folders["de.lproj"] == .some(["Big.strings"]))
+        #expect(changes.folders["it.lproj"] == .some(["Padding.strings"]))
+        // Once read, it is not read again.
+        schedule.reloaded(at: at(100_002), took: .zero, refused: false)
+        schedule.fileWhole("Menu.strings", in: "it.lproj")
+        #expect(try #require(reloaded(schedule.next(at: at(100_003)))).folders == ["it.lproj": ["Menu.strings"]])
+    }
+
     @Test func whatWaitsIsBoundedWhateverTheFilesDo() throws {
         var schedule = Schedule(maximumPendingFiles: 64)
         // Files of one folder past the bound: the folder is read whole.

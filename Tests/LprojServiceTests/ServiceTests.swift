@@ -106,4 +106,44 @@ import LprojInterface
         #expect(bundle.lookup("k", locale: try bundle.resolve(locale: "de")).value == "neu")
         #expect(events.events.map(\.interfaceEvent.type) == [.tablesChanged])
     }
+
+    /// A folder refused with its bundle (over max-bundle-bytes) is read
+    /// once the bundle is back within its limits, though the change that
+    /// brought it back was elsewhere: lprojd once forgot what it refused,
+    /// and served the bundle without that folder until it changed again.
+    @Test func aBundleBackWithinItsLimitsServesWhatWasRefused() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("refused-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func write(_ path: String, _ text: String) throws {
+            let url = directory.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: url)
+        }
+        // 600 bytes of comment: with the French table, over 1,000 bytes.
+        try write("de.lproj/Localizable.strings", "\"k\" = \"de\";\n")
+        try write("de.lproj/Padding.strings", "/* \(String(repeating: "x", count: 600)) */\n")
+        var configuration = BundleConfiguration(name: "b", directory: directory.path, developmentLocale: try LocaleIdentifier("de"))
+        configuration.limits.bytes = 1_000
+        let served = ServedBundles()
+        let watcher = try BundleWatcher(
+            served: served, events: RecordingEvents(), configurations: [configuration], clock: ContinuousClock(),
+            logger: Logger(label: "test"))
+        watcher.loadAll()
+        let running = Task { try await watcher.run() }
+        defer { running.cancel() }
+        func serves(until holds: @escaping @Sendable (LoadedBundle) -> Bool, _ what: String) async throws {
+            try await withTimeout(seconds: 20, what) {
+                while !(served.snapshot.bundles["b"].map(holds) ?? false) {
+                    try await Task.sleep(for: .milliseconds(10))  // polling the published snapshot, with a deadline
+                }
+            }
+        }
+        try write("fr.lproj/Localizable.strings", "/* \(String(repeating: "y", count: 500)) */\n\"k\" = \"fr\";\n")
+        try await serves(until: { $0.problems.contains { $0.code == BundleLimitExceeded.problemCode } }, "the bundle was not refused")
+        // Back within its limits by a change in another folder.
+        try FileManager.default.removeItem(at: directory.appendingPathComponent("de.lproj/Padding.strings"))
+        try await serves(until: { $0.problems.isEmpty }, "the bundle was not read again")
+        let bundle = try #require(served.snapshot.bundles["b"])
+        #expect(bundle.lookup("k", locale: try bundle.resolve(locale: "fr")).value == "fr")
+    }
 }

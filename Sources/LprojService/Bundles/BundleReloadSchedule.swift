@@ -13,7 +13,9 @@ internal import LprojEngine
 /// and every other bundle's reloads, the drop-ins and the watchdog go on
 /// beside it. A reload refused whole (over a limit, a directory that may
 /// not be served) makes the next wait longer each time, up to
-/// ``maximumBackoff``, and none happens until the files change again.
+/// ``maximumBackoff``, and none happens until the files change again; what
+/// it refused is read with the next reload, so that a bundle back within
+/// its limits serves all its files, not only those that changed last.
 ///
 /// Files being written or deleted wait in ``SettlingFiles`` until whole.
 /// The watcher gives it the time; tests give it theirs.
@@ -47,6 +49,11 @@ struct BundleReloadSchedule<Instant: InstantProtocol> where Instant.Duration == 
     private var notBefore: Instant?
     /// Reloads refused in a row.
     private(set) var refusals = 0
+    /// The changes of the reload running.
+    private var running = BundleChanges()
+    /// What refused reloads did not read: it joins the next reload, but
+    /// starts none on its own.
+    private(set) var refused = BundleChanges()
 
     init(
         costFactor: Int = 3, firstBackoff: Duration = .seconds(1), maximumBackoff: Duration = .seconds(60),
@@ -117,10 +124,12 @@ struct BundleReloadSchedule<Instant: InstantProtocol> where Instant.Duration == 
         for file in settling.expired(at: now) { noteFile(file.name, in: file.folder) }
         if !pending.isEmpty {
             if let notBefore, now < notBefore { return .wait(until: notBefore) }
+            absorbRefused()
             let changes = pending
             pending = BundleChanges()
             pendingFiles = 0
             isReloading = true
+            running = changes
             return .reload(changes)
         }
         if let deadline = settling.nextDeadline { return .wait(until: max(deadline, notBefore ?? deadline)) }
@@ -133,13 +142,16 @@ struct BundleReloadSchedule<Instant: InstantProtocol> where Instant.Duration == 
         isReloading = false
         var wait = took * costFactor
         if refused {
+            self.refused = running
             refusals += 1
             var backoff = firstBackoff
             for _ in 1..<min(refusals, 32) where backoff < maximumBackoff { backoff *= 2 }
             wait = max(wait, min(backoff, maximumBackoff))
         } else {
+            self.refused = BundleChanges()
             refusals = 0
         }
+        running = BundleChanges()
         notBefore = now.advanced(by: wait)
     }
 
@@ -149,16 +161,39 @@ struct BundleReloadSchedule<Instant: InstantProtocol> where Instant.Duration == 
     mutating func reloadNow() -> BundleChanges {
         everything()
         notBefore = nil
+        refused = BundleChanges()
         let changes = pending
         pending = BundleChanges()
         pendingFiles = 0
         isReloading = true
+        running = changes
         return changes
     }
 
     // MARK: Bounds
 
     private var settlingIsFull: Bool { settling.count >= maximumPendingFiles }
+
+    /// What refused reloads did not read joins the changes, within the
+    /// same bounds as any other.
+    private mutating func absorbRefused() {
+        defer { refused = BundleChanges() }
+        guard !refused.isEmpty, !pending.everything else { return }
+        if refused.everything {
+            pending = BundleChanges()
+            pending.everything = true
+            pendingFiles = 0
+            return
+        }
+        for (folder, files) in refused.folders {
+            guard let files else {
+                self.folder(folder)
+                continue
+            }
+            for file in files { noteFile(file, in: folder) }
+        }
+        for path in refused.stringCatalogs { stringCatalog(path) }
+    }
 
     private mutating func noteFile(_ name: String, in folder: String) {
         guard !pending.everything else { return }

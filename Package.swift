@@ -45,7 +45,7 @@ let package = Package(
             targets: [
                 "LprojTables", "LprojTablesOracle", "LprojFormatStrings", "LprojLocales", "VarlinkProtocol", "LprojInterface",
                 "LprojConfiguration", "LprojEngine", "LprojFiles", "LprojService", "LprojVarlink", "LprojStore", "VarlinkNIO",
-                "ClientBudget", "LprojExchange",
+                "ClientBudget", "LprojLimits", "LprojExchange",
             ]),
     ],
     dependencies: [
@@ -68,6 +68,8 @@ let package = Package(
         .target(name: "LprojEngine", dependencies: ["LprojTables", "LprojLocales", "LprojFormatStrings"], swiftSettings: strictSwift),
         .target(name: "LprojFormatting", dependencies: ["CLprojICU", "LprojLocales", "LprojFormatStrings"], swiftSettings: strictSwift),
         .target(name: "ClientBudget", swiftSettings: strictSwift),
+        // Every limit of the server and the service, as values: the configuration sets them, each component reads its own.
+        .target(name: "LprojLimits", swiftSettings: strictSwift),
         // Threads at a lower CPU priority, for work that must leave the loops and Swift's shared pool alone.
         .target(name: "BackgroundThreads", swiftSettings: strictSwift),
         // The version every program and the Varlink service report.
@@ -103,7 +105,8 @@ let package = Package(
         .target(
             name: "LprojConfiguration",
             dependencies: [
-                "LprojEngine", "LprojLocales", "LprojWatch", "ClientBudget", "Yams", .product(name: "Logging", package: "swift-log"),
+                "LprojEngine", "LprojLocales", "LprojWatch", "ClientBudget", "LprojLimits", "Yams",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strictSwift),
@@ -112,7 +115,7 @@ let package = Package(
             dependencies: [
                 "LprojEngine", "LprojFiles", "LprojLocales", "LprojFormatStrings", "LprojFormatting", "LprojTables", "LprojStore",
                 "LprojWatch",
-                "LprojInterface", "LprojVersion", "ClientBudget", "BackgroundThreads",
+                "LprojInterface", "LprojVersion", "ClientBudget", "LprojLimits", "BackgroundThreads",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -131,7 +134,7 @@ let package = Package(
         .target(
             name: "VarlinkNIO",
             dependencies: [
-                "VarlinkProtocol", "ClientBudget", "BackgroundThreads",
+                "VarlinkProtocol", "ClientBudget", "LprojLimits", "BackgroundThreads",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -199,6 +202,7 @@ let package = Package(
             name: "lproj-bench",
             dependencies: [
                 "LprojEngine", "LprojFiles", "LprojLocales", "LprojLocalizer", "LprojService", "LprojStore", "LprojInterface",
+                "LprojLimits",
                 "LprojTables", "CBenchSupport", .product(name: "Logging", package: "swift-log"),
             ],
             path: "Benchmarks/LprojBench",
@@ -253,7 +257,7 @@ let package = Package(
         .target(
             name: "LprojTestSupport",
             dependencies: [
-                "CTestProcess", "LprojService", "LprojEngine", "LprojLocales", "LprojStore", "ClientBudget",
+                "CTestProcess", "LprojService", "LprojEngine", "LprojLocales", "LprojStore", "ClientBudget", "LprojLimits",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/LprojTestSupport",
@@ -293,7 +297,7 @@ let package = Package(
                 "LprojService", "LprojInterface", "LprojEngine", "LprojFiles", "LprojFormatStrings", "LprojLocales", "LprojFormatting",
                 "LprojStore",
                 "LprojWatch", "VarlinkProtocol",
-                "ClientBudget", "LprojTablesOracle", "LprojTestSupport", .product(name: "Logging", package: "swift-log"),
+                "ClientBudget", "LprojLimits", "LprojTablesOracle", "LprojTestSupport", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSwift
         ),

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import LprojEngine
 import LprojInterface
+import LprojLimits
 import LprojLocales
 import LprojService
 import LprojStore
@@ -30,7 +31,7 @@ enum ServiceLookupBenchmark {
             let store = try ClientStore.inMemory()
             return LocalizationService(
                 served: served, watcher: watcher, events: NoEvents(), store: store,
-                added: AddedStringsRegistry(maximumStrings: 10, maximumLength: 1024),
+                added: AddedStringsRegistry(limits: AddedStringLimits(maximumStrings: 10, maximumLength: 1024)),
                 countsMisses: countingMisses, daemonUID: getuid(), logger: logger)
         }
         let counting = try service(countingMisses: true), notCounting = try service(countingMisses: false)

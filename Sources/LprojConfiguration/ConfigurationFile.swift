@@ -77,8 +77,8 @@ package enum ConfigurationFile {
             setting.apply(bytes, to: &limits)
         }
         // A connection's cost follows from the connections a uid may open.
-        limits.budget.perUID[.connections] = limits.maximumConnectionsPerUID * BudgetLimits.connectionCost
-        limits.budget.total[.connections] = limits.maximumConnections * BudgetLimits.connectionCost
+        limits.budget.perUID[.connections] = limits.service.server.maximumConnectionsPerUID * BudgetLimits.connectionCost
+        limits.budget.total[.connections] = limits.service.server.maximumConnections * BudgetLimits.connectionCost
         return limits
     }
 

@@ -36,22 +36,22 @@ enum LimitSetting: String, CaseIterable {
 
     func apply(_ value: Int, to limits: inout DaemonConfiguration.Limits) {
         switch self {
-        case .maxMessageSize: limits.maximumMessageSize = value
-        case .maxReplySize: limits.maximumReplySize = value
-        case .maxConnections: limits.maximumConnections = value
-        case .maxConnectionsPerUID: limits.maximumConnectionsPerUID = value
-        case .maxSubscriptionsPerUID: limits.maximumSubscriptionsPerUID = value
-        case .maxSubscriberQueue: limits.maximumSubscriberQueueBytes = value
+        case .maxMessageSize: limits.service.server.maximumMessageSize = value
+        case .maxReplySize: limits.service.server.maximumReplySize = value
+        case .maxConnections: limits.service.server.maximumConnections = value
+        case .maxConnectionsPerUID: limits.service.server.maximumConnectionsPerUID = value
+        case .maxSubscriptionsPerUID: limits.service.server.maximumStreamsPerUID = value
+        case .maxSubscriberQueue: limits.service.server.maximumStreamQueueBytes = value
         case .maxTableFileSize: limits.bundle.fileSize = value
         case .maxBundleBytes: limits.bundle.bytes = value
         case .maxBundleTables: limits.bundle.tables = value
         case .maxBundleLocales: limits.bundle.locales = value
         case .maxBundleEntries: limits.bundle.entries = value
-        case .maxAddedStrings: limits.maximumAddedStrings = value
-        case .maxAddedStringLength: limits.maximumAddedStringLength = value
-        case .maxKeyLength: limits.maximumKeyLength = value
-        case .maxValueLength: limits.maximumValueLength = value
-        case .incompleteMessageTimeout: limits.incompleteMessageTimeout = value
+        case .maxAddedStrings: limits.service.addedStrings.maximumStrings = value
+        case .maxAddedStringLength: limits.service.addedStrings.maximumLength = value
+        case .maxKeyLength: limits.service.requests.maximumKeyLength = value
+        case .maxValueLength: limits.service.requests.maximumValueLength = value
+        case .incompleteMessageTimeout: limits.service.server.incompleteMessageTimeout = .seconds(value)
         case .maxMemoryPerUID: limits.budget.memoryPerUID = value
         case .maxMemory: limits.budget.memory = value
         case .maxInputPerUID: limits.budget.perUID[.input] = value
@@ -64,7 +64,7 @@ enum LimitSetting: String, CaseIterable {
         case .maxSavedState: limits.budget.total[.savedState] = value
         case .maxCachePerUID: limits.budget.perUID[.caches] = value
         case .maxCache: limits.budget.total[.caches] = value
-        case .maxChangesPerSecondPerUID: limits.maximumChangesPerSecondPerUID = value
+        case .maxChangesPerSecondPerUID: limits.service.requests.changesPerSecondPerUID = value
         }
     }
 }

@@ -33,7 +33,7 @@ struct Daemon {
 
     func run() async throws {
         signal(SIGPIPE, SIG_IGN)
-        raiseFileDescriptorLimit(toServe: settings.configuration.limits.maximumConnections)
+        raiseFileDescriptorLimit(toServe: settings.configuration.limits.service.server.maximumConnections)
         let logLevel = LogLevelControl(settings.logLevel)
         let logger = bootstrapLogging(logLevel)
         // Trap the signals first: one that arrives while the bundles load
@@ -161,19 +161,12 @@ struct Daemon {
         desktop: DesktopLanguages, group: MultiThreadedEventLoopGroup, logger: Logger
     ) async throws -> (VarlinkServer, LocalizationService) {
         let limits = settings.configuration.limits
-        let added = AddedStringsRegistry(
-            maximumStrings: limits.maximumAddedStrings, maximumLength: limits.maximumAddedStringLength, budget: budget)
-        var serviceLimits = ServiceLimits()
-        serviceLimits.maximumKeyLength = limits.maximumKeyLength
-        serviceLimits.maximumValueLength = limits.maximumValueLength
-        serviceLimits.maximumReplySize = limits.maximumReplySize
-        serviceLimits.changesPerSecondPerUID = limits.maximumChangesPerSecondPerUID
-        serviceLimits.changeBurstPerUID = max(512, limits.maximumChangesPerSecondPerUID)
+        let added = AddedStringsRegistry(limits: limits.service.addedStrings, budget: budget)
         // The status method counts connections of a server made after it.
         let serverReference = ServerReference()
         let service = LocalizationService(
             served: served, watcher: watcher, events: events, store: store, added: added,
-            countsMisses: settings.configuration.countMisses, limits: serviceLimits, budget: budget, desktop: desktop,
+            countsMisses: settings.configuration.countMisses, limits: limits.service, budget: budget, desktop: desktop,
             daemonUID: getuid(),
             connectionCount: { uid in serverReference.connectionCount(uid: uid) }, logger: logger)
         service.restoreMisses()
@@ -242,13 +235,7 @@ struct Daemon {
 
     func serverConfiguration(_ limits: DaemonConfiguration.Limits) -> VarlinkServerConfiguration {
         var server = VarlinkServerConfiguration()
-        server.maximumMessageSize = limits.maximumMessageSize
-        server.maximumReplySize = limits.maximumReplySize
-        server.maximumConnections = limits.maximumConnections
-        server.maximumConnectionsPerUID = limits.maximumConnectionsPerUID
-        server.maximumStreamsPerUID = limits.maximumSubscriptionsPerUID
-        server.maximumStreamQueueBytes = limits.maximumSubscriberQueueBytes
-        server.incompleteMessageTimeout = .seconds(Int64(limits.incompleteMessageTimeout))
+        server.limits = limits.service.server
         server.socketMode = settings.instance == .system ? 0o666 : 0o600
         server.limitError = LocalizationVarlinkInterface.limitError
         server.shutdownReply = LocalizationVarlinkInterface.shutdownReply

@@ -54,4 +54,19 @@ import Testing
         let inSample = Self.matches(#"(?m)^\s*#?\s*([a-z-]+):"#, in: sample).intersection(settings.union(documented))
         #expect(settings.subtracting(inSample).sorted() == [], "settings the sample configuration does not show")
     }
+
+    /// Each setting sets its limit in the one model the daemon hands to
+    /// its components whole (server, service, added strings, bundles,
+    /// budget), and no two set the same.
+    @Test func everySettingSetsOneLimitOfTheModel() {
+        var seen: [String: LimitSetting] = [:]
+        for setting in LimitSetting.allCases {
+            var limits = DaemonConfiguration.Limits()
+            setting.apply(7_777, to: &limits)
+            #expect(limits != DaemonConfiguration.Limits(), "\(setting.rawValue) sets nothing")
+            let changed = "\(limits)"
+            #expect(seen[changed] == nil, "\(setting.rawValue) sets what \(seen[changed]?.rawValue ?? "") sets")
+            seen[changed] = setting
+        }
+    }
 }

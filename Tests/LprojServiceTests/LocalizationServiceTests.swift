@@ -1,5 +1,6 @@
 import LprojInterface
 import LprojFormatStrings
+import LprojLimits
 import LprojService
 import LprojStore
 import LprojTestSupport
@@ -77,7 +78,7 @@ import Testing
             #expect(fields.locale == "tlh")
         }
         var limits = ServiceLimits()
-        limits.maximumKeyLength = 8
+        limits.requests.maximumKeyLength = 8
         let limited = try ServiceFixture(limits: limits)
         #expect(throws: ServiceError.limitExceeded(.keyLength, maximum: 8)) { try lookup(limited, "a.key.too.long") }
     }
@@ -129,7 +130,7 @@ import Testing
     /// built (or pseudo-localized), not after.
     @Test func aTableOfFewLargeValuesIsCountedByItsBytes() async throws {
         var limits = ServiceLimits()
-        limits.maximumReplySize = 1 << 20
+        limits.server.maximumReplySize = 1 << 20
         let fixture = try ServiceFixture(limits: limits, pseudoLocales: true)
         let control = String(repeating: "\u{1}", count: 60_000)
         for locale in ["en", "de"] {
@@ -159,8 +160,8 @@ import Testing
     /// client id each time, once filled the event queue for every uid.)
     @Test func aUIDChangesItsClientsStateAtABoundedRate() async throws {
         var limits = ServiceLimits()
-        limits.changeBurstPerUID = 50
-        limits.changesPerSecondPerUID = 1
+        limits.requests.changeBurstPerUID = 50
+        limits.requests.changesPerSecondPerUID = 1
         let fixture = try ServiceFixture(limits: limits)
         var refused = 0
         for index in 0..<60 {

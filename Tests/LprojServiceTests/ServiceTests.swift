@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import LprojEngine
+import LprojLimits
 import LprojFiles
 import LprojLocales
 import LprojStore
@@ -13,7 +14,7 @@ import LprojInterface
 
 @Suite struct AddedStringsTests {
     @Test func limitsAreEnforcedWithoutHalfAdding() throws {
-        let registry = AddedStringsRegistry(maximumStrings: 3, maximumLength: 5)
+        let registry = AddedStringsRegistry(limits: AddedStringLimits(maximumStrings: 3, maximumLength: 5))
         let key = try LocaleIdentifier("de")
         #expect(try registry.add(["a": "1", "b": "2"], uid: 1, client: "c", bundle: "b", table: "T", locale: key) == 2)
         #expect(throws: AddedStringsError.tooMany(maximum: 3)) {
@@ -30,7 +31,7 @@ import LprojInterface
     }
 
     @Test func oneUserCannotInventClientsWithoutEnd() throws {
-        let registry = AddedStringsRegistry(maximumStrings: 10, maximumLength: 10)
+        let registry = AddedStringsRegistry(limits: AddedStringLimits(maximumStrings: 10, maximumLength: 10))
         let key = try LocaleIdentifier("de")
         for index in 0..<64 { _ = try registry.add(["k": "v"], uid: 7, client: "c\(index)", bundle: "b", table: "T", locale: key) }
         #expect(throws: AddedStringsError.tooManyClients(maximum: 64)) {

@@ -3,6 +3,7 @@ package import Foundation
 package import Logging
 import LprojEngine
 import LprojLocales
+package import LprojLimits
 package import LprojService
 package import LprojStore
 internal import Synchronization
@@ -147,8 +148,7 @@ package struct ServiceFixture: Sendable {
         let watcher = try BundleWatcher(
             served: served, events: events, configurations: configurations, clock: ContinuousClock(), logger: Logger(label: "test"))
         watcher.loadAll()
-        let added = AddedStringsRegistry(
-            maximumStrings: 10_000, maximumLength: 64 << 10, budget: budget)
+        let added = AddedStringsRegistry(limits: limits.addedStrings, budget: budget)
         service = LocalizationService(
             served: served, watcher: watcher, events: events, store: self.store, added: added, misses: misses, countsMisses: countsMisses,
             limits: limits,

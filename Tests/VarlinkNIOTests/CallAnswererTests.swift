@@ -60,7 +60,7 @@ import VarlinkProtocol
     /// A message past `largeMessageSize` is not parsed on the loop: a copy,
     /// charged to the uid until the work is done, goes to the workers.
     @Test func aLargeMessageIsDecodedOffTheLoopFromACopyChargedToItsUser() async {
-        let answerer = answerer { $0.largeMessageSize = 64 }
+        let answerer = answerer { $0.limits.largeMessageSize = 64 }
         let book = BudgetBook(limits: BudgetLimits())
         let large = #"{"method":"org.example.Test.Echo","parameters":{"text":"\#(String(repeating: "x", count: 100))"}}"#
         guard case .later(let work, let message?) = answer(answerer, large, book: book).outcome else {
@@ -79,7 +79,7 @@ import VarlinkProtocol
     }
 
     @Test func aReplyPastTheLimitIsTheLimitsError() {
-        let answerer = answerer { $0.maximumReplySize = 40 }
+        let answerer = answerer { $0.limits.maximumReplySize = 40 }
         let book = BudgetBook(limits: BudgetLimits())
         let call = #"{"method":"org.example.Test.Echo","parameters":{"text":"\#(String(repeating: "y", count: 100))"}}"#
         #expect(answer(answerer, call, book: book).written.contains("replySize(40)"))

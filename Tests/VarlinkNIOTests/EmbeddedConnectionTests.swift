@@ -155,7 +155,7 @@ import VarlinkProtocol
     @Test func anUnfinishedMessageTimesOutOnTheLoopsClock() throws {
         let loop = EmbeddedEventLoop()
         var configuration = VarlinkServerConfiguration()
-        configuration.incompleteMessageTimeout = .seconds(30)
+        configuration.limits.incompleteMessageTimeout = .seconds(30)
         let (base, book) = Self.shared(turns: TurnBudgets())
         let shared = VarlinkConnectionHandler.Shared(
             answerer: CallAnswerer(dispatcher: base.answerer.dispatcher, configuration: configuration), connections: base.connections,

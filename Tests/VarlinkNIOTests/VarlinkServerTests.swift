@@ -114,7 +114,7 @@ final class TestInterface: VarlinkInterface {
     }
 
     @Test func oversizedMessagesCloseTheConnection() async throws {
-        try await Self.withServer(configure: { $0.maximumMessageSize = 1024 }) { path, _, _ in
+        try await Self.withServer(configure: { $0.limits.maximumMessageSize = 1024 }) { path, _, _ in
             let client = try RawClient(path: path)
             try client.sendBytes(Array(repeating: UInt8(ascii: "x"), count: 4096))
             let reply = try await client.receiveJSON()
@@ -139,7 +139,7 @@ final class TestInterface: VarlinkInterface {
     }
 
     @Test func connectionsPerUIDAreLimited() async throws {
-        try await Self.withServer(configure: { $0.maximumConnectionsPerUID = 2 }) { path, _, server in
+        try await Self.withServer(configure: { $0.limits.maximumConnectionsPerUID = 2 }) { path, _, server in
             let first = try RawClient(path: path), second = try RawClient(path: path)
             try first.send(#"{"method":"org.example.Test.Echo"}"#)
             _ = try await first.receive()
@@ -158,8 +158,8 @@ final class TestInterface: VarlinkInterface {
     /// before anything is built for them, and without a word.
     @Test func aUidOpeningConnectionsTooFastHasThemClosed() async throws {
         try await Self.withServer(configure: {
-            $0.connectionBurstPerUID = 3
-            $0.connectionsPerSecondPerUID = 0.001
+            $0.limits.connectionBurstPerUID = 3
+            $0.limits.connectionsPerSecondPerUID = 0.001
         }) { path, _, _ in
             var open: [RawClient] = []
             for _ in 0..<3 {
@@ -197,7 +197,7 @@ final class TestInterface: VarlinkInterface {
     }
 
     @Test func aSubscriberThatStopsReadingIsDropped() async throws {
-        try await Self.withServer(configure: { $0.maximumStreamQueueBytes = 64 << 10 }) { path, interface, _ in
+        try await Self.withServer(configure: { $0.limits.maximumStreamQueueBytes = 64 << 10 }) { path, interface, _ in
             let client = try RawClient(path: path, timeout: 2)
             try client.send(#"{"method":"org.example.Test.Watch","more":true}"#)
             _ = try await client.receive()

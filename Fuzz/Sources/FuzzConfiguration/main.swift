@@ -12,8 +12,8 @@ public func fuzz(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
                     try ConfigurationFile.parse(String(decoding: bytes, as: UTF8.self), name: "fuzz.conf", baseDirectory: "/etc/lprojd")
                 }
             }.get()
-            let limits = configuration.limits
-            precondition(limits.maximumMessageSize > 0 && limits.maximumConnections > 0 && limits.maximumConnectionsPerUID > 0)
+            let server = configuration.limits.service.server
+            precondition(server.maximumMessageSize > 0 && server.maximumConnections > 0 && server.maximumConnectionsPerUID > 0)
         } catch {
             precondition(!"\(error)".isEmpty)
         }

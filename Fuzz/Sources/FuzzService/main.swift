@@ -3,6 +3,7 @@ import Foundation
 import FuzzSupport
 import Logging
 @testable import LprojEngine
+@testable import LprojLimits
 @testable import LprojLocales
 @testable import LprojService
 @testable import LprojStore
@@ -54,10 +55,10 @@ final class Harness {
             BundleConfiguration(name: "demo", directory: directory.path, developmentLocale: try! LocaleIdentifier("en"))
         ])
         store = try ClientStore.inMemory(budget: book)
-        added = AddedStringsRegistry(maximumStrings: 100, maximumLength: 4096, budget: book)
+        added = AddedStringsRegistry(limits: AddedStringLimits(maximumStrings: 100, maximumLength: 4096), budget: book)
         recent = RecentClients(budget: book)
         var limits = ServiceLimits()
-        limits.maximumValueLength = 64 << 10
+        limits.requests.maximumValueLength = 64 << 10
         let hub = EventDelivery(clock: ContinuousClock(), logger: logger)
         Task { try await hub.run() }
         let watcher = try! BundleWatcher(
@@ -68,8 +69,8 @@ final class Harness {
             daemonUID: 0, connectionCount: { _ in 0 }, logger: logger)
         let interface = LocalizationVarlinkInterface(service: service, subscriptions: hub)
         var configuration = VarlinkServerConfiguration()
-        configuration.maximumMessageSize = 128 << 10
-        configuration.incompleteMessageTimeout = .seconds(5)
+        configuration.limits.maximumMessageSize = 128 << 10
+        configuration.limits.incompleteMessageTimeout = .seconds(5)
         server = VarlinkServer(
             listener: .path(socket),
             dispatcher: VarlinkDispatcher(info: .init(vendor: "f", product: "f", version: "0", url: "u"), interfaces: [interface]),

@@ -1,4 +1,5 @@
 package import ClientBudget
+package import LprojLimits
 import LprojEngine
 package import LprojLocales
 internal import Synchronization
@@ -61,9 +62,9 @@ package final class AddedStringsRegistry: Sendable {
     private let maximumClientsPerUID = 64
 
     /// A registry with limits per client and bundle, charging `budget`.
-    package init(maximumStrings: Int, maximumLength: Int, budget: BudgetBook = BudgetBook(limits: BudgetLimits())) {
-        self.maximumStrings = maximumStrings
-        self.maximumLength = maximumLength
+    package init(limits: AddedStringLimits, budget: BudgetBook = BudgetBook(limits: BudgetLimits())) {
+        self.maximumStrings = limits.maximumStrings
+        self.maximumLength = limits.maximumLength
         self.book = budget
     }
 

@@ -24,13 +24,16 @@ extension LocalizationService {
 
     package func negotiate(_ call: Localization.Negotiate.Parameters) throws(ServiceError) -> Answer<Localization.Negotiate.Reply> {
         let values = try call.values.map { map throws(ServiceError) in
-            guard map.count <= limits.maximumLocales else { throw .limitExceeded(.locales, maximum: limits.maximumLocales) }
-            for value in map.values { _ = try limited(value, .valueLength, maximum: limits.maximumValueLength) }
+            guard map.count <= limits.requests.maximumLocales else {
+                throw .limitExceeded(.locales, maximum: limits.requests.maximumLocales)
+            }
+            for value in map.values { _ = try limited(value, .valueLength, maximum: limits.requests.maximumValueLength) }
             return map
         }
         let availableTexts = try limited(
-            call.available ?? values.map { Array($0.keys).sorted() } ?? [], .locales, maximum: limits.maximumLocales)
-        let preferredTexts = try limited(call.preferredLanguages ?? [], .preferredLanguages, maximum: limits.maximumPreferredLanguages)
+            call.available ?? values.map { Array($0.keys).sorted() } ?? [], .locales, maximum: limits.requests.maximumLocales)
+        let preferredTexts = try limited(
+            call.preferredLanguages ?? [], .preferredLanguages, maximum: limits.requests.maximumPreferredLanguages)
         let specificity: LocaleNegotiation.Specificity =
             switch call.specificity {
             case .exact: .exact
@@ -38,7 +41,7 @@ extension LocalizationService {
             case .any, nil: .any
             }
         let defaultValue = try call.defaultValue.map { text throws(ServiceError) in
-            try limited(text, .valueLength, maximum: limits.maximumValueLength)
+            try limited(text, .valueLength, maximum: limits.requests.maximumValueLength)
         }
         var available: [LocaleIdentifier] = []
         var textOf: [LocaleIdentifier: String] = [:]

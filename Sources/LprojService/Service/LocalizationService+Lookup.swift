@@ -49,7 +49,7 @@ extension LocalizationService {
             do throws(LookupError) {
                 result = try bundle.formatted(
                     bundle.pseudoLocalized(found, locale: locale), locale: locale, arguments: arguments, placeholders: placeholders,
-                    maximumBytes: service.limits.maximumValueLength)
+                    maximumBytes: service.limits.requests.maximumValueLength)
             } catch {
                 switch error {
                 case .invalidArguments(let formatError): throw .invalidArguments(key: key, formatError)
@@ -68,16 +68,16 @@ extension LocalizationService {
 
     func preparedLookup(_ call: Localization.Lookup.Parameters, caller: Caller) throws(ServiceError) -> PreparedLookup {
         let bundle = try bundle(call.bundle)
-        let key = try limited(call.key, .keyLength, maximum: limits.maximumKeyLength)
+        let key = try limited(call.key, .keyLength, maximum: limits.requests.maximumKeyLength)
         let table = try tableName(call.table)
         let client = try clientID(call.client)
         let locale = try resolvedLocale(call.locale, client: client, bundle: bundle, caller: caller)
         let arguments = try call.arguments.map { list throws(ServiceError) in
-            try formatArguments(limited(list, .arguments, maximum: limits.maximumArguments))
+            try formatArguments(limited(list, .arguments, maximum: limits.requests.maximumArguments))
         }
         let placeholders = try self.placeholders(call.placeholders ?? [:])
         let defaultValue = try call.defaultValue.map { text throws(ServiceError) in
-            try limited(text, .valueLength, maximum: limits.maximumValueLength)
+            try limited(text, .valueLength, maximum: limits.requests.maximumValueLength)
         }
         let overlay = client.flatMap { added.overlay(uid: caller.uid, client: $0, bundle: bundle.name) }
         noteUse(of: client, bundle: bundle.name, by: caller)
@@ -121,11 +121,13 @@ extension LocalizationService {
     /// Placeholder values: names of at most ``Placeholders/maximumNameLength``
     /// bytes (a longer one could never match), values within the value limit.
     func placeholders(_ given: [String: String]) throws(ServiceError) -> [String: String] {
-        guard given.count <= limits.maximumPlaceholders else { throw .limitExceeded(.placeholders, maximum: limits.maximumPlaceholders) }
+        guard given.count <= limits.requests.maximumPlaceholders else {
+            throw .limitExceeded(.placeholders, maximum: limits.requests.maximumPlaceholders)
+        }
         for (name, value) in given {
             guard name.utf8.count <= Placeholders.maximumNameLength else { throw .invalidParameter("placeholders") }
-            guard value.utf8.count <= limits.maximumValueLength else {
-                throw .limitExceeded(.valueLength, maximum: limits.maximumValueLength)
+            guard value.utf8.count <= limits.requests.maximumValueLength else {
+                throw .limitExceeded(.valueLength, maximum: limits.requests.maximumValueLength)
             }
         }
         return given
@@ -140,8 +142,8 @@ extension LocalizationService {
             let value: FormatArgument
             switch (argument.string, argument.int, argument.float) {
             case (let string?, nil, nil):
-                guard string.utf8.count <= limits.maximumValueLength else {
-                    throw .limitExceeded(.valueLength, maximum: limits.maximumValueLength)
+                guard string.utf8.count <= limits.requests.maximumValueLength else {
+                    throw .limitExceeded(.valueLength, maximum: limits.requests.maximumValueLength)
                 }
                 value = .string(string)
             case (nil, let integer?, nil):
@@ -176,7 +178,7 @@ extension LocalizationService {
         let hasTable = bundle.localizations.contains { $0.tables[table] != nil } || overlay?.tables[table] != nil
         guard hasTable else { throw .tableNotFound(bundle: bundle.name, table: table) }
         let generation = snapshot.bundleGenerations[bundle.name] ?? snapshot.generation
-        let maximumReplySize = limits.maximumReplySize
+        let maximumReplySize = limits.server.maximumReplySize
         let build = { @Sendable () throws(ServiceError) -> Localization.GetTable.Reply in
             // Its size as sent is counted before anything is built from it:
             // a value of control characters takes six bytes each once

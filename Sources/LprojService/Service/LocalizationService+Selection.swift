@@ -12,7 +12,9 @@ extension LocalizationService {
         let sent = try call.preferredLanguages.map { texts throws(ServiceError) in
             // A preferred language this system cannot parse is skipped, as an
             // app's language list may hold anything.
-            try limited(texts, .preferredLanguages, maximum: limits.maximumPreferredLanguages).compactMap { try? LocaleIdentifier($0) }
+            try limited(texts, .preferredLanguages, maximum: limits.requests.maximumPreferredLanguages).compactMap {
+                try? LocaleIdentifier($0)
+            }
         }
         noteUse(of: client, bundle: bundle.name, by: caller, languages: sent)
         let key = ClientKey(uid: caller.uid, client: client)

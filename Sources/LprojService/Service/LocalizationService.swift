@@ -4,6 +4,7 @@ package import Logging
 internal import LprojEngine
 internal import LprojFormatStrings
 internal import LprojInterface
+package import LprojLimits
 internal import LprojLocales
 package import LprojStore
 internal import Synchronization
@@ -64,7 +65,8 @@ package final class LocalizationService: Sendable {
         self.misses = misses
         self.countsMisses = countsMisses
         self.limits = limits
-        self.changeRate = PerUIDRateLimit(burst: limits.changeBurstPerUID, perSecond: Double(limits.changesPerSecondPerUID))
+        self.changeRate = PerUIDRateLimit(
+            burst: limits.requests.changeBurstPerUID, perSecond: Double(limits.requests.changesPerSecondPerUID))
         self.budget = budget
         self.daemonUID = daemonUID
         self.connectionCount = connectionCount
@@ -77,7 +79,7 @@ package final class LocalizationService: Sendable {
     /// causes); refused past the uid's rate.
     func allowChange(by caller: Caller) throws(ServiceError) {
         guard changeRate.allow(caller.uid).allowed else {
-            throw .limitExceeded(.changesPerSecond, maximum: limits.changesPerSecondPerUID)
+            throw .limitExceeded(.changesPerSecond, maximum: limits.requests.changesPerSecondPerUID)
         }
     }
 

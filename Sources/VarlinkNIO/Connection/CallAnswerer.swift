@@ -36,7 +36,7 @@ struct CallAnswerer: Sendable {
     /// workers, from a copy charged to `caller`'s uid in `book`
     /// (``OffloadedMessage``), since parsing it could hold the loop.
     func answer(_ frame: ByteBuffer, caller: VarlinkCaller, book: BudgetBook, writingTo output: inout JSONWriter) -> Outcome {
-        guard frame.readableBytes <= configuration.largeMessageSize else {
+        guard frame.readableBytes <= configuration.limits.largeMessageSize else {
             let message = OffloadedMessage(frame, uid: caller.uid, book: book)
             return .later(
                 { [self] in
@@ -86,7 +86,7 @@ struct CallAnswerer: Sendable {
     /// A call dispatched, or the error to answer; too many values is the
     /// server's own limit error.
     private func dispatch(_ message: UnsafeRawBufferPointer, caller: VarlinkCaller) -> Result<VarlinkDispatcher.Dispatched, VarlinkError> {
-        let maximum = configuration.maximumMessageValues
+        let maximum = configuration.limits.maximumMessageValues
         let result = Result { () throws(VarlinkError) in try dispatcher.dispatch(message: message, caller: caller, maximumValues: maximum) }
         if case .failure(let error) = result, error.isTooManyValues {
             return .failure(configuration.limitError(.messageValues(maximum)))
@@ -110,9 +110,9 @@ struct CallAnswerer: Sendable {
     private func withinReplyLimit(_ output: inout JSONWriter, _ write: (inout JSONWriter) -> Void) {
         let start = output.bytes.count
         write(&output)
-        guard output.bytes.count - start > configuration.maximumReplySize else { return }
+        guard output.bytes.count - start > configuration.limits.maximumReplySize else { return }
         output.bytes.removeSubrange(start...)
-        output.bytes.append(contentsOf: refusal(.replySize(configuration.maximumReplySize)))
+        output.bytes.append(contentsOf: refusal(.replySize(configuration.limits.maximumReplySize)))
     }
 
     /// What `write` writes, as bytes of their own.

@@ -310,7 +310,15 @@ extension ConnectionStateMachine.Limits {
     /// The limits a server's configuration sets.
     init(_ configuration: VarlinkServerConfiguration) {
         self.init(
-            maximumQueuedCalls: configuration.maximumPendingCalls, maximumQueuedBytes: configuration.maximumPendingCallBytes,
-            incompleteMessageTimeout: configuration.incompleteMessageTimeout)
+            maximumQueuedCalls: configuration.limits.maximumPendingCalls, maximumQueuedBytes: configuration.limits.maximumPendingCallBytes,
+            incompleteMessageTimeout: TimeAmount(configuration.limits.incompleteMessageTimeout))
+    }
+}
+
+extension TimeAmount {
+    /// A Swift duration as NIO's, to the nanosecond.
+    init(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        self = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
     }
 }

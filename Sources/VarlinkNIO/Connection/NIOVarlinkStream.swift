@@ -65,8 +65,8 @@ final class NIOVarlinkStream: VarlinkStream {
         announce: @escaping @Sendable () -> Void, onEnd: @escaping @Sendable (VarlinkStreamEnd) -> Void
     ) {
         self.init(
-            channel: channel, caller: caller, maximumQueuedBytes: configuration.maximumStreamQueueBytes,
-            tooSlowError: configuration.limitError(.streamQueue(configuration.maximumStreamQueueBytes)), book: book,
+            channel: channel, caller: caller, maximumQueuedBytes: configuration.limits.maximumStreamQueueBytes,
+            tooSlowError: configuration.limitError(.streamQueue(configuration.limits.maximumStreamQueueBytes)), book: book,
             budgetError: { refusal in configuration.limitError(.budget(refusal)) }, announce: announce, onEnd: onEnd)
     }
 

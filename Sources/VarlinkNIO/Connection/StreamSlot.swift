@@ -31,7 +31,7 @@ final class StreamSlot {
         changed: @escaping @Sendable (_ ended: Bool) -> Void
     ) -> Bool {
         let streams = self.streams, uid = caller.uid
-        guard streams.open(uid: uid, maximum: configuration.maximumStreamsPerUID) else { return false }
+        guard streams.open(uid: uid, maximum: configuration.limits.maximumStreamsPerUID) else { return false }
         let stream = NIOVarlinkStream(
             channel: channel, caller: caller, configuration: configuration, book: book, announce: { changed(false) }
         ) { reason in

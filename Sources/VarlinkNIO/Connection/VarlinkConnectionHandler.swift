@@ -38,7 +38,7 @@ final class VarlinkConnectionHandler: ChannelInboundHandler, TurnTaker {
         self.account = account
         self.scheduler = scheduler
         self.machine = ConnectionStateMachine(limits: .init(configuration))
-        self.frames = FrameBuffer(maximumMessageSize: configuration.maximumMessageSize)
+        self.frames = FrameBuffer(maximumMessageSize: configuration.limits.maximumMessageSize)
         self.stream = StreamSlot(streams: shared.streams, configuration: configuration)
         self.output = shared.output(for: account, caller: caller)
     }
@@ -159,7 +159,7 @@ final class VarlinkConnectionHandler: ChannelInboundHandler, TurnTaker {
             handler.perform(ended ? handler.machine.streamEnded() : handler.machine.streamOutput(pending: true))
         }
         guard stream.open(start, channel: context.channel, caller: caller, book: account.book, changed: changed) else {
-            return output.write(shared.answerer.refusal(.streamsPerUID(shared.configuration.maximumStreamsPerUID)))
+            return output.write(shared.answerer.refusal(.streamsPerUID(shared.configuration.limits.maximumStreamsPerUID)))
         }
         machine.began(.streaming)
     }

@@ -61,9 +61,9 @@ package final class VarlinkServer: Service, Sendable {
         self.schedulers = LoopSchedulers(budgets: configuration.turns)
         self.work = FairWorkQueue(workers: configuration.workers)
         self.connectionRate = PerUIDRateLimit(
-            burst: configuration.connectionBurstPerUID, perSecond: configuration.connectionsPerSecondPerUID)
+            burst: configuration.limits.connectionBurstPerUID, perSecond: configuration.limits.connectionsPerSecondPerUID)
         self.limiter = ConnectionLimiter(
-            maximumTotal: configuration.maximumConnections, maximumPerUID: configuration.maximumConnectionsPerUID)
+            maximumTotal: configuration.limits.maximumConnections, maximumPerUID: configuration.limits.maximumConnectionsPerUID)
     }
 
     /// Open connections.

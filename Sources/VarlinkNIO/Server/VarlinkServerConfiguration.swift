@@ -1,4 +1,5 @@
 package import ClientBudget
+package import LprojLimits
 package import NIOCore
 package import VarlinkProtocol
 
@@ -26,39 +27,8 @@ package enum VarlinkLimit: Sendable, Equatable {
 
 /// How a ``VarlinkServer`` behaves at its limits and when it stops.
 package struct VarlinkServerConfiguration: Sendable {
-    /// The largest message, in bytes (systemd allows 16 MiB; lprojd's
-    /// largest request is far smaller).
-    package var maximumMessageSize = 1 << 20
-    /// The most JSON values one message may hold: parsed, a message takes
-    /// memory by its values, not its bytes.
-    package var maximumMessageValues = 65_536
-    /// The largest reply, in bytes: a larger one is replaced by a
-    /// `replySize` limit error.
-    package var maximumReplySize = 16 << 20
-    /// Open connections at most (systemd: 4096).
-    package var maximumConnections = 4096
-    /// Open connections per uid at most.
-    package var maximumConnectionsPerUID = 256
-    /// New connections a uid may open at once, and then per second: setting
-    /// a connection up and tearing it down costs the loops, so a uid that
-    /// opens connections faster has them closed at accept, unserved.
-    package var connectionBurstPerUID = 512
-    package var connectionsPerSecondPerUID = 200.0
-    /// Open streams (subscriptions) per uid at most.
-    package var maximumStreamsPerUID = 128
-    /// Bytes of unread replies a stream may have queued before it is dropped.
-    package var maximumStreamQueueBytes = 1 << 20
-    /// Calls a connection may have waiting before the server stops reading it.
-    package var maximumPendingCalls = 256
-    /// Bytes of calls a connection may have waiting before the server stops
-    /// reading it.
-    package var maximumPendingCallBytes = 256 << 10
-    /// How long an unfinished message may go without a byte before its
-    /// connection is closed.
-    package var incompleteMessageTimeout: TimeAmount = .seconds(30)
-    /// Messages larger than this are decoded and answered off the event
-    /// loop, where their parsing cannot hold it.
-    package var largeMessageSize = 64 << 10
+    /// Sizes, connections, streams and timeouts (``ServerLimits``).
+    package var limits = ServerLimits()
     /// How the event loops are shared among connections.
     package var turns = TurnBudgets()
     /// Workers answering calls off the event loops.

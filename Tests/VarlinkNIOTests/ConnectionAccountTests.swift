@@ -3,6 +3,7 @@ import NIOCore
 import NIOEmbedded
 import Synchronization
 import Testing
+import VarlinkProtocol
 @testable import VarlinkNIO
 
 /// What a connection holds, in step with its uid's ledger.
@@ -209,5 +210,45 @@ import Testing
         typealias InboundIn = ByteBuffer
         var context: ChannelHandlerContext?
         func handlerAdded(context: ChannelHandlerContext) { self.context = context }
+    }
+}
+
+/// A subscription's replies, charged to its uid until NIO has them.
+@Suite struct StreamOutboxTests {
+    /// Ends the stream the first time the channel is flushed, as NIO's
+    /// flush does when the peer is gone (the write fails, the channel
+    /// closes, the connection ends its stream), before passing it on.
+    final class EndsStreamOnFlush: ChannelOutboundHandler {
+        typealias OutboundIn = ByteBuffer
+        var stream: NIOVarlinkStream?
+        func flush(context: ChannelHandlerContext) {
+            stream?.end(.disconnected, lastReply: nil, thenClose: false)
+            stream = nil
+            context.flush()
+        }
+    }
+
+    /// Replies left in the outbox at the end of a turn, while the stream
+    /// ended in its flush: given back, not put back where nothing reads
+    /// them (a fuzzer once saw a closed connection's output never released).
+    @Test func repliesLeftWhenTheStreamEndsMidTurnAreGivenBack() throws {
+        let book = BudgetBook(limits: BudgetLimits(perUID: [.output: 1 << 20]))
+        let channel = EmbeddedChannel()
+        let ender = EndsStreamOnFlush()
+        try channel.pipeline.syncOperations.addHandler(ender)
+        let stream = NIOVarlinkStream(
+            channel: channel, caller: VarlinkCaller(uid: 9, gid: 9, pid: 1, connectionID: 1), maximumQueuedBytes: 1 << 20,
+            tooSlowError: VarlinkError("org.example.TooSlow"), book: book, budgetError: { _ in VarlinkError("org.example.Budget") },
+            announce: {}, onEnd: { _ in })
+        ender.stream = stream
+        for index in 0..<3 { #expect(stream.yield(["n": .int(index)])) }
+        #expect(book.usage(of: 9)[.output] > 0)
+        // A turn whose time is up after its first write.
+        #expect(stream.writeOutbox(until: .uptimeNanoseconds(0)) == false)
+        #expect(book.usage(of: 9)[.output] == 0, "a closed stream's replies still held")
+        // Nothing more joins it.
+        #expect(!stream.yield(["n": .int(3)]))
+        #expect(book.usage(of: 9)[.output] == 0)
+        _ = try channel.finish()
     }
 }

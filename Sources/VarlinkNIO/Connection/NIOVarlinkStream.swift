@@ -16,10 +16,18 @@ import VarlinkProtocol
 /// (`tooSlow`) with a last error, and the connection closes. Memory per
 /// subscriber, and per uid, therefore stays bounded.
 final class NIOVarlinkStream: VarlinkStream {
+    /// One lock over whether the stream ended, what its queue holds and
+    /// its outbox: a reply is charged and queued, or refused, as one step,
+    /// so none can join the outbox of a stream that ended (whose bytes
+    /// nothing would give back).
     private struct State {
         var ended: VarlinkStreamEnd?
         var queuedBytes = 0
         var handlers: [@Sendable (VarlinkStreamEnd) -> Void] = []
+        /// Replies waiting for the connection's turn.
+        var outbox: [Outgoing] = []
+        /// Whether the connection was told of them.
+        var announced = false
     }
 
     let caller: VarlinkCaller
@@ -30,8 +38,6 @@ final class NIOVarlinkStream: VarlinkStream {
     private let budgetError: @Sendable (BudgetError) -> VarlinkError
     private let onEnd: @Sendable (VarlinkStreamEnd) -> Void
     private let state = Mutex(State())
-    /// Replies waiting for the connection's turn, and whether it was told.
-    private let outbox = Mutex<(messages: [Outgoing], announced: Bool)>(([], false))
     /// Tells the connection, on its loop, that the outbox has replies.
     private let announce: @Sendable () -> Void
 
@@ -84,13 +90,15 @@ final class NIOVarlinkStream: VarlinkStream {
     func yield(_ message: VarlinkEncodedMessage, whenWritten written: @escaping @Sendable () -> Void) -> Bool {
         let cost = ConnectionAccount.cost(ofWrite: message.bytes.count)
         let uid = caller.uid
-        enum Decision { case send, ended, tooSlow(VarlinkError) }
+        enum Decision { case send(announce: Bool), ended, tooSlow(VarlinkError) }
         let decision: Decision = state.withLock { state in
             if state.ended != nil { return .ended }
             if state.queuedBytes + cost > maximumQueuedBytes { return .tooSlow(tooSlowError) }
             if let refusal = book.charge(cost, of: .output, to: uid) { return .tooSlow(budgetError(refusal)) }
             state.queuedBytes += cost
-            return .send
+            state.outbox.append(Outgoing(bytes: message.bytes, cost: cost, written: written))
+            defer { state.announced = true }
+            return .send(announce: !state.announced)
         }
         switch decision {
         case .ended:
@@ -100,12 +108,7 @@ final class NIOVarlinkStream: VarlinkStream {
             end(.tooSlow, lastReply: VarlinkReply(error: error), thenClose: true)
             written()
             return false
-        case .send:
-            let announceNow = outbox.withLock { outbox in
-                outbox.messages.append(Outgoing(bytes: message.bytes, cost: cost, written: written))
-                defer { outbox.announced = true }
-                return !outbox.announced
-            }
+        case .send(let announceNow):
             if announceNow { announce() }
             return true
         }
@@ -114,28 +117,55 @@ final class NIOVarlinkStream: VarlinkStream {
     /// Writes waiting replies, on the event loop, until `deadline`; returns
     /// whether some still wait. The connection calls it in its turns.
     func writeOutbox(until deadline: NIODeadline) -> Bool {
-        let messages = outbox.withLock { outbox in
-            defer { outbox.messages = [] }
-            return outbox.messages
+        let messages = state.withLock { state in
+            defer { state.outbox = [] }
+            return state.outbox
         }
         var index = 0
-        let book = self.book, uid = caller.uid
         while index < messages.count {
             let outgoing = messages[index]
             index += 1
-            channel.write(channel.allocator.buffer(bytes: outgoing.bytes)).whenComplete { _ in
-                self.state.withLock { $0.queuedBytes -= outgoing.cost }
-                book.release(outgoing.cost, of: .output, from: uid)
-                outgoing.written()
-            }
+            write(outgoing)
             if NIODeadline.now() >= deadline { break }
         }
         channel.flush()
-        return outbox.withLock { outbox in
-            outbox.messages.insert(contentsOf: messages[index...], at: 0)
-            outbox.announced = !outbox.messages.isEmpty
-            return outbox.announced
+        // The stream may have ended meanwhile (from another thread, or in
+        // the flush, when the peer was gone): what was left is then sent
+        // before its last reply, or given back, as ``end`` does with the
+        // outbox, never put back where nothing would read it.
+        let (ended, stillWaiting) = state.withLock { state in
+            if state.ended == nil { state.outbox.insert(contentsOf: messages[index...], at: 0) }
+            state.announced = !state.outbox.isEmpty
+            return (state.ended, state.announced)
         }
+        if let ended {
+            let left = messages[index...]
+            if Self.sendsWaitingReplies(ending: ended) {
+                left.forEach(write)
+                channel.flush()
+            } else {
+                left.forEach(release)
+            }
+        }
+        return stillWaiting
+    }
+
+    /// Hands one reply to NIO; its bytes come back once written (or failed).
+    private func write(_ outgoing: Outgoing) {
+        channel.write(channel.allocator.buffer(bytes: outgoing.bytes)).whenComplete { _ in self.release(outgoing) }
+    }
+
+    /// Gives a reply's bytes back to the queue and the uid's budget.
+    private func release(_ outgoing: Outgoing) {
+        state.withLock { $0.queuedBytes -= outgoing.cost }
+        book.release(outgoing.cost, of: .output, from: caller.uid)
+        outgoing.written()
+    }
+
+    /// Whether replies still waiting go out when the stream ends this way
+    /// (in order), or are dropped (the client stopped reading, or is gone).
+    private static func sendsWaitingReplies(ending reason: VarlinkStreamEnd) -> Bool {
+        reason == .finished || reason == .serverShutdown
     }
 
     func finish(_ reply: VarlinkReply) {
@@ -159,35 +189,26 @@ final class NIOVarlinkStream: VarlinkStream {
     /// Ends the stream once: sends the last reply, if any, and runs the
     /// termination handlers.
     func end(_ reason: VarlinkStreamEnd, lastReply: VarlinkReply?, thenClose: Bool) {
-        let handlers: [@Sendable (VarlinkStreamEnd) -> Void]? = state.withLock { state in
+        let ending: (handlers: [@Sendable (VarlinkStreamEnd) -> Void], waiting: [Outgoing])? = state.withLock { state in
             guard state.ended == nil else { return nil }
             state.ended = reason
-            defer { state.handlers = [] }
-            return state.handlers
+            defer {
+                state.handlers = []
+                state.outbox = []
+            }
+            return (state.handlers, state.outbox)
         }
-        guard let handlers else { return }
+        guard let (handlers, waiting) = ending else { return }
         // What waited in the outbox goes out before the last reply when the
         // stream ends in order; a client that stopped reading, or is gone,
         // gets none of it, and its budget comes back.
-        let waiting = outbox.withLock { outbox in
-            defer { outbox.messages = [] }
-            return outbox.messages
-        }
-        let keep = reason == .finished || reason == .serverShutdown
-        let book = self.book, uid = caller.uid
-        let release: @Sendable (Outgoing) -> Void = { outgoing in
-            self.state.withLock { $0.queuedBytes -= outgoing.cost }
-            book.release(outgoing.cost, of: .output, from: uid)
-            outgoing.written()
-        }
+        let keep = Self.sendsWaitingReplies(ending: reason)
         if !keep { waiting.forEach(release) }
         if lastReply != nil || thenClose || keep && !waiting.isEmpty {
             let channel = self.channel
             onEventLoop {
                 if keep {
-                    for outgoing in waiting {
-                        channel.write(channel.allocator.buffer(bytes: outgoing.bytes)).whenComplete { _ in release(outgoing) }
-                    }
+                    waiting.forEach(self.write)
                     channel.flush()
                 }
                 if let lastReply {

@@ -45,6 +45,11 @@ package final class VarlinkServer: Service, Sendable {
     private let schedulers: LoopSchedulers
     private let logLimit = PerUIDRateLimit(burst: 20, perSecond: 2)
     private let connectionRate: PerUIDRateLimit
+    private let acceptGate = AcceptGate()
+    /// The listening socket's own loop: accepting (a flood of connections
+    /// included) happens beside the loops that serve calls, not on one,
+    /// and at a lower priority than theirs.
+    private let acceptLoop = MultiThreadedEventLoopGroup(numberOfThreads: 1)
 
     /// Creates a server; nothing happens until ``listen()`` or ``run()``.
     /// Connections are charged to `budget`; by default nothing limits it.
@@ -60,6 +65,9 @@ package final class VarlinkServer: Service, Sendable {
         self.book = budget
         self.schedulers = LoopSchedulers(budgets: configuration.turns)
         self.work = FairWorkQueue(workers: configuration.workers)
+        // At nice 10: when the machine is busy, a flood of connections is
+        // accepted only as fast as CPU the calls leave allows.
+        acceptLoop.next().execute { _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10) }
         self.connectionRate = PerUIDRateLimit(
             burst: configuration.limits.connectionBurstPerUID, perSecond: configuration.limits.connectionsPerSecondPerUID)
         self.limiter = ConnectionLimiter(
@@ -79,11 +87,15 @@ package final class VarlinkServer: Service, Sendable {
     /// socket, refusing a live one) or adopts the activated socket.
     package func listen() async throws {
         guard channel.withLock({ $0 }) == nil else { return }
-        let bootstrap = ServerBootstrap(group: group)
+        let bootstrap = ServerBootstrap(group: acceptLoop, childGroup: group)
             .serverChannelOption(ChannelOptions.backlog, value: 256)
             // A few accepts per readiness event, so that a flood of new
             // connections shares the loop with what else waits on it.
             .serverChannelOption(ChannelOptions.maxMessagesPerRead, value: 8)
+            // Set-ups waiting for the loops are bounded (``AcceptGate``).
+            .serverChannelInitializer { [acceptGate] channel in
+                channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(acceptGate.handler()) }
+            }
             .childChannelOption(
                 ChannelOptions.writeBufferWaterMark, value: ChannelOptions.Types.WriteBufferWaterMark(low: 32 << 10, high: 256 << 10)
             )
@@ -98,15 +110,20 @@ package final class VarlinkServer: Service, Sendable {
             )
             .childChannelInitializer { [self] channel in initialize(channel) }
         let bound: any Channel
-        switch listener {
-        case .path(let path):
-            try SocketPath.prepare(path)
-            bound = try await bootstrap.bind(unixDomainSocketPath: path).get()
-            chmod(path, mode_t(configuration.socketMode))
-            logger.info("listening on \(path)")
-        case .descriptor(let descriptor):
-            bound = try await bootstrap.withBoundSocket(descriptor).get()
-            logger.info("serving on the socket passed by the service manager (fd \(descriptor))")
+        do {
+            switch listener {
+            case .path(let path):
+                try SocketPath.prepare(path)
+                bound = try await bootstrap.bind(unixDomainSocketPath: path).get()
+                chmod(path, mode_t(configuration.socketMode))
+                logger.info("listening on \(path)")
+            case .descriptor(let descriptor):
+                bound = try await bootstrap.withBoundSocket(descriptor).get()
+                logger.info("serving on the socket passed by the service manager (fd \(descriptor))")
+            }
+        } catch {
+            try? await acceptLoop.shutdownGracefully()
+            throw error
         }
         channel.withLock { $0 = bound }
     }
@@ -133,11 +150,14 @@ package final class VarlinkServer: Service, Sendable {
             work.stop()
         }
         if case .path(let path) = listener { unlink(path) }
+        try? await acceptLoop.shutdownGracefully()
         logger.info("stopped serving")
     }
 
     private func initialize(_ channel: any Channel) -> EventLoopFuture<Void> {
-        PeerCredentials.read(from: channel).flatMapThrowing { [self] credentials in
+        let acceptGate = self.acceptGate
+        return PeerCredentials.read(from: channel).flatMapThrowing { [self] credentials in
+            defer { acceptGate.setUp(channel) }
             // Faster than its rate allows: closed at once, before anything is
             // built for it (as systemd closes connections over its limits).
             guard connectionRate.allow(credentials.uid).allowed else {

@@ -79,6 +79,8 @@ let package = Package(
         // openat2(2), which glibc 2.36 does not wrap, for reading beneath a bundle's directory.
         .target(name: "CLinuxFiles"),
         .target(name: "LprojFiles", dependencies: ["LprojEngine", "CLinuxFiles"], swiftSettings: strictSwift),
+        // One bundle's strings for one locale in a file apps map and share (docs/snapshot-format.md).
+        .target(name: "LprojSnapshot", dependencies: ["LprojEngine", "LprojFormatStrings", "LprojLocales"], swiftSettings: strictSwift),
         .target(
             name: "LprojLint", dependencies: ["LprojEngine", "LprojFormatStrings", "LprojLocales", "LprojTables"],
             swiftSettings: strictSwift),
@@ -252,6 +254,9 @@ let package = Package(
         .testTarget(
             name: "VarlinkCodegenTests", dependencies: ["VarlinkCodegen", "VarlinkProtocol", "LprojInterface"], swiftSettings: strictSwift),
         .testTarget(name: "ClientBudgetTests", dependencies: ["ClientBudget"], swiftSettings: strictSwift),
+        .testTarget(
+            name: "LprojSnapshotTests", dependencies: ["LprojSnapshot", "LprojEngine", "LprojFiles", "LprojFormatStrings", "LprojLocales"],
+            swiftSettings: strictSwift),
         // The test process's set-up (SIGPIPE ignored before any test runs).
         .target(name: "CTestProcess", path: "Tests/CTestProcess"),
         .target(

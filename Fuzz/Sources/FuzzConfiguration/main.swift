@@ -1,5 +1,6 @@
 import FuzzSupport
 @testable import LprojConfiguration
+@testable import LprojLimits
 
 /// The configuration reader on anything: a configuration or one clear
 /// problem, never a crash; and every limit it accepts is positive.

@@ -190,7 +190,7 @@ let package = Package(
             name: "lprojctl",
             dependencies: [
                 "LprojEngine", "LprojFiles", "LprojLint", "LprojCoverage", "LprojExchange", "LprojClient", "LprojInterface", "LprojLocales",
-                "LprojTables", "LprojVersion", "TerminalProgress", "VarlinkProtocol",
+                "LprojTables", "LprojSnapshot", "LprojVersion", "TerminalProgress", "VarlinkProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSwift

@@ -28,7 +28,7 @@ struct LprojCtl: AsyncParsableCommand {
             BundlesCommand.self, NegotiateCommand.self, WatchCommand.self, StatusCommand.self, ReloadCommand.self,
             FormatCommand.self, ParseDateCommand.self, PreferencesCommand.self, LocalesCommand.self, MissesCommand.self,
             AppsCommand.self, Lint.self, Dump.self, Compile.self, CoverageCommand.self, ExtractCommand.self,
-            ExportLocalizations.self, ImportLocalizations.self, POCommand.self,
+            ExportLocalizations.self, ImportLocalizations.self, POCommand.self, SnapshotCommand.self,
         ]
     )
 }

@@ -23,6 +23,26 @@ import Testing
         #expect(hit["file"] as? String == file)
     }
 
+    /// An app's shipped snapshots: one per locale, whole, checked; a
+    /// damaged one is refused with the reason.
+    @Test func snapshotWritesEachLocaleAndChecksThem() throws {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("snapshots-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: output) }
+        let demo = Tool.packageRoot.appendingPathComponent("Examples/DemoApp").path
+        let written = try Tool.run("lprojctl", ["snapshot", demo, "-o", output.path, "--name", "demo"])
+        #expect(written.status == 0, "\(written.errors)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: output.path).sorted()
+        #expect(files.contains("ru.lprojsnap") && files.contains("zh-Hant.lprojsnap") && files.count == 10, "\(files)")
+        let russian = output.appendingPathComponent("ru.lprojsnap")
+        let checked = try Tool.run("lprojctl", ["snapshot", "--check", russian.path])
+        #expect(checked.status == 0 && checked.output.contains("demo ru, 11 entries"), "\(checked.output)\(checked.errors)")
+        var bytes = try Data(contentsOf: russian)
+        bytes[bytes.count - 3] ^= 0x20
+        try bytes.write(to: russian)
+        let damaged = try Tool.run("lprojctl", ["snapshot", "--check", russian.path])
+        #expect(damaged.status == 1 && damaged.errors.contains("checksum is wrong"), "\(damaged.errors)")
+    }
+
     @Test func lintSucceedsOnCleanTables() throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("lprojctl-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }

@@ -45,7 +45,7 @@ let package = Package(
             targets: [
                 "LprojTables", "LprojTablesOracle", "LprojFormatStrings", "LprojLocales", "VarlinkProtocol", "LprojInterface",
                 "LprojConfiguration", "LprojEngine", "LprojFiles", "LprojService", "LprojVarlink", "LprojStore", "VarlinkNIO",
-                "ClientBudget", "LprojLimits", "LprojExchange",
+                "ClientBudget", "LprojLimits", "LprojExchange", "LprojSnapshot",
             ]),
     ],
     dependencies: [

@@ -30,6 +30,7 @@ let package = Package(
         .executableTarget(name: "FuzzXLIFF", dependencies: fuzzer),
         .executableTarget(name: "FuzzPO", dependencies: fuzzer),
         .executableTarget(name: "FuzzPluralForms", dependencies: fuzzer),
+        .executableTarget(name: "FuzzSnapshot", dependencies: fuzzer),
         .executableTarget(
             name: "FuzzService",
             dependencies: fuzzer + [.product(name: "Logging", package: "swift-log"), .product(name: "NIOPosix", package: "swift-nio")]),

@@ -167,7 +167,7 @@ let package = Package(
             name: "LprojLocalizer",
             dependencies: [
                 "LprojClient", "LprojInterface", "LprojEngine", "LprojFiles", "LprojFormatStrings", "LprojFormatting", "LprojLocales",
-                "LprojTables",
+                "LprojSnapshot", "LprojTables",
             ],
             swiftSettings: strictSwift
         ),
@@ -290,7 +290,7 @@ let package = Package(
             name: "LprojdIntegrationTests",
             dependencies: [
                 "LprojClient", "LprojLocalizer", "LprojInterface", "LprojFormatStrings", "VarlinkClient", "VarlinkProtocol",
-                "LprojTestSupport",
+                "LprojTestSupport", "LprojEngine", "LprojFiles", "LprojLocales", "LprojSnapshot",
                 "lprojd", "lprojctl", "lproj-soak",
             ],
             resources: [.copy("Python")],

@@ -3,6 +3,8 @@ internal import LprojFiles
 internal import LprojFormatting
 internal import LprojInterface
 internal import LprojLocales
+internal import LprojSnapshot
+internal import Foundation
 
 extension Localizer {
     /// The fallback bundle directory loaded in process, in the locale lprojd
@@ -12,6 +14,7 @@ extension Localizer {
     /// development locale is no locale.
     func fallbackMirror() -> Mirror? {
         guard let fallback = options.fallback, let development = try? LocaleIdentifier(fallback.developmentLocale) else { return nil }
+        if let shipped = snapshotMirror(fallback.directory, development: development) { return shipped }
         let configuration = BundleConfiguration(name: bundle, directory: fallback.directory, developmentLocale: development)
         let loaded = BundleLoader(files: DiskFileTree()).load(configuration)
         let preferred = preferredLanguages.compactMap { try? LocaleIdentifier($0) }
@@ -25,4 +28,36 @@ extension Localizer {
         }
         return Mirror(bundle: loaded, locale: display, supportedLocales: locales)
     }
+
+    /// The mirror of the snapshots an app ships (`LOCALE.lprojsnap`, as
+    /// `lprojctl snapshot` writes them), in the locale lprojd would choose
+    /// among theirs for the preferred languages; nil when the directory
+    /// holds none, or the chosen one cannot be read (a damaged snapshot is
+    /// refused whole, never half used).
+    func snapshotMirror(_ directory: String, development: LocaleIdentifier) -> Mirror? {
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        var shipped: [LocaleIdentifier: String] = [:]
+        for name in files.prefix(4096) where name.hasSuffix(Self.snapshotExtension) {
+            if let locale = try? LocaleIdentifier(String(name.dropLast(Self.snapshotExtension.count))) {
+                shipped[locale] = "\(directory)/\(name)"
+            }
+        }
+        guard !shipped.isEmpty else { return nil }
+        // The choice lprojd makes, over a bundle of the shipped locales.
+        let folders = shipped.keys.map { LprojFolder(name: .locale($0), folderName: "\($0.tag).lproj", standardLocale: $0, tables: [:]) }
+        let shelf = LoadedBundle(
+            configuration: BundleConfiguration(name: bundle, directory: directory, developmentLocale: development), localizations: folders,
+            fileReports: [], problems: [])
+        let choice = SelectionPolicy.current(in: shelf, saved: nil, preferred: preferredLanguages.compactMap { try? LocaleIdentifier($0) })
+        guard let path = shipped[choice.locale], let snapshot = try? Snapshot.open(path: path) else { return nil }
+        let display = (try? LocaleIdentifier(snapshot.locale)) ?? choice.locale
+        let names = LocaleFormatter(locale: display)
+        let locales = shelf.supportedLocales.map { locale in
+            Localization.LocaleName(
+                locale: locale.tag, name: names.name(of: locale), nativeName: LocaleFormatter.nativeName(of: locale), bundleName: nil)
+        }
+        return Mirror(snapshot: snapshot, supportedLocales: locales)
+    }
+
+    static let snapshotExtension = ".lprojsnap"
 }

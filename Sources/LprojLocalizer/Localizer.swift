@@ -73,7 +73,10 @@ public final class Localizer: Sendable, Observable {
         }
     }
 
-    /// A bundle directory to load without lprojd.
+    /// What answers without lprojd: a bundle directory, loaded in process,
+    /// or a directory of the snapshots `lprojctl snapshot` writes
+    /// (`LOCALE.lprojsnap`), mapped: the locale is chosen among theirs as
+    /// lprojd would choose it, and nothing is read before the first lookup.
     public struct Fallback: Sendable {
         public var directory: String
         public var developmentLocale: String
@@ -211,6 +214,7 @@ public final class Localizer: Sendable, Observable {
         return switch state.withLock({ $0.mirror.origin }) {
         case .daemon: .daemon
         case .engine: .bundleDirectory
+        case .snapshot: .snapshots
         case .none: .keys
         }
     }
@@ -221,6 +225,8 @@ public final class Localizer: Sendable, Observable {
         case daemon
         /// The fallback bundle directory, loaded in process.
         case bundleDirectory
+        /// The fallback directory's snapshots (`lprojctl snapshot`), mapped.
+        case snapshots
         /// Nothing: keys and defaults.
         case keys
     }

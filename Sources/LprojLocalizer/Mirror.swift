@@ -2,6 +2,7 @@ internal import LprojEngine
 import LprojFormatStrings
 internal import LprojInterface
 internal import LprojLocales
+internal import LprojSnapshot
 internal import LprojTables
 
 /// A looked-up string: its value, whether a table had the key, and where
@@ -23,6 +24,8 @@ final class Mirror: Sendable {
         case daemon
         /// The bundle's directory loaded in process (lprojd unreachable).
         case engine
+        /// A snapshot the app ships, mapped (lprojd unreachable).
+        case snapshot
         /// Nothing yet: every lookup gives its default or its key.
         case none
     }
@@ -32,6 +35,7 @@ final class Mirror: Sendable {
         switch answers {
         case .tables: .daemon
         case .engine: .engine
+        case .snapshot: .snapshot
         case .none: .none
         }
     }
@@ -47,6 +51,7 @@ final class Mirror: Sendable {
     private enum Answers: Sendable {
         case tables([String: MirroredTable], numbers: any NumberRendering, rules: PluralRuleChoice)
         case engine(LoadedBundle, ResolvedLocale)
+        case snapshot(Snapshot, numbers: any NumberRendering, rules: PluralRuleChoice)
         case none
     }
 
@@ -82,6 +87,16 @@ final class Mirror: Sendable {
             supportedLocales: supportedLocales, answers: .engine(bundle, locale))
     }
 
+    /// A mirror answering from a mapped snapshot: nothing is read before
+    /// the first lookup, and every process of the app shares its pages.
+    convenience init(snapshot: Snapshot, supportedLocales: [Localization.LocaleName]) {
+        let numbersLocale = (try? LocaleIdentifier(snapshot.locale)) ?? (try? LocaleIdentifier(snapshot.developmentLocale))
+        let rules = PluralRuleChoice(requested: numbersLocale, development: try? LocaleIdentifier(snapshot.developmentLocale))
+        self.init(
+            locale: snapshot.locale, developmentLocale: snapshot.developmentLocale, supportedLocales: supportedLocales,
+            answers: .snapshot(snapshot, numbers: numbersLocale.map(ICUNumberRenderer.init) ?? POSIXNumberRenderer(), rules: rules))
+    }
+
     /// A key's value as written (a plural entry's format key), the default
     /// or the key when no table has it: `Lookup` without arguments.
     func value(_ key: String, table: String, defaultValue: String?) -> String {
@@ -93,6 +108,8 @@ final class Mirror: Sendable {
             return tables[table]?.value(key) ?? defaultValue ?? key
         case .engine(let bundle, let locale):
             return bundle.lookup(key, table: table, locale: locale, defaultValue: defaultValue).value
+        case .snapshot(let snapshot, _, _):
+            return snapshot.value(key, table: table) ?? defaultValue ?? key
         case .none:
             return defaultValue ?? key
         }
@@ -125,6 +142,23 @@ final class Mirror: Sendable {
                 value = Placeholders.substitute(in: raw, values: placeholders) ?? raw
             }
             return LocalizedValue(value: value, found: mirrored?.contains(key) ?? false, source: mirrored?.source(of: key))
+        case .snapshot(let snapshot, let numbers, let rules):
+            let entry = snapshot.lookup(key, table: table)
+            let raw = entry?.value ?? defaultValue ?? key
+            // A plural entry that does not check out (lprojd never writes
+            // one) answers with its format key, as the mirror does.
+            let plural = try? entry?.plural?.pluralFormat()
+            let value: String
+            if let arguments {
+                let renderer = FormatRenderer(
+                    numbers: numbers, plurals: rules.rules(for: entry?.plural.flatMap { try? LocaleIdentifier($0.locale) }))
+                value = try renderer.render(
+                    plural?.format ?? FormatString(raw), arguments: arguments, variables: plural?.variables ?? [:],
+                    placeholders: placeholders)
+            } else {
+                value = Placeholders.substitute(in: raw, values: placeholders) ?? raw
+            }
+            return LocalizedValue(value: value, found: entry != nil, source: entry?.source)
         case .engine(let bundle, let locale):
             do {
                 let result = try bundle.localizedString(

@@ -2,7 +2,11 @@ import Foundation
 import LprojClient
 import LprojFormatStrings
 import LprojInterface
+import LprojEngine
+import LprojFiles
+import LprojLocales
 import LprojLocalizer
+import LprojSnapshot
 import Observation
 import Testing
 import VarlinkProtocol
@@ -254,6 +258,63 @@ import LprojTestSupport
             options: .init(initialDelay: .seconds(60)))
         defer { Task { await bare.close() } }
         #expect(bare.source == .keys && bare.localized("welcome.title", defaultValue: "Welcome") == "Welcome")
+    }
+
+    /// The snapshots an app ships (`lprojctl snapshot`), with no lprojd:
+    /// the locale lprojd would choose among theirs, every key, plural and
+    /// format as the bundle loaded in process answers it; then lprojd
+    /// starts, and the localizer follows it.
+    @Test func withoutTheDaemonShippedSnapshotsAnswerUntilItComes() async throws {
+        let shipped = FileManager.default.temporaryDirectory.appendingPathComponent("lprojd-snapshots-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: shipped, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: shipped) }
+        let demo = DaemonProcess.packageRoot.appendingPathComponent("Examples/DemoApp").path
+        let bundle = BundleLoader().load(BundleConfiguration(name: "demo", directory: demo, developmentLocale: try LocaleIdentifier("en")))
+        for locale in bundle.supportedLocales {
+            let bytes = try SnapshotWriter.bytes(of: SnapshotContent(bundle: bundle, locale: try bundle.resolve(locale: locale)))
+            try Data(bytes).write(to: shipped.appendingPathComponent("\(locale.tag).lprojsnap"))
+        }
+        let daemon = try await DaemonProcess()
+        _ = try await daemon.stop()
+        for preferred in [["ru-RU"], ["pt-PT", "de"], ["zh-TW"], ["ar"], ["sv"]] {
+            let fromSnapshots = try await Localizer.start(
+                bundle: "demo", client: "it.shipped", socketPath: daemon.socket, preferredLanguages: preferred,
+                options: .init(fallback: .init(directory: shipped.path, developmentLocale: "en"), initialDelay: .seconds(60)))
+            let fromDirectory = try await Localizer.start(
+                bundle: "demo", client: "it.shipped", socketPath: daemon.socket, preferredLanguages: preferred,
+                options: .init(fallback: .init(directory: demo, developmentLocale: "en"), initialDelay: .seconds(60)))
+            #expect(fromSnapshots.source == .snapshots && fromDirectory.source == .bundleDirectory)
+            #expect(fromSnapshots.locale == fromDirectory.locale, "\(preferred)")
+            #expect(fromSnapshots.supportedLocales.map(\.locale) == fromDirectory.supportedLocales.map(\.locale))
+            for table in bundle.tableNames {
+                for key in bundle.resolvedTable(table, locale: try bundle.resolve(locale: fromDirectory.locale)).entries.keys {
+                    #expect(fromSnapshots.localized(key, table: table) == fromDirectory.localized(key, table: table), "\(key)")
+                }
+            }
+            for count: Int64 in [0, 1, 2, 3, 5, 11, 22, 101, 1_000_000] {
+                #expect(
+                    try fromSnapshots.localized("files.selected", arguments: [.integer(count)])
+                        == fromDirectory.localized("files.selected", arguments: [.integer(count)]), "\(preferred) \(count)")
+            }
+            #expect(
+                fromSnapshots.localized("greeting", placeholders: ["name": "Ada"])
+                    == fromDirectory.localized("greeting", placeholders: ["name": "Ada"]))
+            await fromSnapshots.close()
+            await fromDirectory.close()
+        }
+        let localizer = try await Localizer.start(
+            bundle: "demo", client: "it.shipped", socketPath: daemon.socket, preferredLanguages: ["ru"],
+            options: .init(
+                fallback: .init(directory: shipped.path, developmentLocale: "en"), initialDelay: .milliseconds(20),
+                maximumDelay: .milliseconds(200)))
+        defer { Task { await localizer.close() } }
+        #expect(try localizer.localized("files.selected", arguments: [.integer(22)]) == "Выбрано: 22 файла")
+        #expect(throws: LprojError.disconnected) { try localizer.connected() }
+        let changes = localizer.changes()
+        try await daemon.start()
+        _ = try await next(changes) { $0.reasons.contains(.reconnected) }
+        #expect(localizer.source == .daemon && localizer.locale == "ru")
+        #expect(try localizer.localized("files.selected", arguments: [.integer(22)]) == "Выбрано: 22 файла")
     }
 
     @Test func closingEndsTheChangeStreams() async throws {

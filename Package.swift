@@ -204,7 +204,7 @@ let package = Package(
             name: "lproj-bench",
             dependencies: [
                 "LprojEngine", "LprojFiles", "LprojLocales", "LprojLocalizer", "LprojService", "LprojStore", "LprojInterface",
-                "LprojLimits",
+                "LprojLimits", "LprojSnapshot",
                 "LprojTables", "CBenchSupport", .product(name: "Logging", package: "swift-log"),
             ],
             path: "Benchmarks/LprojBench",

@@ -4,6 +4,7 @@ import LprojEngine
 import LprojFiles
 import LprojLocales
 import LprojLocalizer
+import LprojSnapshot
 
 /// The Swift localizer against the real lprojd (release build): lookups
 /// from its mirror, how soon a renamed table reaches the mirror, and what
@@ -18,6 +19,7 @@ enum LocalizerBenchmark {
         rows += try await lookups(directory: directory, smoke: smoke)
         rows += try await renames(directory: directory, smoke: smoke)
         rows += try await mirrorMemory(directory: directory, smoke: smoke)
+        rows += try await snapshotStart(directory: directory, smoke: smoke)
         return rows
     }
 
@@ -146,5 +148,92 @@ enum LocalizerBenchmark {
                 measured: String(format: "%.1f MB", Double(held) / 1e6), baseline: String(format: "file %.1f MB", Double(fileBytes) / 1e6),
                 ratio: String(format: "%.2f×", ratio), target: "≤ 2×", passed: ratio <= 2)
         ]
+    }
+
+    // MARK: Snapshots
+
+    /// From nothing to the first string, for a 50-key and a 10k-key bundle:
+    /// mapping a snapshot and looking a key up (the format alone), and a
+    /// localizer started on shipped snapshots with no lprojd, against a
+    /// localizer that fetches its table from lprojd into its mirror (today's
+    /// start). Then a lookup hit in the 10k-key snapshot against the mirror.
+    static func snapshotStart(directory: URL, smoke: Bool) async throws -> [BenchmarkRow] {
+        var rows: [BenchmarkRow] = []
+        let clock = ContinuousClock()
+        let rounds = smoke ? 5 : 41
+        for keys in [50, 10_000] {
+            let bundle = directory.appendingPathComponent("snapshot-\(keys)")
+            let allKeys = try DaemonBenchmarks.writeLookupBundle(at: bundle, keys: keys)
+            let key = allKeys[allKeys.count / 2]
+            let loaded = BundleLoader(files: DiskFileTree()).load(
+                BundleConfiguration(name: "bench", directory: bundle.path, developmentLocale: try LocaleIdentifier("en")))
+            let shipped = directory.appendingPathComponent("shipped-\(keys)")
+            try FileManager.default.createDirectory(at: shipped, withIntermediateDirectories: true)
+            for locale in loaded.supportedLocales {
+                let bytes = try SnapshotWriter.bytes(of: SnapshotContent(bundle: loaded, locale: try loaded.resolve(locale: locale)))
+                try Data(bytes).write(to: shipped.appendingPathComponent("\(locale.tag).lprojsnap"))
+            }
+            let file = shipped.appendingPathComponent("de.lprojsnap").path
+            var mapped: [Double] = [], offline: [Double] = [], fetched: [Double] = []
+            for _ in 0..<rounds {
+                let start = clock.now
+                let snapshot = try Snapshot.open(path: file)
+                guard snapshot.value(key)?.hasPrefix("Beschriftung") == true else { throw BenchmarkFailure("the snapshot missed") }
+                mapped.append(Measure.seconds(clock.now - start))
+            }
+            let none = directory.appendingPathComponent("no-daemon").path
+            for _ in 0..<rounds {
+                let start = clock.now
+                let localizer = try await Localizer.start(
+                    bundle: "bench", client: "bench.snapshot", socketPath: none, preferredLanguages: ["de"],
+                    options: .init(fallback: .init(directory: shipped.path, developmentLocale: "en"), initialDelay: .seconds(60)))
+                guard localizer.localized(key).hasPrefix("Beschriftung") else { throw BenchmarkFailure("the shipped snapshot missed") }
+                offline.append(Measure.seconds(clock.now - start))
+                await localizer.close()
+            }
+            let (daemon, socket) = try DaemonBenchmarks.startDaemon(directory: directory, bundles: ["bench=\(bundle.path)@en"])
+            for _ in 0..<rounds {
+                let start = clock.now
+                let localizer = try await Localizer.start(bundle: "bench", client: "bench.fetch", socketPath: socket, preferredLanguages: ["de"])
+                guard localizer.localized(key).hasPrefix("Beschriftung") else { throw BenchmarkFailure("the mirror missed") }
+                fetched.append(Measure.seconds(clock.now - start))
+                await localizer.close()
+            }
+            daemon.stop()
+            let map = Measure.percentile(mapped, 0.5), start = Measure.percentile(offline, 0.5), fetch = Measure.percentile(fetched, 0.5)
+            rows.append(
+                BenchmarkRow(
+                    name: "Snapshot: map and first lookup, \(keys) keys (median)", measured: String(format: "%.0f µs", map * 1e6),
+                    baseline: String(format: "localizer fetching from lprojd %.2f ms", fetch * 1e3),
+                    ratio: String(format: "%.0f× sooner", fetch / map), target: "≤ 100 µs", passed: map <= 100e-6))
+            rows.append(
+                BenchmarkRow(
+                    name: "Swift localizer on shipped snapshots, no lprojd: start to first string, \(keys) keys (median)",
+                    measured: String(format: "%.0f µs", start * 1e6), baseline: String(format: "fetching from lprojd %.2f ms", fetch * 1e3),
+                    ratio: String(format: "%.1f× sooner", fetch / start), target: "≤ 100 µs", passed: start <= 100e-6))
+            if keys == 10_000 {
+                let snapshot = try Snapshot.open(path: file)
+                var generator = SystemRandomNumberGenerator()
+                let sample = (0..<4096).map { _ in allKeys[Int.random(in: 0..<allKeys.count, using: &generator)] }
+                var sink = 0
+                let hits = LookupBenchmark.perLookup(rounds: smoke ? 20 : 400, batch: 1000) { offset in
+                    sink &+= snapshot.value(sample[offset & 4095])?.utf8.count ?? 0
+                }
+                let (daemon, socket) = try DaemonBenchmarks.startDaemon(directory: directory, bundles: ["bench=\(bundle.path)@en"])
+                let localizer = try await Localizer.start(bundle: "bench", client: "bench.hits", socketPath: socket, preferredLanguages: ["de"])
+                let mirror = LookupBenchmark.perLookup(rounds: smoke ? 20 : 400, batch: 1000) { offset in
+                    sink &+= localizer.localized(sample[offset & 4095]).utf8.count
+                }
+                await localizer.close()
+                daemon.stop()
+                guard sink > 0 else { throw BenchmarkFailure("nothing was looked up") }
+                rows.append(
+                    BenchmarkRow(
+                        name: "Snapshot: lookup hit, 10k keys (median)", measured: LookupBenchmark.nanoseconds(hits),
+                        baseline: "localizer mirror \(LookupBenchmark.nanoseconds(mirror))", ratio: String(format: "%.2f×", hits / mirror),
+                        target: "≤ 1.2× mirror", passed: hits <= 1.2 * mirror))
+            }
+        }
+        return rows
     }
 }

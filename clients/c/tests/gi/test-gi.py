@@ -152,29 +152,31 @@ def connection_calls():
         check("GetTable: BundleNotFound by its code",
               error.matches(Lprojd.error_quark(), Lprojd.Error.BUNDLE_NOT_FOUND), True)
 
-    # A subscription on a connection of its own: ready first, then an event as its signal.
+    # A subscription on a connection of its own: ready first, then an event as its signal. A client
+    # id of its own: the localizers above (one still follows CLIENT) may save CLIENT's choice meanwhile.
+    client = CLIENT + ".Calls"
     _, result = run(lambda callback: Lprojd.Connection.new_async(SOCKET, None, callback))
     subscription = Lprojd.Connection.new_finish(result)
     events = []
     subscription.connect("subscribe-reply", lambda _, reply: events.append(reply.get_event()))
     subscribe = Lprojd.SubscribeParameters.new()
-    subscribe.set_client(CLIENT)
+    subscribe.set_client(client)
     subscribe.set_bundle("demo")
     first = call(subscription, "subscribe", subscribe)
     check("Subscribe's first reply", first.get_event().get_kind(), Lprojd.EventKind.READY)
-    connection.select_locale_sync(Lprojd.SelectLocaleParameters.new(CLIENT, "demo", "ja"), None)
+    connection.select_locale_sync(Lprojd.SelectLocaleParameters.new(client, "demo", "ja"), None)
     def to_japanese(event):
         return event.get_kind() == Lprojd.EventKind.LOCALE_CHANGED and event.get_locale() == "ja"
 
     run_until(lambda: any(to_japanese(event) for event in events), "localeChanged to ja")
     changed = next(event for event in events if to_japanese(event))
-    check("the event's client and previous locale", (changed.get_client(), changed.get_previous_locale()), (CLIENT, "en"))
+    check("the event's client and previous locale", (changed.get_client(), changed.get_previous_locale()), (client, "en"))
     ended = []
     subscription.connect("stream-ended", lambda _, error: ended.append(error))
     subscription.close()
     run_until(lambda: ended, "stream-ended")
     check("closing ends the subscription", ended[0].matches(Lprojd.error_quark(), Lprojd.Error.DISCONNECTED), True)
-    connection.reset_selection_sync(Lprojd.ResetSelectionParameters.new(CLIENT, "demo"), None)
+    connection.reset_selection_sync(Lprojd.ResetSelectionParameters.new(client, "demo"), None)
 
     # notify::closed comes on the context that made the connection, also for one made with new_sync
     # (which connects in a context of its own).

@@ -16,6 +16,7 @@ from .environment import default_cache_directory, default_socket_path, preferred
 from .errors import DaemonError, LprojdError, Unavailable
 from .interface import BundleNotFound, TableNotFound
 from .mirror import LocaleName, LocalizedValue, Mirror, read_cache, write_cache
+from .snapshot import Snapshot, SnapshotError, choose_locale, shipped_locales, snapshot_tables
 
 log = logging.getLogger("lprojd")
 
@@ -35,7 +36,8 @@ class Localizer:
     new mirror swapped in whole, then the app told, through `on_change` (on
     the GLib main loop if the app runs one, see `Dispatcher`) and through the
     streams of `changes()`. Started without lprojd, it answers from the
-    mirror cached by its last run and keeps trying to connect.
+    mirror cached by its last run, else from the snapshots the app ships in
+    `fallback` (`lprojctl snapshot`), and keeps trying to connect.
     """
 
     def __init__(
@@ -49,14 +51,21 @@ class Localizer:
         languages: Sequence[str] | None = None,
         environ: Mapping[str, str] | None = None,
         cache_directory: str | None = None,
+        fallback: str | None = None,
     ):
-        """`languages` overrides the preferred languages read from `environ` (default: os.environ)."""
+        """`languages` overrides the preferred languages read from `environ` (default: os.environ).
+
+        `fallback` is a directory of the snapshots the app ships (`LOCALE.lprojsnap`):
+        without lprojd and without a cached mirror, plain lookups answer from
+        the one for the preferred languages, mapped (`origin` "snapshot").
+        """
         environ = os.environ if environ is None else environ
         self.bundle = bundle
         self.client = client
         self.socket_path = socket_path or default_socket_path(environ)
         self.languages = list(languages) if languages is not None else preferred_languages(environ)
         self._cache_directory = cache_directory or default_cache_directory(environ)
+        self._fallback = fallback
         self._dispatcher = Dispatcher(main_context)
         self._callbacks: list[Callable[[Change], None]] = [on_change] if on_change else []
         self._streams: list[ChangeStream] = []
@@ -75,8 +84,8 @@ class Localizer:
         try:
             self._connect()
         except Unavailable as error:
-            log.info("lprojd is unavailable, answering from the cached mirror: %s", error)
-            self._mirror = read_cache(bundle, client, self._cache_directory) or self._mirror
+            log.info("lprojd is unavailable, answering from the cached mirror or the shipped snapshots: %s", error)
+            self._mirror = read_cache(bundle, client, self._cache_directory) or self._shipped_mirror() or self._mirror
         self._thread = threading.Thread(target=self._follow, name=f"lprojd localizer {bundle}", daemon=True)
         self._thread.start()
 
@@ -89,7 +98,7 @@ class Localizer:
 
     @property
     def origin(self) -> str:
-        """Where the answers come from: "daemon", "cache" or "none"."""
+        """Where the answers come from: "daemon", "cache", "snapshot" or "none"."""
         return self._mirror.origin
 
     def localized(
@@ -209,6 +218,25 @@ class Localizer:
         self.close()
 
     # Talking to lprojd.
+
+    def _shipped_mirror(self) -> Mirror | None:
+        """The mirror of the shipped snapshot for the preferred languages; None without one (or a damaged one)."""
+        shipped = shipped_locales(self._fallback) if self._fallback else {}
+        if not shipped:
+            return None
+        try:
+            development = Snapshot.open(next(iter(shipped.values()))).development_locale
+            locale = choose_locale(sorted(shipped), self.languages, development)
+            if locale not in shipped:
+                return None
+            snapshot = Snapshot.open(shipped[locale])
+        except SnapshotError as error:
+            log.warning("not answering from the shipped snapshots: %s", error)
+            return None
+        names = {"locales": [{"locale": tag, "name": tag, "nativeName": tag} for tag in sorted(shipped)]}
+        return Mirror(
+            self.bundle, self.client, snapshot.locale, development, snapshot_tables(snapshot), names, origin="snapshot"
+        )
 
     def _ask(self, mirror: Mirror, method: str, **parameters: Any) -> dict[str, Any]:
         """A call whose answer must be lprojd's: never made for a mirror lprojd did not give."""

@@ -46,7 +46,8 @@ class LocaleName:
 class Mirror:
     """What the localizer knows: the locale, `GetTable` replies by table, `SupportedLocales`' reply.
 
-    `origin` says where it came from: "daemon", "cache" (a cached mirror,
+    `origin` says where it came from: "daemon", "snapshot" (a shipped
+    snapshot, lprojd unreachable), "cache" (a cached mirror,
     lprojd unreachable) or "none" (nothing yet: keys answer for themselves).
     """
 

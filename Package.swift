@@ -117,7 +117,7 @@ let package = Package(
             dependencies: [
                 "LprojEngine", "LprojFiles", "LprojLocales", "LprojFormatStrings", "LprojFormatting", "LprojTables", "LprojStore",
                 "LprojWatch",
-                "LprojInterface", "LprojVersion", "ClientBudget", "LprojLimits", "BackgroundThreads",
+                "LprojInterface", "LprojVersion", "ClientBudget", "LprojLimits", "LprojSnapshot", "BackgroundThreads",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -302,7 +302,8 @@ let package = Package(
                 "LprojService", "LprojInterface", "LprojEngine", "LprojFiles", "LprojFormatStrings", "LprojLocales", "LprojFormatting",
                 "LprojStore",
                 "LprojWatch", "VarlinkProtocol",
-                "ClientBudget", "LprojLimits", "LprojTablesOracle", "LprojTestSupport", .product(name: "Logging", package: "swift-log"),
+                "ClientBudget", "LprojLimits", "LprojSnapshot", "LprojTablesOracle", "LprojTestSupport",
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSwift
         ),

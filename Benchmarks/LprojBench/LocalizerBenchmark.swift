@@ -194,7 +194,8 @@ enum LocalizerBenchmark {
             let (daemon, socket) = try DaemonBenchmarks.startDaemon(directory: directory, bundles: ["bench=\(bundle.path)@en"])
             for _ in 0..<rounds {
                 let start = clock.now
-                let localizer = try await Localizer.start(bundle: "bench", client: "bench.fetch", socketPath: socket, preferredLanguages: ["de"])
+                let localizer = try await Localizer.start(
+                    bundle: "bench", client: "bench.fetch", socketPath: socket, preferredLanguages: ["de"])
                 guard localizer.localized(key).hasPrefix("Beschriftung") else { throw BenchmarkFailure("the mirror missed") }
                 fetched.append(Measure.seconds(clock.now - start))
                 await localizer.close()
@@ -220,7 +221,8 @@ enum LocalizerBenchmark {
                     sink &+= snapshot.value(sample[offset & 4095])?.utf8.count ?? 0
                 }
                 let (daemon, socket) = try DaemonBenchmarks.startDaemon(directory: directory, bundles: ["bench=\(bundle.path)@en"])
-                let localizer = try await Localizer.start(bundle: "bench", client: "bench.hits", socketPath: socket, preferredLanguages: ["de"])
+                let localizer = try await Localizer.start(
+                    bundle: "bench", client: "bench.hits", socketPath: socket, preferredLanguages: ["de"])
                 let mirror = LookupBenchmark.perLookup(rounds: smoke ? 20 : 400, batch: 1000) { offset in
                     sink &+= localizer.localized(sample[offset & 4095]).utf8.count
                 }

@@ -90,6 +90,14 @@ public final class LprojClient: Sendable {
         try await call(Localization.GetTable.self, .init(bundle: bundle, table: table, locale: locale, client: client))
     }
 
+    /// The bundle's snapshot for a locale (the client's, else the
+    /// development locale): a file to map (docs/snapshot-format.md).
+    public func snapshot(bundle: String, locale: String? = nil, client: String? = nil) async throws(LprojError)
+        -> Localization.GetSnapshot.Reply
+    {
+        try await call(Localization.GetSnapshot.self, .init(bundle: bundle, locale: locale, client: client))
+    }
+
     /// The locale that applies to a client.
     public func selection(client: String, bundle: String, preferredLanguages: [String]? = nil) async throws(LprojError)
         -> Localization.Selection

@@ -61,6 +61,7 @@ public enum LprojError: Error, Sendable, Equatable, CustomStringConvertible {
             case .limitExceeded(let fields): "limit exceeded: \(fields.limit.rawValue) (at most \(fields.maximum))"
             case .invalidValue(let fields): "\(fields.parameter): \(fields.reason)"
             case .stateUnavailable(let fields): "selections and preferences cannot be saved now: \(fields.reason)"
+            case .snapshotsUnavailable(let fields): "snapshots cannot be written now: \(fields.reason)"
             case .internalError: "lprojd failed internally; its log has the details"
             }
         case .varlink(let error):

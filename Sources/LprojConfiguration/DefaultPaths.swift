@@ -27,6 +27,15 @@ package enum DefaultPaths {
         return "\(runtime)/lprojd/\(socketName)"
     }
 
+    /// Where lprojd writes the snapshots clients map: `$RUNTIME_DIRECTORY`
+    /// (systemd's `RuntimeDirectory=`, the first of a ':'-separated list),
+    /// else `$XDG_RUNTIME_DIR/lprojd/snapshots`; nil without either.
+    package static func snapshotDirectory(environment: [String: String]) -> String? {
+        if let runtime = environment["RUNTIME_DIRECTORY"]?.split(separator: ":").first, runtime.hasPrefix("/") { return String(runtime) }
+        guard let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") else { return nil }
+        return "\(runtime)/lprojd/snapshots"
+    }
+
     /// `$STATE_DIRECTORY` (systemd's `StateDirectory=`; the first of a
     /// ':'-separated list), then `$XDG_STATE_HOME/lprojd`, then
     /// `~/.local/state/lprojd`.

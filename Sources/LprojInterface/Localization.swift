@@ -2394,6 +2394,178 @@ extension Localization {
 }
 
 extension Localization {
+    /// A bundle's strings for one locale as a snapshot (docs/snapshot-format.md):
+    /// a file the client maps and shares with every process that maps it, instead
+    /// of fetching tables. locale is the client's selection (or the one asked for)
+    /// among the bundle's own locales, else the development locale; it holds every
+    /// table as GetTable resolves it (strings added at run time are not in it). A
+    /// file is written once and never changed: a newer generation gets a new path,
+    /// and an old file is removed a minute after (a mapping of it stays valid).
+    /// Fetch it again on tablesChanged or localeChanged.
+    public enum GetSnapshot: VarlinkMethod {
+        public static let qualifiedName = "org.lprojd.Localization.GetSnapshot"
+
+        /// GetSnapshot's parameters.
+        public struct Parameters: VarlinkStruct, VarlinkWireValue, Equatable {
+            public var bundle: String
+            public var locale: String?
+            public var client: String?
+
+            /// The fields' names, in the order the interface lists them.
+            public static let fieldNames: [String] = ["bundle", "locale", "client"]
+
+            public init(bundle: String, locale: String? = nil, client: String? = nil) {
+                self.bundle = bundle
+                self.locale = locale
+                self.client = client
+            }
+
+            public init(varlink object: JSONObject, unknownFields: UnknownFields) throws(SchemaError) {
+                var _bundle: String?
+                var _locale: String?
+                var _client: String?
+                for (name, value) in object.members {
+                    switch name {
+                    case "bundle": _bundle = try varlinkField(name, value, unknownFields)
+                    case "locale": _locale = try varlinkField(name, value, unknownFields)
+                    case "client": _client = try varlinkField(name, value, unknownFields)
+                    default: try varlinkUnknownField(name, unknownFields)
+                    }
+                }
+                self.init(bundle: try varlinkRequired("bundle", _bundle), locale: _locale, client: _client)
+            }
+
+            package init(wire reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) {
+                try reader.beginObject()
+                var _bundle: String?
+                var _locale: String?
+                var _client: String?
+                var seen: UInt64 = 0
+                while let name = try reader.nextField() {
+                    if name == "bundle" {
+                        _bundle = try reader.field(1, &seen)
+                    } else if name == "locale" {
+                        _locale = try reader.field(2, &seen)
+                    } else if name == "client" {
+                        _client = try reader.field(4, &seen)
+                    } else {
+                        throw VarlinkWireReader.Unreadable()
+                    }
+                }
+                self.init(bundle: try reader.required(_bundle), locale: _locale, client: _client)
+            }
+
+            public var varlinkObject: JSONObject {
+                var object = JSONObject(minimumCapacity: 3)
+                object.appendUnchecked("bundle", self.bundle.varlinkValue)
+                if let value = self.locale { object.appendUnchecked("locale", value.varlinkValue) }
+                if let value = self.client { object.appendUnchecked("client", value.varlinkValue) }
+                return object
+            }
+
+            public func write(to writer: inout JSONWriter) {
+                writer.append("{")
+                writer.append("\"bundle\":")
+                self.bundle.write(to: &writer)
+                if let value = self.locale { writer.append(",\"locale\":"); value.write(to: &writer) }
+                if let value = self.client { writer.append(",\"client\":"); value.write(to: &writer) }
+                writer.append("}")
+            }
+        }
+
+        /// GetSnapshot's reply.
+        public struct Reply: VarlinkStruct, VarlinkWireValue, Equatable {
+            public var path: String
+            public var locale: String
+            public var generation: Int
+            public var size: Int
+
+            /// The fields' names, in the order the interface lists them.
+            public static let fieldNames: [String] = ["path", "locale", "generation", "size"]
+
+            public init(path: String, locale: String, generation: Int, size: Int) {
+                self.path = path
+                self.locale = locale
+                self.generation = generation
+                self.size = size
+            }
+
+            public init(varlink object: JSONObject, unknownFields: UnknownFields) throws(SchemaError) {
+                var _path: String?
+                var _locale: String?
+                var _generation: Int?
+                var _size: Int?
+                for (name, value) in object.members {
+                    switch name {
+                    case "path": _path = try varlinkField(name, value, unknownFields)
+                    case "locale": _locale = try varlinkField(name, value, unknownFields)
+                    case "generation": _generation = try varlinkField(name, value, unknownFields)
+                    case "size": _size = try varlinkField(name, value, unknownFields)
+                    default: try varlinkUnknownField(name, unknownFields)
+                    }
+                }
+                self.init(
+                    path: try varlinkRequired("path", _path),
+                    locale: try varlinkRequired("locale", _locale),
+                    generation: try varlinkRequired("generation", _generation),
+                    size: try varlinkRequired("size", _size)
+                )
+            }
+
+            package init(wire reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) {
+                try reader.beginObject()
+                var _path: String?
+                var _locale: String?
+                var _generation: Int?
+                var _size: Int?
+                var seen: UInt64 = 0
+                while let name = try reader.nextField() {
+                    if name == "path" {
+                        _path = try reader.field(1, &seen)
+                    } else if name == "locale" {
+                        _locale = try reader.field(2, &seen)
+                    } else if name == "generation" {
+                        _generation = try reader.field(4, &seen)
+                    } else if name == "size" {
+                        _size = try reader.field(8, &seen)
+                    } else {
+                        throw VarlinkWireReader.Unreadable()
+                    }
+                }
+                self.init(
+                    path: try reader.required(_path),
+                    locale: try reader.required(_locale),
+                    generation: try reader.required(_generation),
+                    size: try reader.required(_size)
+                )
+            }
+
+            public var varlinkObject: JSONObject {
+                var object = JSONObject(minimumCapacity: 4)
+                object.appendUnchecked("path", self.path.varlinkValue)
+                object.appendUnchecked("locale", self.locale.varlinkValue)
+                object.appendUnchecked("generation", self.generation.varlinkValue)
+                object.appendUnchecked("size", self.size.varlinkValue)
+                return object
+            }
+
+            public func write(to writer: inout JSONWriter) {
+                writer.append("{")
+                writer.append("\"path\":")
+                self.path.write(to: &writer)
+                writer.append(",\"locale\":")
+                self.locale.write(to: &writer)
+                writer.append(",\"generation\":")
+                self.generation.write(to: &writer)
+                writer.append(",\"size\":")
+                self.size.write(to: &writer)
+                writer.append("}")
+            }
+        }
+    }
+}
+
+extension Localization {
     /// The locale that applies to a client: its saved locale if the bundle still
     /// supports it; else the first preferred language the bundle supports, exactly
     /// or by its language without region, which is then saved; else the
@@ -5253,6 +5425,7 @@ extension Localization {
     public indirect enum Call: Sendable, Equatable {
         case lookup(Lookup.Parameters)
         case getTable(GetTable.Parameters)
+        case getSnapshot(GetSnapshot.Parameters)
         case getSelection(GetSelection.Parameters)
         case selectLocale(SelectLocale.Parameters)
         case resetSelection(ResetSelection.Parameters)
@@ -5280,6 +5453,8 @@ extension Localization {
                 self = .lookup(try Lookup.Parameters(varlink: parameters, unknownFields: .reject))
             case "GetTable":
                 self = .getTable(try GetTable.Parameters(varlink: parameters, unknownFields: .reject))
+            case "GetSnapshot":
+                self = .getSnapshot(try GetSnapshot.Parameters(varlink: parameters, unknownFields: .reject))
             case "GetSelection":
                 self = .getSelection(try GetSelection.Parameters(varlink: parameters, unknownFields: .reject))
             case "SelectLocale":
@@ -5327,6 +5502,8 @@ extension Localization {
                 self = .lookup(try Lookup.Parameters(wire: &reader))
             } else if method == "GetTable" {
                 self = .getTable(try GetTable.Parameters(wire: &reader))
+            } else if method == "GetSnapshot" {
+                self = .getSnapshot(try GetSnapshot.Parameters(wire: &reader))
             } else if method == "GetSelection" {
                 self = .getSelection(try GetSelection.Parameters(wire: &reader))
             } else if method == "SelectLocale" {
@@ -5398,6 +5575,10 @@ extension Localization {
         /// full or read-only, or the database is damaged. Lookups go on; saving works
         /// again once the fault is fixed.
         case stateUnavailable(StateUnavailable)
+        /// lprojd cannot write snapshots now: it has no runtime directory of its own
+        /// (RUNTIME_DIRECTORY, XDG_RUNTIME_DIR), or the directory is not safe or full.
+        /// GetTable still answers.
+        case snapshotsUnavailable(SnapshotsUnavailable)
         /// Something failed inside lprojd; its log has the details.
         case internalError
 
@@ -5908,6 +6089,56 @@ extension Localization {
             }
         }
 
+        /// SnapshotsUnavailable's fields.
+        public struct SnapshotsUnavailable: VarlinkStruct, VarlinkWireValue, Equatable {
+            public var reason: String
+
+            /// The fields' names, in the order the interface lists them.
+            public static let fieldNames: [String] = ["reason"]
+
+            public init(reason: String) {
+                self.reason = reason
+            }
+
+            public init(varlink object: JSONObject, unknownFields: UnknownFields) throws(SchemaError) {
+                var _reason: String?
+                for (name, value) in object.members {
+                    switch name {
+                    case "reason": _reason = try varlinkField(name, value, unknownFields)
+                    default: try varlinkUnknownField(name, unknownFields)
+                    }
+                }
+                self.init(reason: try varlinkRequired("reason", _reason))
+            }
+
+            package init(wire reader: inout VarlinkWireReader) throws(VarlinkWireReader.Unreadable) {
+                try reader.beginObject()
+                var _reason: String?
+                var seen: UInt64 = 0
+                while let name = try reader.nextField() {
+                    if name == "reason" {
+                        _reason = try reader.field(1, &seen)
+                    } else {
+                        throw VarlinkWireReader.Unreadable()
+                    }
+                }
+                self.init(reason: try reader.required(_reason))
+            }
+
+            public var varlinkObject: JSONObject {
+                var object = JSONObject(minimumCapacity: 1)
+                object.appendUnchecked("reason", self.reason.varlinkValue)
+                return object
+            }
+
+            public func write(to writer: inout JSONWriter) {
+                writer.append("{")
+                writer.append("\"reason\":")
+                self.reason.write(to: &writer)
+                writer.append("}")
+            }
+        }
+
         public init?(qualifiedName: String, parameters: JSONObject) throws(SchemaError) {
             switch qualifiedName {
             case "org.lprojd.Localization.BundleNotFound":
@@ -5926,6 +6157,8 @@ extension Localization {
                 self = .invalidValue(try InvalidValue(varlink: parameters, unknownFields: .ignore))
             case "org.lprojd.Localization.StateUnavailable":
                 self = .stateUnavailable(try StateUnavailable(varlink: parameters, unknownFields: .ignore))
+            case "org.lprojd.Localization.SnapshotsUnavailable":
+                self = .snapshotsUnavailable(try SnapshotsUnavailable(varlink: parameters, unknownFields: .ignore))
             case "org.lprojd.Localization.InternalError":
                 self = .internalError
             default: return nil
@@ -5942,6 +6175,7 @@ extension Localization {
             case .limitExceeded: "org.lprojd.Localization.LimitExceeded"
             case .invalidValue: "org.lprojd.Localization.InvalidValue"
             case .stateUnavailable: "org.lprojd.Localization.StateUnavailable"
+            case .snapshotsUnavailable: "org.lprojd.Localization.SnapshotsUnavailable"
             case .internalError: "org.lprojd.Localization.InternalError"
             }
         }
@@ -5956,6 +6190,7 @@ extension Localization {
             case .limitExceeded(let fields): fields.varlinkObject
             case .invalidValue(let fields): fields.varlinkObject
             case .stateUnavailable(let fields): fields.varlinkObject
+            case .snapshotsUnavailable(let fields): fields.varlinkObject
             case .internalError: JSONObject()
             }
         }

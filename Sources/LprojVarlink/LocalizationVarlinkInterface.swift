@@ -74,6 +74,7 @@ package final class LocalizationVarlinkInterface: VarlinkTypedInterface {
             switch request {
             case .lookup(let parameters): return outcome(try service.answerLookup(parameters, caller: caller))
             case .getTable(let parameters): return outcome(try service.getTable(parameters, caller: caller))
+            case .getSnapshot(let parameters): return outcome(try service.getSnapshot(parameters, caller: caller))
             case .getSelection(let parameters): return outcome(try service.getSelection(parameters, caller: caller))
             case .selectLocale(let parameters): return outcome(try service.selectLocale(parameters, caller: caller))
             case .resetSelection(let parameters): return outcome(try service.resetSelection(parameters, caller: caller))

@@ -162,11 +162,14 @@ struct Daemon {
     ) async throws -> (VarlinkServer, LocalizationService) {
         let limits = settings.configuration.limits
         let added = AddedStringsRegistry(limits: limits.service.addedStrings, budget: budget)
+        let snapshots = SnapshotStore(directory: settings.snapshotDirectory.map(Self.makingParent))
+        if let problem = snapshots.problem { logger.notice("snapshots are not written: \(problem)") }
         // The status method counts connections of a server made after it.
         let serverReference = ServerReference()
         let service = LocalizationService(
             served: served, watcher: watcher, events: events, store: store, added: added,
-            countsMisses: settings.configuration.countMisses, limits: limits.service, budget: budget, desktop: desktop,
+            countsMisses: settings.configuration.countMisses, limits: limits.service, budget: budget, snapshots: snapshots,
+            desktop: desktop,
             daemonUID: getuid(),
             connectionCount: { uid in serverReference.connectionCount(uid: uid) }, logger: logger)
         service.restoreMisses()
@@ -198,6 +201,14 @@ struct Daemon {
             try await services.run()
             tasks.cancelAll()
         }
+    }
+
+    /// A path whose parent folder exists: `$XDG_RUNTIME_DIR/lprojd` may
+    /// not yet (the snapshot store makes the last folder itself).
+    static func makingParent(_ path: String) -> String {
+        let parent = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        if !FileManager.default.fileExists(atPath: parent) { mkdir(parent, 0o755) }
+        return path
     }
 
     /// The socket systemd passed, or else the configured path.

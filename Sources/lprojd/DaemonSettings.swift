@@ -24,6 +24,8 @@ struct DaemonSettings: Sendable {
     /// Where to bind; nil only when the service manager passed the socket.
     var socketPath: String?
     var stateDirectory: String
+    /// Where snapshots are written (`GetSnapshot`); nil: none are.
+    var snapshotDirectory: String?
     var logLevel: Logger.Level
 
     /// - Parameters:
@@ -75,6 +77,7 @@ struct DaemonSettings: Sendable {
         }
         self.socketPath = socketPath
         self.stateDirectory = state
+        self.snapshotDirectory = DefaultPaths.snapshotDirectory(environment: environment)
         let level = configuration.logLevel ?? "info"
         guard let parsed = Logger.Level(rawValue: level) else {
             throw SettingsError(description: "'\(level)' is not a log level (trace, debug, info, notice, warning, error, critical)")

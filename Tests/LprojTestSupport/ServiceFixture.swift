@@ -133,7 +133,7 @@ package struct ServiceFixture: Sendable {
     package init(
         files: [String: String] = Self.demoFiles, limits: ServiceLimits = ServiceLimits(), budgetLimits: BudgetLimits = BudgetLimits(),
         daemonUID: UInt32 = 999, misses: MissLedger = MissLedger(), countsMisses: Bool = true, store: ClientStore? = nil,
-        pseudoLocales: Bool = false, logger: Logger = Logger(label: "test")
+        pseudoLocales: Bool = false, snapshots: SnapshotStore = SnapshotStore(directory: nil), logger: Logger = Logger(label: "test")
     ) throws {
         bundle = try TemporaryFiles("service", files: files)
         budget = BudgetBook(limits: budgetLimits)
@@ -153,6 +153,7 @@ package struct ServiceFixture: Sendable {
             served: served, watcher: watcher, events: events, store: self.store, added: added, misses: misses, countsMisses: countsMisses,
             limits: limits,
             budget: budget,
+            snapshots: snapshots,
             daemonUID: daemonUID,
             logger: logger)
     }

@@ -187,6 +187,11 @@ final class DaemonProcess: @unchecked Sendable {
         // No test follows the machine's desktop languages by chance: only
         // a test that names a system bus gets one.
         environment["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=\(directory.path)/no-system-bus"
+        // Snapshots go to a runtime directory of the test's own.
+        let runtime = directory.appendingPathComponent("runtime")
+        try? FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        environment["RUNTIME_DIRECTORY"] = nil
+        environment["XDG_RUNTIME_DIR"] = runtime.path
         environment.merge(launch.environment) { $1 }
         environment["NOTIFY_SOCKET"] = notify.path
         if launch.stderrIsJournalStream {

@@ -317,6 +317,32 @@ import LprojTestSupport
         #expect(try localizer.localized("files.selected", arguments: [.integer(22)]) == "Выбрано: 22 файла")
     }
 
+    /// lprojd writes a bundle's snapshot in its runtime directory; a client
+    /// maps it and finds lprojd's lookups; a table edited on disk gives a
+    /// new generation's file.
+    @Test func lprojdWritesTheSnapshotsClientsMap() async throws {
+        let daemon = try await DaemonProcess()
+        let lprojd = try await daemon.client()
+        defer { Task { await lprojd.close() } }
+        let reply = try await lprojd.snapshot(bundle: "demo", locale: "ru-RU")
+        #expect(reply.locale == "ru" && reply.path.hasPrefix(daemon.directory.appendingPathComponent("runtime/lprojd/snapshots").path))
+        let snapshot = try Snapshot.open(path: reply.path)
+        try snapshot.verify()
+        #expect(snapshot.generation == UInt64(reply.generation) && reply.size > 0)
+        for key in ["welcome.title", "greeting", "settings.title", "files.selected"] {
+            #expect(try await snapshot.value(key) == lprojd.lookup(bundle: "demo", key: key, locale: "ru").value, "\(key)")
+        }
+        let events = try await lprojd.events(bundle: "demo")
+        try daemon.replace("ru.lproj/Localizable.strings", "\"welcome.title\" = \"Снова здесь\";\n")
+        try await withTimeout(seconds: 15, "no tablesChanged") {
+            for try await event in events where event.type == .tablesChanged { return }
+        }
+        let newer = try await lprojd.snapshot(bundle: "demo", locale: "ru")
+        #expect(newer.path != reply.path && newer.generation > reply.generation)
+        #expect(try Snapshot.open(path: newer.path).value("welcome.title") == "Снова здесь")
+        #expect(snapshot.value("welcome.title") == "Добро пожаловать в Demo", "the mapping of the older file stays")
+    }
+
     @Test func closingEndsTheChangeStreams() async throws {
         let daemon = try await DaemonProcess()
         let localizer = try await Localizer.start(bundle: "demo", client: "it.close", socketPath: daemon.socket, preferredLanguages: [])

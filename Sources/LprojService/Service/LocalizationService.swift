@@ -36,6 +36,8 @@ package final class LocalizationService: Sendable {
     let missesRestored = Mutex(false)
     let limits: ServiceLimits
     let budget: BudgetBook
+    /// The snapshot files clients map (`GetSnapshot`).
+    let snapshots: SnapshotStore
     /// Lines a client's calls make lprojd log, per uid.
     let logLimit = PerUIDRateLimit(burst: 20, perSecond: 2)
     /// Changes to clients' state, per uid (``ServiceLimits/changesPerSecondPerUID``).
@@ -52,6 +54,7 @@ package final class LocalizationService: Sendable {
         served: ServedBundles, watcher: any BundleReloading, events: any EventSink, store: ClientStore, added: AddedStringsRegistry,
         misses: MissLedger = MissLedger(), countsMisses: Bool = true, limits: ServiceLimits = ServiceLimits(),
         budget: BudgetBook = BudgetBook(limits: BudgetLimits()), recent: RecentClients? = nil,
+        snapshots: SnapshotStore = SnapshotStore(directory: nil),
         desktop: DesktopLanguages = DesktopLanguages(),
         daemonUID: UInt32, connectionCount: @escaping @Sendable (UInt32?) -> Int = { _ in 0 }, logger: Logger
     ) {
@@ -65,6 +68,7 @@ package final class LocalizationService: Sendable {
         self.misses = misses
         self.countsMisses = countsMisses
         self.limits = limits
+        self.snapshots = snapshots
         self.changeRate = PerUIDRateLimit(
             burst: limits.requests.changeBurstPerUID, perSecond: Double(limits.requests.changesPerSecondPerUID))
         self.budget = budget

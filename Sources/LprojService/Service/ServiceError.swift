@@ -77,6 +77,10 @@ extension ServiceError {
         .localization(.stateUnavailable(.init(reason: reason)))
     }
 
+    static func snapshotsUnavailable(_ reason: String) -> ServiceError {
+        .localization(.snapshotsUnavailable(.init(reason: reason)))
+    }
+
     static let internalError = ServiceError.localization(.internalError)
 }
 

@@ -83,6 +83,11 @@ void daemon_fixture_start(DaemonFixture *fixture) {
   const char *argv[] = {daemon_binary(), "--socket", fixture->socket_path, "--state-directory", state,
                         "--bundle", fixture->bundle_spec, "--log-level", "debug", NULL};
   g_auto(GStrv) environment = g_environ_setenv(g_get_environ(), "NOTIFY_SOCKET", notify_path, TRUE);
+  /* Snapshots (GetSnapshot) go to a runtime directory of the test's own. */
+  g_autofree char *runtime = g_build_filename(fixture->directory, "runtime", NULL);
+  g_assert_cmpint(g_mkdir_with_parents(runtime, 0700), ==, 0);
+  environment = g_environ_setenv(environment, "XDG_RUNTIME_DIR", runtime, TRUE);
+  environment = g_environ_unsetenv(environment, "RUNTIME_DIRECTORY");
   int log = g_open(log_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
   g_assert_cmpint(log, >=, 0);
   g_autoptr(GError) error = NULL;

@@ -27,6 +27,12 @@ LPROJD_PUBLIC LprojdGetTableReply *lprojd_connection_get_table_finish(LprojdConn
 LPROJD_PUBLIC LprojdGetTableReply *lprojd_connection_get_table_sync(LprojdConnection *self, LprojdGetTableParameters *parameters, GCancellable *cancellable,
   GError **error);
 
+LPROJD_PUBLIC void lprojd_connection_get_snapshot_async(LprojdConnection *self, LprojdGetSnapshotParameters *parameters, GCancellable *cancellable,
+  GAsyncReadyCallback callback, gpointer user_data);
+LPROJD_PUBLIC LprojdGetSnapshotReply *lprojd_connection_get_snapshot_finish(LprojdConnection *self, GAsyncResult *result, GError **error);
+LPROJD_PUBLIC LprojdGetSnapshotReply *lprojd_connection_get_snapshot_sync(LprojdConnection *self, LprojdGetSnapshotParameters *parameters, GCancellable *cancellable,
+  GError **error);
+
 LPROJD_PUBLIC void lprojd_connection_get_selection_async(LprojdConnection *self, LprojdGetSelectionParameters *parameters, GCancellable *cancellable,
   GAsyncReadyCallback callback, gpointer user_data);
 LPROJD_PUBLIC LprojdGetSelectionReply *lprojd_connection_get_selection_finish(LprojdConnection *self, GAsyncResult *result, GError **error);

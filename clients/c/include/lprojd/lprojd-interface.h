@@ -34,6 +34,7 @@ G_BEGIN_DECLS
  * @LPROJD_ERROR_LIMIT_EXCEEDED: A limit was reached: a message or a queue too large, too many connections, too many added strings. docs/configuration.md ("Limits") says what each is, its setting in lprojd.conf if it has one, and what passing it does. (`LimitExceeded`)
  * @LPROJD_ERROR_INVALID_VALUE: A value is well formed but unusable: which parameter, and why (a date pattern ICU cannot use, an unknown time zone, a date that does not match). (`InvalidValue`)
  * @LPROJD_ERROR_STATE_UNAVAILABLE: Selections and preferences cannot be saved now: the state directory is full or read-only, or the database is damaged. Lookups go on; saving works again once the fault is fixed. (`StateUnavailable`)
+ * @LPROJD_ERROR_SNAPSHOTS_UNAVAILABLE: lprojd cannot write snapshots now: it has no runtime directory of its own (RUNTIME_DIRECTORY, XDG_RUNTIME_DIR), or the directory is not safe or full. GetTable still answers. (`SnapshotsUnavailable`)
  * @LPROJD_ERROR_INTERNAL_ERROR: Something failed inside lprojd; its log has the details. (`InternalError`)
  * @LPROJD_ERROR_TIMEOUT: lprojd did not answer a call within 10 seconds (a daemon that hangs, or is stopped).
  *
@@ -55,6 +56,7 @@ typedef enum {
   LPROJD_ERROR_LIMIT_EXCEEDED,
   LPROJD_ERROR_INVALID_VALUE,
   LPROJD_ERROR_STATE_UNAVAILABLE,
+  LPROJD_ERROR_SNAPSHOTS_UNAVAILABLE,
   LPROJD_ERROR_INTERNAL_ERROR,
   LPROJD_ERROR_TIMEOUT,
 } LprojdError;
@@ -766,6 +768,41 @@ LPROJD_PUBLIC void lprojd_get_table_reply_set_plurals(LprojdGetTableReply *self,
 LPROJD_PUBLIC GHashTable * lprojd_get_table_reply_get_sources(LprojdGetTableReply *self);
 LPROJD_PUBLIC void lprojd_get_table_reply_set_sources(LprojdGetTableReply *self, GHashTable * value);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(LprojdGetTableReply, lprojd_get_table_reply_unref)
+
+typedef struct _LprojdGetSnapshotParameters LprojdGetSnapshotParameters;
+#define LPROJD_TYPE_GET_SNAPSHOT_PARAMETERS (lprojd_get_snapshot_parameters_get_type())
+LPROJD_PUBLIC GType lprojd_get_snapshot_parameters_get_type(void) G_GNUC_CONST;
+LPROJD_PUBLIC LprojdGetSnapshotParameters *lprojd_get_snapshot_parameters_new(const char * bundle);
+LPROJD_PUBLIC LprojdGetSnapshotParameters *lprojd_get_snapshot_parameters_ref(LprojdGetSnapshotParameters *self);
+LPROJD_PUBLIC void lprojd_get_snapshot_parameters_unref(LprojdGetSnapshotParameters *self);
+LPROJD_PUBLIC const char * lprojd_get_snapshot_parameters_get_bundle(LprojdGetSnapshotParameters *self);
+LPROJD_PUBLIC void lprojd_get_snapshot_parameters_set_bundle(LprojdGetSnapshotParameters *self, const char * value);
+LPROJD_PUBLIC const char * lprojd_get_snapshot_parameters_get_locale(LprojdGetSnapshotParameters *self);
+LPROJD_PUBLIC void lprojd_get_snapshot_parameters_set_locale(LprojdGetSnapshotParameters *self, const char * value);
+LPROJD_PUBLIC const char * lprojd_get_snapshot_parameters_get_client(LprojdGetSnapshotParameters *self);
+LPROJD_PUBLIC void lprojd_get_snapshot_parameters_set_client(LprojdGetSnapshotParameters *self, const char * value);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(LprojdGetSnapshotParameters, lprojd_get_snapshot_parameters_unref)
+
+typedef struct _LprojdGetSnapshotReply LprojdGetSnapshotReply;
+#define LPROJD_TYPE_GET_SNAPSHOT_REPLY (lprojd_get_snapshot_reply_get_type())
+LPROJD_PUBLIC GType lprojd_get_snapshot_reply_get_type(void) G_GNUC_CONST;
+LPROJD_PUBLIC LprojdGetSnapshotReply *lprojd_get_snapshot_reply_new(
+  const char * path,
+  const char * locale,
+  gint64 generation,
+  gint64 size
+);
+LPROJD_PUBLIC LprojdGetSnapshotReply *lprojd_get_snapshot_reply_ref(LprojdGetSnapshotReply *self);
+LPROJD_PUBLIC void lprojd_get_snapshot_reply_unref(LprojdGetSnapshotReply *self);
+LPROJD_PUBLIC const char * lprojd_get_snapshot_reply_get_path(LprojdGetSnapshotReply *self);
+LPROJD_PUBLIC void lprojd_get_snapshot_reply_set_path(LprojdGetSnapshotReply *self, const char * value);
+LPROJD_PUBLIC const char * lprojd_get_snapshot_reply_get_locale(LprojdGetSnapshotReply *self);
+LPROJD_PUBLIC void lprojd_get_snapshot_reply_set_locale(LprojdGetSnapshotReply *self, const char * value);
+LPROJD_PUBLIC gint64 lprojd_get_snapshot_reply_get_generation(LprojdGetSnapshotReply *self);
+LPROJD_PUBLIC void lprojd_get_snapshot_reply_set_generation(LprojdGetSnapshotReply *self, gint64 value);
+LPROJD_PUBLIC gint64 lprojd_get_snapshot_reply_get_size(LprojdGetSnapshotReply *self);
+LPROJD_PUBLIC void lprojd_get_snapshot_reply_set_size(LprojdGetSnapshotReply *self, gint64 value);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(LprojdGetSnapshotReply, lprojd_get_snapshot_reply_unref)
 
 typedef struct _LprojdGetSelectionParameters LprojdGetSelectionParameters;
 #define LPROJD_TYPE_GET_SELECTION_PARAMETERS (lprojd_get_selection_parameters_get_type())

@@ -106,6 +106,51 @@ LprojdGetTableReply *lprojd_connection_get_table_sync(LprojdConnection *self, Lp
 }
 
 /**
+ * lprojd_connection_get_snapshot_async:
+ * @self: a #LprojdConnection
+ * @parameters: (transfer none): the call's parameters
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (scope async): called with the reply, on the thread-default context of this call
+ * @user_data: (closure): data for @callback
+ *
+ * Calls `GetSnapshot`: A bundle's strings for one locale as a snapshot (docs/snapshot-format.md): a file the client maps and shares with every process that maps it, instead of fetching tables. locale is the client's selection (or the one asked for) among the bundle's own locales, else the development locale; it holds every table as GetTable resolves it (strings added at run time are not in it). A file is written once and never changed: a newer generation gets a new path, and an old file is removed a minute after (a mapping of it stays valid). Fetch it again on tablesChanged or localeChanged.
+ */
+void lprojd_connection_get_snapshot_async(LprojdConnection *self, LprojdGetSnapshotParameters *parameters, GCancellable *cancellable, GAsyncReadyCallback callback, gpointer user_data) {
+  g_return_if_fail(parameters != NULL);
+  connection_call_async(self, (LprojdCall){"org.lprojd.Localization.GetSnapshot", parameters != NULL ? lprojd_get_snapshot_parameters_json(parameters) : NULL, FALSE, lprojd_get_snapshot_reply_from_json, (GDestroyNotify)lprojd_get_snapshot_reply_unref, 0}, cancellable, callback, user_data, lprojd_connection_get_snapshot_async);
+}
+
+/**
+ * lprojd_connection_get_snapshot_finish:
+ * @self: a #LprojdConnection
+ * @result: the result @callback was given
+ * @error: the error, if there is none
+ *
+ * Ends a call of [method@Lprojd.Connection.get_snapshot_async].
+ *
+ * Returns: (transfer full): the reply, or %NULL with @error set
+ */
+LprojdGetSnapshotReply *lprojd_connection_get_snapshot_finish(LprojdConnection *self, GAsyncResult *result, GError **error) {
+  return connection_call_finish(self, result, lprojd_connection_get_snapshot_async, error);
+}
+
+/**
+ * lprojd_connection_get_snapshot_sync:
+ * @self: a #LprojdConnection
+ * @parameters: (transfer none): the call's parameters
+ * @cancellable: (nullable): a #GCancellable
+ * @error: the error, if there is none
+ *
+ * Calls `GetSnapshot` and waits for its reply, in a context of its own, as GIO's _sync calls do.
+ *
+ * Returns: (transfer full): the reply, or %NULL with @error set
+ */
+LprojdGetSnapshotReply *lprojd_connection_get_snapshot_sync(LprojdConnection *self, LprojdGetSnapshotParameters *parameters, GCancellable *cancellable, GError **error) {
+  g_return_val_if_fail(parameters != NULL, NULL);
+  return connection_call_sync(self, (LprojdCall){"org.lprojd.Localization.GetSnapshot", parameters != NULL ? lprojd_get_snapshot_parameters_json(parameters) : NULL, FALSE, lprojd_get_snapshot_reply_from_json, (GDestroyNotify)lprojd_get_snapshot_reply_unref, 0}, cancellable, error);
+}
+
+/**
  * lprojd_connection_get_selection_async:
  * @self: a #LprojdConnection
  * @parameters: (transfer none): the call's parameters

@@ -31,6 +31,7 @@ GType lprojd_error_get_type(void) {
       {LPROJD_ERROR_LIMIT_EXCEEDED, "LPROJD_ERROR_LIMIT_EXCEEDED", "limit-exceeded"},
       {LPROJD_ERROR_INVALID_VALUE, "LPROJD_ERROR_INVALID_VALUE", "invalid-value"},
       {LPROJD_ERROR_STATE_UNAVAILABLE, "LPROJD_ERROR_STATE_UNAVAILABLE", "state-unavailable"},
+      {LPROJD_ERROR_SNAPSHOTS_UNAVAILABLE, "LPROJD_ERROR_SNAPSHOTS_UNAVAILABLE", "snapshots-unavailable"},
       {LPROJD_ERROR_INTERNAL_ERROR, "LPROJD_ERROR_INTERNAL_ERROR", "internal-error"},
       {LPROJD_ERROR_TIMEOUT, "LPROJD_ERROR_TIMEOUT", "timeout"},
       {0, NULL, NULL},
@@ -52,6 +53,7 @@ static const struct {
   {"org.lprojd.Localization.LimitExceeded", LPROJD_ERROR_LIMIT_EXCEEDED},
   {"org.lprojd.Localization.InvalidValue", LPROJD_ERROR_INVALID_VALUE},
   {"org.lprojd.Localization.StateUnavailable", LPROJD_ERROR_STATE_UNAVAILABLE},
+  {"org.lprojd.Localization.SnapshotsUnavailable", LPROJD_ERROR_SNAPSHOTS_UNAVAILABLE},
   {"org.lprojd.Localization.InternalError", LPROJD_ERROR_INTERNAL_ERROR},
 };
 
@@ -5968,6 +5970,389 @@ void lprojd_get_table_reply_set_sources(LprojdGetTableReply *self, GHashTable * 
     return;
   }
   json_object_set_object_member(self->object, "sources", json_box_string_map_object(value));
+}
+
+/* ---- LprojdGetSnapshotParameters ---- */
+
+/**
+ * LprojdGetSnapshotParameters:
+ *
+ * GetSnapshot's parameters.
+ */
+struct _LprojdGetSnapshotParameters {
+  gatomicrefcount count;
+  JsonBoxRoot *root;
+  JsonObject *object;
+};
+
+G_DEFINE_BOXED_TYPE(LprojdGetSnapshotParameters, lprojd_get_snapshot_parameters, lprojd_get_snapshot_parameters_ref, lprojd_get_snapshot_parameters_unref)
+
+static LprojdGetSnapshotParameters *get_snapshot_parameters_wrap(JsonBoxRoot *root, JsonObject *object) {
+  LprojdGetSnapshotParameters *self = g_new0(LprojdGetSnapshotParameters, 1);
+  g_atomic_ref_count_init(&self->count);
+  self->root = json_box_root_ref(root);
+  self->object = object;
+  return self;
+}
+
+/**
+ * lprojd_get_snapshot_parameters_ref:
+ * @self: a #LprojdGetSnapshotParameters
+ *
+ * Takes a reference.
+ *
+ * Returns: (transfer full): @self
+ */
+LprojdGetSnapshotParameters *lprojd_get_snapshot_parameters_ref(LprojdGetSnapshotParameters *self) {
+  g_return_val_if_fail(self != NULL, NULL);
+  g_atomic_ref_count_inc(&self->count);
+  return self;
+}
+
+/**
+ * lprojd_get_snapshot_parameters_unref:
+ * @self: (transfer full): a #LprojdGetSnapshotParameters
+ *
+ * Drops a reference; the value is freed with the last.
+ */
+void lprojd_get_snapshot_parameters_unref(LprojdGetSnapshotParameters *self) {
+  g_return_if_fail(self != NULL);
+  if (!g_atomic_ref_count_dec(&self->count)) return;
+  json_box_root_unref(self->root);
+  g_free(self);
+}
+
+/* Whether `object` is a LprojdGetSnapshotParameters as the interface says (unknown members are a newer peer's: allowed). */
+gboolean lprojd_get_snapshot_parameters_check(JsonObject *object, GError **error) {
+  if (!json_box_check_string(object, "bundle", FALSE)) return malformed(error, "GetSnapshotParameters", "bundle");
+  if (!json_box_check_string(object, "locale", TRUE)) return malformed(error, "GetSnapshotParameters", "locale");
+  if (!json_box_check_string(object, "client", TRUE)) return malformed(error, "GetSnapshotParameters", "client");
+  (void)object, (void)error;
+  return TRUE;
+}
+
+gpointer lprojd_get_snapshot_parameters_from_json(JsonObject *object, GError **error) {
+  if (!lprojd_get_snapshot_parameters_check(object, error)) return NULL;
+  g_autoptr(JsonBoxRoot) root = json_box_root_new(json_object_ref(object));
+  return get_snapshot_parameters_wrap(root, object);
+}
+
+LprojdGetSnapshotParameters *lprojd_get_snapshot_parameters_wrap_member(JsonBoxRoot *root, JsonObject *object) {
+  return get_snapshot_parameters_wrap(root, object);
+}
+
+JsonObject *lprojd_get_snapshot_parameters_json(LprojdGetSnapshotParameters *self) {
+  return self->object;
+}
+
+/**
+ * lprojd_get_snapshot_parameters_new:
+ * @bundle: `bundle`
+ *
+ * A new LprojdGetSnapshotParameters, with its required fields (each copied); its optional ones are unset.
+ *
+ * Returns: (transfer full): the value
+ */
+LprojdGetSnapshotParameters *lprojd_get_snapshot_parameters_new(const char * bundle) {
+  g_autoptr(JsonBoxRoot) root = json_box_root_new(json_object_new());
+  LprojdGetSnapshotParameters *self = get_snapshot_parameters_wrap(root, root->object);
+  lprojd_get_snapshot_parameters_set_bundle(self, bundle);
+  return self;
+}
+
+/**
+ * lprojd_get_snapshot_parameters_get_bundle:
+ * @self: a #LprojdGetSnapshotParameters
+ *
+ * `bundle`.
+ *
+ * Returns: (transfer none) : the value
+ */
+const char * lprojd_get_snapshot_parameters_get_bundle(LprojdGetSnapshotParameters *self) {
+  g_return_val_if_fail(self != NULL, NULL);
+  return json_box_string(self->object, "bundle");
+}
+
+/**
+ * lprojd_get_snapshot_parameters_set_bundle:
+ * @self: a #LprojdGetSnapshotParameters
+ * @value: (transfer none) : the value
+ *
+ * Sets `bundle` (copied). What its getter returned before is no longer valid.
+ */
+void lprojd_get_snapshot_parameters_set_bundle(LprojdGetSnapshotParameters *self, const char * value) {
+  g_return_if_fail(self != NULL);
+  if (value == NULL) {
+    g_critical("%s: %s is required", G_STRFUNC, "bundle");
+    return;
+  }
+  json_object_set_string_member(self->object, "bundle", value);
+}
+
+/**
+ * lprojd_get_snapshot_parameters_get_locale:
+ * @self: a #LprojdGetSnapshotParameters
+ *
+ * `locale` (%NULL when unset).
+ *
+ * Returns: (transfer none) (nullable): the value
+ */
+const char * lprojd_get_snapshot_parameters_get_locale(LprojdGetSnapshotParameters *self) {
+  g_return_val_if_fail(self != NULL, NULL);
+  return json_box_string(self->object, "locale");
+}
+
+/**
+ * lprojd_get_snapshot_parameters_set_locale:
+ * @self: a #LprojdGetSnapshotParameters
+ * @value: (transfer none) (nullable): the value, or %NULL to unset it
+ *
+ * Sets `locale` (copied). What its getter returned before is no longer valid.
+ */
+void lprojd_get_snapshot_parameters_set_locale(LprojdGetSnapshotParameters *self, const char * value) {
+  g_return_if_fail(self != NULL);
+  if (value == NULL) {
+    json_object_remove_member(self->object, "locale");
+    return;
+  }
+  json_object_set_string_member(self->object, "locale", value);
+}
+
+/**
+ * lprojd_get_snapshot_parameters_get_client:
+ * @self: a #LprojdGetSnapshotParameters
+ *
+ * `client` (%NULL when unset).
+ *
+ * Returns: (transfer none) (nullable): the value
+ */
+const char * lprojd_get_snapshot_parameters_get_client(LprojdGetSnapshotParameters *self) {
+  g_return_val_if_fail(self != NULL, NULL);
+  return json_box_string(self->object, "client");
+}
+
+/**
+ * lprojd_get_snapshot_parameters_set_client:
+ * @self: a #LprojdGetSnapshotParameters
+ * @value: (transfer none) (nullable): the value, or %NULL to unset it
+ *
+ * Sets `client` (copied). What its getter returned before is no longer valid.
+ */
+void lprojd_get_snapshot_parameters_set_client(LprojdGetSnapshotParameters *self, const char * value) {
+  g_return_if_fail(self != NULL);
+  if (value == NULL) {
+    json_object_remove_member(self->object, "client");
+    return;
+  }
+  json_object_set_string_member(self->object, "client", value);
+}
+
+/* ---- LprojdGetSnapshotReply ---- */
+
+/**
+ * LprojdGetSnapshotReply:
+ *
+ * GetSnapshot's reply.
+ */
+struct _LprojdGetSnapshotReply {
+  gatomicrefcount count;
+  JsonBoxRoot *root;
+  JsonObject *object;
+};
+
+G_DEFINE_BOXED_TYPE(LprojdGetSnapshotReply, lprojd_get_snapshot_reply, lprojd_get_snapshot_reply_ref, lprojd_get_snapshot_reply_unref)
+
+static LprojdGetSnapshotReply *get_snapshot_reply_wrap(JsonBoxRoot *root, JsonObject *object) {
+  LprojdGetSnapshotReply *self = g_new0(LprojdGetSnapshotReply, 1);
+  g_atomic_ref_count_init(&self->count);
+  self->root = json_box_root_ref(root);
+  self->object = object;
+  return self;
+}
+
+/**
+ * lprojd_get_snapshot_reply_ref:
+ * @self: a #LprojdGetSnapshotReply
+ *
+ * Takes a reference.
+ *
+ * Returns: (transfer full): @self
+ */
+LprojdGetSnapshotReply *lprojd_get_snapshot_reply_ref(LprojdGetSnapshotReply *self) {
+  g_return_val_if_fail(self != NULL, NULL);
+  g_atomic_ref_count_inc(&self->count);
+  return self;
+}
+
+/**
+ * lprojd_get_snapshot_reply_unref:
+ * @self: (transfer full): a #LprojdGetSnapshotReply
+ *
+ * Drops a reference; the value is freed with the last.
+ */
+void lprojd_get_snapshot_reply_unref(LprojdGetSnapshotReply *self) {
+  g_return_if_fail(self != NULL);
+  if (!g_atomic_ref_count_dec(&self->count)) return;
+  json_box_root_unref(self->root);
+  g_free(self);
+}
+
+/* Whether `object` is a LprojdGetSnapshotReply as the interface says (unknown members are a newer peer's: allowed). */
+gboolean lprojd_get_snapshot_reply_check(JsonObject *object, GError **error) {
+  if (!json_box_check_string(object, "path", FALSE)) return malformed(error, "GetSnapshotReply", "path");
+  if (!json_box_check_string(object, "locale", FALSE)) return malformed(error, "GetSnapshotReply", "locale");
+  if (!json_box_check_int(object, "generation", FALSE)) return malformed(error, "GetSnapshotReply", "generation");
+  if (!json_box_check_int(object, "size", FALSE)) return malformed(error, "GetSnapshotReply", "size");
+  (void)object, (void)error;
+  return TRUE;
+}
+
+gpointer lprojd_get_snapshot_reply_from_json(JsonObject *object, GError **error) {
+  if (!lprojd_get_snapshot_reply_check(object, error)) return NULL;
+  g_autoptr(JsonBoxRoot) root = json_box_root_new(json_object_ref(object));
+  return get_snapshot_reply_wrap(root, object);
+}
+
+LprojdGetSnapshotReply *lprojd_get_snapshot_reply_wrap_member(JsonBoxRoot *root, JsonObject *object) {
+  return get_snapshot_reply_wrap(root, object);
+}
+
+JsonObject *lprojd_get_snapshot_reply_json(LprojdGetSnapshotReply *self) {
+  return self->object;
+}
+
+/**
+ * lprojd_get_snapshot_reply_new:
+ * @path: `path`
+ * @locale: `locale`
+ * @generation: `generation`
+ * @size: `size`
+ *
+ * A new LprojdGetSnapshotReply, with its required fields (each copied); its optional ones are unset.
+ *
+ * Returns: (transfer full): the value
+ */
+LprojdGetSnapshotReply *lprojd_get_snapshot_reply_new(
+  const char * path,
+  const char * locale,
+  gint64 generation,
+  gint64 size
+) {
+  g_autoptr(JsonBoxRoot) root = json_box_root_new(json_object_new());
+  LprojdGetSnapshotReply *self = get_snapshot_reply_wrap(root, root->object);
+  lprojd_get_snapshot_reply_set_path(self, path);
+  lprojd_get_snapshot_reply_set_locale(self, locale);
+  lprojd_get_snapshot_reply_set_generation(self, generation);
+  lprojd_get_snapshot_reply_set_size(self, size);
+  return self;
+}
+
+/**
+ * lprojd_get_snapshot_reply_get_path:
+ * @self: a #LprojdGetSnapshotReply
+ *
+ * `path`.
+ *
+ * Returns: (transfer none) : the value
+ */
+const char * lprojd_get_snapshot_reply_get_path(LprojdGetSnapshotReply *self) {
+  g_return_val_if_fail(self != NULL, NULL);
+  return json_box_string(self->object, "path");
+}
+
+/**
+ * lprojd_get_snapshot_reply_set_path:
+ * @self: a #LprojdGetSnapshotReply
+ * @value: (transfer none) : the value
+ *
+ * Sets `path` (copied). What its getter returned before is no longer valid.
+ */
+void lprojd_get_snapshot_reply_set_path(LprojdGetSnapshotReply *self, const char * value) {
+  g_return_if_fail(self != NULL);
+  if (value == NULL) {
+    g_critical("%s: %s is required", G_STRFUNC, "path");
+    return;
+  }
+  json_object_set_string_member(self->object, "path", value);
+}
+
+/**
+ * lprojd_get_snapshot_reply_get_locale:
+ * @self: a #LprojdGetSnapshotReply
+ *
+ * `locale`.
+ *
+ * Returns: (transfer none) : the value
+ */
+const char * lprojd_get_snapshot_reply_get_locale(LprojdGetSnapshotReply *self) {
+  g_return_val_if_fail(self != NULL, NULL);
+  return json_box_string(self->object, "locale");
+}
+
+/**
+ * lprojd_get_snapshot_reply_set_locale:
+ * @self: a #LprojdGetSnapshotReply
+ * @value: (transfer none) : the value
+ *
+ * Sets `locale` (copied). What its getter returned before is no longer valid.
+ */
+void lprojd_get_snapshot_reply_set_locale(LprojdGetSnapshotReply *self, const char * value) {
+  g_return_if_fail(self != NULL);
+  if (value == NULL) {
+    g_critical("%s: %s is required", G_STRFUNC, "locale");
+    return;
+  }
+  json_object_set_string_member(self->object, "locale", value);
+}
+
+/**
+ * lprojd_get_snapshot_reply_get_generation:
+ * @self: a #LprojdGetSnapshotReply
+ *
+ * `generation`.
+ *
+ * Returns: the value
+ */
+gint64 lprojd_get_snapshot_reply_get_generation(LprojdGetSnapshotReply *self) {
+  g_return_val_if_fail(self != NULL, 0);
+  return json_box_int(self->object, "generation");
+}
+
+/**
+ * lprojd_get_snapshot_reply_set_generation:
+ * @self: a #LprojdGetSnapshotReply
+ * @value: the value
+ *
+ * Sets `generation`. What its getter returned before is no longer valid.
+ */
+void lprojd_get_snapshot_reply_set_generation(LprojdGetSnapshotReply *self, gint64 value) {
+  g_return_if_fail(self != NULL);
+  json_object_set_int_member(self->object, "generation", value);
+}
+
+/**
+ * lprojd_get_snapshot_reply_get_size:
+ * @self: a #LprojdGetSnapshotReply
+ *
+ * `size`.
+ *
+ * Returns: the value
+ */
+gint64 lprojd_get_snapshot_reply_get_size(LprojdGetSnapshotReply *self) {
+  g_return_val_if_fail(self != NULL, 0);
+  return json_box_int(self->object, "size");
+}
+
+/**
+ * lprojd_get_snapshot_reply_set_size:
+ * @self: a #LprojdGetSnapshotReply
+ * @value: the value
+ *
+ * Sets `size`. What its getter returned before is no longer valid.
+ */
+void lprojd_get_snapshot_reply_set_size(LprojdGetSnapshotReply *self, gint64 value) {
+  g_return_if_fail(self != NULL);
+  json_object_set_int_member(self->object, "size", value);
 }
 
 /* ---- LprojdGetSelectionParameters ---- */

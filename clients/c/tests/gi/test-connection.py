@@ -54,6 +54,12 @@ def main():
     reply = connection.get_table_sync(table, None)
     check("GetTable: its strings", (reply.get_table(), reply.get_locale(), reply.get_strings()["menu.file"]),
           ("Menu", "de", "Ablage"))
+    snapshot = Lprojd.GetSnapshotParameters.new("demo")
+    snapshot.set_locale("de-AT")
+    reply = connection.get_snapshot_sync(snapshot, None)
+    with open(reply.get_path(), "rb") as file:
+        header = file.read(8)
+    check("GetSnapshot: a file to map", (reply.get_locale(), reply.get_size() > 96, header), ("de", True, b"LPROJSNP"))
     reply = connection.list_bundles_sync(None, None)
     check("ListBundles", [bundle.get_name() for bundle in reply.get_bundles()], ["demo"])
     supported = Lprojd.SupportedLocalesParameters.new("demo")

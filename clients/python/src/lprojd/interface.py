@@ -44,6 +44,10 @@ class StateUnavailable(DaemonError):
     """Selections and preferences cannot be saved now: the state directory is full or read-only, or the database is damaged. Lookups go on; saving works again once the fault is fixed. Its parameters: `reason`."""
 
 
+class SnapshotsUnavailable(DaemonError):
+    """lprojd cannot write snapshots now: it has no runtime directory of its own (RUNTIME_DIRECTORY, XDG_RUNTIME_DIR), or the directory is not safe or full. GetTable still answers. Its parameters: `reason`."""
+
+
 class InternalError(DaemonError):
     """Something failed inside lprojd; its log has the details."""
 
@@ -58,6 +62,7 @@ ERRORS: dict[str, type[DaemonError]] = {
     INTERFACE + ".LimitExceeded": LimitExceeded,
     INTERFACE + ".InvalidValue": InvalidValue,
     INTERFACE + ".StateUnavailable": StateUnavailable,
+    INTERFACE + ".SnapshotsUnavailable": SnapshotsUnavailable,
     INTERFACE + ".InternalError": InternalError,
 }
 
@@ -79,6 +84,7 @@ class Method(NamedTuple):
 METHODS: dict[str, Method] = {
     "Lookup": Method("Lookup", ("bundle", "key"), ("table", "locale", "client", "defaultValue", "arguments", "placeholders"), False),
     "GetTable": Method("GetTable", ("bundle",), ("table", "locale", "client"), False),
+    "GetSnapshot": Method("GetSnapshot", ("bundle",), ("locale", "client"), False),
     "GetSelection": Method("GetSelection", ("client", "bundle"), ("preferredLanguages",), False),
     "SelectLocale": Method("SelectLocale", ("client", "bundle", "locale"), (), False),
     "ResetSelection": Method("ResetSelection", ("client", "bundle"), (), False),
@@ -147,6 +153,10 @@ class Calls:
     ) -> dict[str, Any]:
         """A whole table resolved for one locale, with the per-key fallback merged: strings holds every plain value, plurals every .stringsdict entry, and sources where each key came from. Fetch it again on tablesChanged. formatLocale is the locale whose way of writing numbers Lookup applies to format arguments at this locale (a bundle's custom locale maps to one), so that a client can format from the table as Lookup would."""
         return self._call("GetTable", {"bundle": bundle, "table": table, "locale": locale, "client": client})
+
+    def get_snapshot(self, *, bundle: str, locale: str | None = None, client: str | None = None) -> dict[str, Any]:
+        """A bundle's strings for one locale as a snapshot (docs/snapshot-format.md): a file the client maps and shares with every process that maps it, instead of fetching tables. locale is the client's selection (or the one asked for) among the bundle's own locales, else the development locale; it holds every table as GetTable resolves it (strings added at run time are not in it). A file is written once and never changed: a newer generation gets a new path, and an old file is removed a minute after (a mapping of it stays valid). Fetch it again on tablesChanged or localeChanged."""
+        return self._call("GetSnapshot", {"bundle": bundle, "locale": locale, "client": client})
 
     def get_selection(
         self,

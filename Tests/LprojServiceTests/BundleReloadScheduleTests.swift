@@ -138,6 +138,31 @@ import Testing
         #expect(reloaded(schedule.next(at: at(21))) != nil)
     }
 
+    /// A file renamed into place, then deleted (or written to) again before
+    /// its reload began, is not read then, missing or half-written: it waits
+    /// to settle (a rewrite in a loop once made lprojd withdraw the table
+    /// for a while, under load).
+    @Test func aFileRewrittenBeforeItsReloadBeganWaitsToSettle() throws {
+        var schedule = Schedule()
+        schedule.fileWhole("Localizable.strings", in: "de.lproj")
+        schedule.fileWhole("Menu.strings", in: "de.lproj")
+        schedule.fileVanished("Localizable.strings", in: "de.lproj", at: at(0))
+        let first = try #require(reloaded(schedule.next(at: at(1))))
+        #expect(first.folders["de.lproj"] == .some(["Menu.strings"]))
+        schedule.reloaded(at: at(1), took: .zero, refused: false)
+        // Written again meanwhile and closed: read once quiet.
+        schedule.fileBeingWritten("Localizable.strings", in: "de.lproj", at: at(2))
+        schedule.fileClosed("Localizable.strings", in: "de.lproj", at: at(5))
+        #expect(schedule.next(at: at(6)) == .wait(until: at(15)))
+        let second = try #require(reloaded(schedule.next(at: at(15))))
+        #expect(second.folders["de.lproj"] == .some(["Localizable.strings"]))
+        schedule.reloaded(at: at(16), took: .zero, refused: false)
+        // Only such a file pending: nothing is read until it settles.
+        schedule.fileWhole("Localizable.strings", in: "de.lproj")
+        schedule.fileBeingWritten("Localizable.strings", in: "de.lproj", at: at(20))
+        #expect(schedule.next(at: at(21)) == .wait(until: at(2020)))
+    }
+
     @Test func anAdministratorsReloadIsNotPaced() throws {
         var schedule = Schedule()
         schedule.folder("de.lproj")

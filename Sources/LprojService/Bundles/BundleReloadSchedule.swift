@@ -125,12 +125,16 @@ struct BundleReloadSchedule<Instant: InstantProtocol> where Instant.Duration == 
         if !pending.isEmpty {
             if let notBefore, now < notBefore { return .wait(until: notBefore) }
             absorbRefused()
-            let changes = pending
-            pending = BundleChanges()
-            pendingFiles = 0
-            isReloading = true
-            running = changes
-            return .reload(changes)
+            holdBackSettling()
+            // Nothing left but files being rewritten: they come back once settled.
+            if !pending.isEmpty {
+                let changes = pending
+                pending = BundleChanges()
+                pendingFiles = 0
+                isReloading = true
+                running = changes
+                return .reload(changes)
+            }
         }
         if let deadline = settling.nextDeadline { return .wait(until: max(deadline, notBefore ?? deadline)) }
         return .idle
@@ -173,6 +177,21 @@ struct BundleReloadSchedule<Instant: InstantProtocol> where Instant.Duration == 
     // MARK: Bounds
 
     private var settlingIsFull: Bool { settling.count >= maximumPendingFiles }
+
+    /// A file noted as changed and then deleted or written to again before
+    /// its reload began is not read now, half-written or missing: it is
+    /// read once it settles (``SettlingFiles``), as if noted then.
+    private mutating func holdBackSettling() {
+        guard !pending.everything else { return }
+        for (folder, files) in pending.folders {
+            guard let files else { continue }
+            let held = files.filter { settling.isSettling(.init(bundle: "", folder: folder, name: $0)) }
+            guard !held.isEmpty else { continue }
+            let left = files.subtracting(held)
+            pending.folders[folder] = left.isEmpty ? nil : .some(left)
+            pendingFiles -= held.count
+        }
+    }
 
     /// What refused reloads did not read joins the changes, within the
     /// same bounds as any other.

@@ -244,8 +244,13 @@ final class TestInterface: VarlinkInterface {
         _ = try await watcher.receive()
         let caller = try RawClient(path: path)
         try caller.send(#"{"method":"org.example.Test.Slow"}"#)
-        try await Task.sleep(for: .milliseconds(20))
-        running.cancel()  // graceful shutdown, as on SIGTERM
+        // The slow call under way (its connection accepted, on a loop of
+        // its own, and its call begun), then a graceful shutdown, as on SIGTERM.
+        for _ in 0..<2000 where interface.callers.withLock({ $0.count }) < 2 {
+            try await Task.sleep(for: .milliseconds(5))  // polling the interface, with a deadline
+        }
+        #expect(interface.callers.withLock { $0.count } == 2)
+        running.cancel()
         let last = try #require(try await watcher.receiveJSON())
         #expect((last["parameters"] as? [String: Any])?["bye"] as? Bool == true && last["continues"] == nil)
         #expect((try await caller.receiveJSON()?["parameters"] as? [String: Any])?["slow"] as? Bool == true)
@@ -253,6 +258,30 @@ final class TestInterface: VarlinkInterface {
         _ = try? await running.value
         #expect(!FileManager.default.fileExists(atPath: path))
         try await group.shutdownGracefully()
+    }
+
+    /// Connections made as the server stops, accepted on its accept loop
+    /// but closed before they were ever active, do not hold its stop (it
+    /// once waited for them forever).
+    @Test func connectionsMadeAsTheServerStopsDoNotHoldItsStop() async throws {
+        for _ in 0..<5 {
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("vl-\(UUID().uuidString.prefix(8))")
+            let path = directory.appendingPathComponent("test.sock").path
+            let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+            let dispatcher = VarlinkDispatcher(
+                info: .init(vendor: "t", product: "t", version: "1", url: "u"), interfaces: [TestInterface()])
+            let server = VarlinkServer(
+                listener: .path(path), dispatcher: dispatcher, configuration: VarlinkServerConfiguration(), group: group,
+                logger: Logger(label: "test"))
+            try await server.listen()
+            let running = Task { try await server.run() }
+            let clients = try (0..<8).map { _ in try RawClient(path: path) }
+            for client in clients { try client.send(#"{"method":"org.example.Test.Slow"}"#) }
+            running.cancel()
+            try await withTimeout(seconds: 20, "the server's stop waited for a connection") { _ = try? await running.value }
+            _ = clients
+            try await group.shutdownGracefully()
+        }
     }
 
     @Test func staleSocketsAreReplacedLiveOnesRefused() async throws {

@@ -56,6 +56,10 @@ final class VarlinkConnectionHandler: ChannelInboundHandler, TurnTaker {
     func handlerRemoved(context: ChannelHandlerContext) {
         self.context = nil
         output.context = nil
+        // A channel closed before it was ever active (set up on its loop
+        // while the server stopped) gets no channelInactive: it must not
+        // stay counted, or the server's stop waits for it forever.
+        shared.connections.remove(id: caller.connectionID)
     }
 
     func channelInactive(context: ChannelHandlerContext) {

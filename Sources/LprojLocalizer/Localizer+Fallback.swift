@@ -17,15 +17,9 @@ extension Localizer {
         if let shipped = snapshotMirror(fallback.directory, development: development) { return shipped }
         let configuration = BundleConfiguration(name: bundle, directory: fallback.directory, developmentLocale: development)
         let loaded = BundleLoader(files: DiskFileTree()).load(configuration)
-        let preferred = preferredLanguages.compactMap { try? LocaleIdentifier($0) }
-        let choice = SelectionPolicy.current(in: loaded, saved: nil, preferred: preferred)
+        let choice = SelectionPolicy.current(in: loaded, saved: nil, preferred: preferredLocales)
         guard let display = try? loaded.resolve(locale: choice.locale.tag) else { return nil }
-        let names = LocaleFormatter(locale: display.standardLocale)
-        let locales = loaded.supportedLocales.map { locale in
-            Localization.LocaleName(
-                locale: locale.tag, name: names.name(of: locale), nativeName: LocaleFormatter.nativeName(of: locale),
-                bundleName: loaded.ownName(of: locale, display: display))
-        }
+        let locales = Self.localeNames(of: loaded, in: display.standardLocale) { loaded.ownName(of: $0, display: display) }
         return Mirror(bundle: loaded, locale: display, supportedLocales: locales)
     }
 
@@ -48,15 +42,26 @@ extension Localizer {
         let shelf = LoadedBundle(
             configuration: BundleConfiguration(name: bundle, directory: directory, developmentLocale: development), localizations: folders,
             fileReports: [], problems: [])
-        let choice = SelectionPolicy.current(in: shelf, saved: nil, preferred: preferredLanguages.compactMap { try? LocaleIdentifier($0) })
+        let choice = SelectionPolicy.current(in: shelf, saved: nil, preferred: preferredLocales)
         guard let path = shipped[choice.locale], let snapshot = try? Snapshot.open(path: path) else { return nil }
         let display = (try? LocaleIdentifier(snapshot.locale)) ?? choice.locale
+        return Mirror(snapshot: snapshot, supportedLocales: Self.localeNames(of: shelf, in: display) { _ in nil })
+    }
+
+    /// The process's preferred languages that are locales.
+    private var preferredLocales: [LocaleIdentifier] { preferredLanguages.compactMap { try? LocaleIdentifier($0) } }
+
+    /// A bundle's locales as the language menu names them: in `display`,
+    /// in themselves, and by the bundle's own name for each, if it has one.
+    private static func localeNames(
+        of bundle: LoadedBundle, in display: LocaleIdentifier, ownName: (LocaleIdentifier) -> String?
+    ) -> [Localization.LocaleName] {
         let names = LocaleFormatter(locale: display)
-        let locales = shelf.supportedLocales.map { locale in
+        return bundle.supportedLocales.map { locale in
             Localization.LocaleName(
-                locale: locale.tag, name: names.name(of: locale), nativeName: LocaleFormatter.nativeName(of: locale), bundleName: nil)
+                locale: locale.tag, name: names.name(of: locale), nativeName: LocaleFormatter.nativeName(of: locale),
+                bundleName: ownName(locale))
         }
-        return Mirror(snapshot: snapshot, supportedLocales: locales)
     }
 
     static let snapshotExtension = ".lprojsnap"

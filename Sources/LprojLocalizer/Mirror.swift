@@ -132,32 +132,18 @@ final class Mirror: Sendable {
             } else {
                 (raw, plural, pluralLocale) = (defaultValue ?? key, nil, nil)
             }
-            let value: String
-            if let arguments {
-                let renderer = FormatRenderer(numbers: numbers, plurals: rules.rules(for: pluralLocale))
-                value = try renderer.render(
-                    plural?.format ?? FormatString(raw), arguments: arguments, variables: plural?.variables ?? [:],
-                    placeholders: placeholders)
-            } else {
-                value = Placeholders.substitute(in: raw, values: placeholders) ?? raw
-            }
+            let value = try Self.formatted(
+                raw, arguments: arguments, placeholders: placeholders, plural: { plural }, numbers: numbers,
+                rules: { rules.rules(for: pluralLocale) })
             return LocalizedValue(value: value, found: mirrored?.contains(key) ?? false, source: mirrored?.source(of: key))
         case .snapshot(let snapshot, let numbers, let rules):
             let entry = snapshot.lookup(key, table: table)
-            let raw = entry?.value ?? defaultValue ?? key
             // A plural entry that does not check out (lprojd never writes
             // one) answers with its format key, as the mirror does.
-            let plural = try? entry?.plural?.pluralFormat()
-            let value: String
-            if let arguments {
-                let renderer = FormatRenderer(
-                    numbers: numbers, plurals: rules.rules(for: entry?.plural.flatMap { try? LocaleIdentifier($0.locale) }))
-                value = try renderer.render(
-                    plural?.format ?? FormatString(raw), arguments: arguments, variables: plural?.variables ?? [:],
-                    placeholders: placeholders)
-            } else {
-                value = Placeholders.substitute(in: raw, values: placeholders) ?? raw
-            }
+            let value = try Self.formatted(
+                entry?.value ?? defaultValue ?? key, arguments: arguments, placeholders: placeholders,
+                plural: { try? entry?.plural?.pluralFormat() }, numbers: numbers,
+                rules: { rules.rules(for: entry?.plural.flatMap { try? LocaleIdentifier($0.locale) }) })
             return LocalizedValue(value: value, found: entry != nil, source: entry?.source)
         case .engine(let bundle, let locale):
             do {
@@ -171,16 +157,26 @@ final class Mirror: Sendable {
                 throw formatError
             }
         case .none:
-            let raw = defaultValue ?? key
-            let value: String
-            if let arguments {
-                let renderer = FormatRenderer(numbers: POSIXNumberRenderer(), plurals: RootPluralRules())
-                value = try renderer.render(FormatString(raw), arguments: arguments, variables: [:], placeholders: placeholders)
-            } else {
-                value = Placeholders.substitute(in: raw, values: placeholders) ?? raw
-            }
+            let value = try Self.formatted(
+                defaultValue ?? key, arguments: arguments, placeholders: placeholders, plural: { nil }, numbers: POSIXNumberRenderer(),
+                rules: { RootPluralRules() })
             return LocalizedValue(value: value, found: false, source: nil)
         }
+    }
+}
+
+extension Mirror {
+    /// A value as `Lookup` formats it: with arguments, rendered (its plural
+    /// entry's forms chosen by `rules`); without, its placeholders filled.
+    /// The plural entry and the rules are only worked out for arguments.
+    fileprivate static func formatted(
+        _ raw: String, arguments: [FormatArgument]?, placeholders: [String: String], plural: () -> PluralFormat?,
+        numbers: any NumberRendering, rules: () -> any PluralRuleSet
+    ) throws(FormatError) -> String {
+        guard let arguments else { return Placeholders.substitute(in: raw, values: placeholders) ?? raw }
+        let plural = plural()
+        return try FormatRenderer(numbers: numbers, plurals: rules()).render(
+            plural?.format ?? FormatString(raw), arguments: arguments, variables: plural?.variables ?? [:], placeholders: placeholders)
     }
 }
 

@@ -56,9 +56,10 @@ final class VarlinkConnectionHandler: ChannelInboundHandler, TurnTaker {
     func handlerRemoved(context: ChannelHandlerContext) {
         self.context = nil
         output.context = nil
-        // A channel closed before it was ever active (set up on its loop
-        // while the server stopped) gets no channelInactive: it must not
-        // stay counted, or the server's stop waits for it forever.
+        // Here, not in channelInactive: a channel closed before it was ever
+        // active (set up on its loop while the server stopped) gets no
+        // channelInactive, and must not stay counted, or the server's stop
+        // waits for it forever.
         shared.connections.remove(id: caller.connectionID)
     }
 
@@ -71,7 +72,6 @@ final class VarlinkConnectionHandler: ChannelInboundHandler, TurnTaker {
         account.closeAll()
         offloaded?.release()
         offloaded = nil
-        shared.connections.remove(id: caller.connectionID)
         context.fireChannelInactive()
     }
 

@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import Glibc
 import LprojExchange
@@ -49,6 +50,33 @@ enum BundleFiles {
             }
         }
         return ExchangeBundle(files: files, developmentFolder: developmentFolder(developmentLocale, among: folders))
+    }
+
+    /// A bundle directory a command names, as a standardized path, and the
+    /// locale its keys are written in: the one given, else guessed as
+    /// lprojd guesses for `--bundle`.
+    static func bundleDirectory(_ directory: String, developmentLocale: String?) throws -> (path: String, development: LocaleIdentifier) {
+        let path = URL(fileURLWithPath: directory).standardizedFileURL.path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw ValidationError("\(directory) is not a directory")
+        }
+        do {
+            return (path, try developmentLocale.map { try LocaleIdentifier($0) } ?? guessDevelopmentLocale(path))
+        } catch {
+            throw ValidationError("\(error)")
+        }
+    }
+
+    /// `en` when the bundle has `en.lproj` or `English.lproj`, else its
+    /// first locale folder's, else `en`: as lprojd guesses for `--bundle`.
+    static func guessDevelopmentLocale(_ directory: String) throws -> LocaleIdentifier {
+        let folders = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { $0.hasSuffix(".lproj") }.sorted()
+        if folders.contains("en.lproj") || folders.contains("English.lproj") { return try LocaleIdentifier("en") }
+        for folder in folders where folder != "Base.lproj" {
+            if let locale = try? LocaleIdentifier(String(folder.dropLast(".lproj".count))) { return locale }
+        }
+        return try LocaleIdentifier("en")
     }
 
     /// The development language's folder: the one named (by its locale), else `en`, else `Base`.

@@ -33,17 +33,7 @@ struct CoverageCommand: AsyncParsableCommand {
     @OptionGroup var connection: ConnectionOptions
 
     func run() async throws {
-        let path = URL(fileURLWithPath: directory).standardizedFileURL.path
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw ValidationError("\(directory) is not a directory")
-        }
-        let development: LocaleIdentifier
-        do {
-            development = try developmentLocale.map { try LocaleIdentifier($0) } ?? Self.guessDevelopmentLocale(path)
-        } catch {
-            throw ValidationError("\(error)")
-        }
+        let (path, development) = try BundleFiles.bundleDirectory(directory, developmentLocale: developmentLocale)
         let bundleName = name ?? URL(fileURLWithPath: path).lastPathComponent
         let bar = ProgressBar("coverage", total: 0)
         var report = CoverageAnalyzer(files: DiskFileTree()).report(directory: path, developmentLocale: development, name: bundleName) {
@@ -77,17 +67,6 @@ struct CoverageCommand: AsyncParsableCommand {
             for file in report.unreadableFiles { Output.note("\(path)/\(file.description)") }
             throw ExitCode(1)
         }
-    }
-
-    /// `en` when the bundle has `en.lproj` or `English.lproj`, else its
-    /// first locale folder's, else `en`: as lprojd guesses for `--bundle`.
-    static func guessDevelopmentLocale(_ directory: String) throws -> LocaleIdentifier {
-        let folders = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { $0.hasSuffix(".lproj") }.sorted()
-        if folders.contains("en.lproj") || folders.contains("English.lproj") { return try LocaleIdentifier("en") }
-        for folder in folders where folder != "Base.lproj" {
-            if let locale = try? LocaleIdentifier(String(folder.dropLast(".lproj".count))) { return locale }
-        }
-        return try LocaleIdentifier("en")
     }
 
     static func json(_ report: CoverageReport) -> JSONValue {

@@ -52,17 +52,7 @@ struct SnapshotCommand: ParsableCommand {
         }
         guard paths.count == 1, let directory = paths.first else { throw ValidationError("give one bundle directory") }
         guard let output else { throw ValidationError("say where to write the snapshots: -o DIR") }
-        let path = URL(fileURLWithPath: directory).standardizedFileURL.path
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw ValidationError("\(directory) is not a directory")
-        }
-        let development: LocaleIdentifier
-        do {
-            development = try developmentLocale.map { try LocaleIdentifier($0) } ?? CoverageCommand.guessDevelopmentLocale(path)
-        } catch {
-            throw ValidationError("\(error)")
-        }
+        let (path, development) = try BundleFiles.bundleDirectory(directory, developmentLocale: developmentLocale)
         let bundleName = name ?? URL(fileURLWithPath: path).lastPathComponent
         let bundle = BundleLoader().load(BundleConfiguration(name: bundleName, directory: path, developmentLocale: development))
         for report in bundle.fileReports {
@@ -72,7 +62,7 @@ struct SnapshotCommand: ParsableCommand {
             throw CommandError("\(directory): no .lproj folder or String Catalog to snapshot")
         }
         let wanted = locales.isEmpty ? bundle.supportedLocales.map(\.tag) : locales
-        try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+        var writes: [(path: String, bytes: [UInt8])] = []
         for locale in wanted {
             let resolved: ResolvedLocale
             do {
@@ -81,17 +71,10 @@ struct SnapshotCommand: ParsableCommand {
                 throw CommandError("\(locale): \(error)")
             }
             let bytes = try SnapshotWriter.bytes(of: SnapshotContent(bundle: bundle, locale: resolved))
-            let file = "\(output)/\(resolved.locale.tag).lprojsnap"
-            // Renamed into place whole: an app that has the old one mapped keeps it.
-            let temporary = "\(file).\(getpid()).tmp"
-            guard FileManager.default.createFile(atPath: temporary, contents: Data(bytes), attributes: [.posixPermissions: 0o644]) else {
-                throw CommandError("\(temporary): cannot be written")
-            }
-            guard rename(temporary, file) == 0 else {
-                unlink(temporary)
-                throw CommandError("\(file): cannot be written (\(String(cString: strerror(errno))))")
-            }
-            Output.write(Data("\(file): \(bytes.count) bytes".utf8))
+            writes.append(("\(output)/\(resolved.locale.tag).lprojsnap", bytes))
         }
+        // Renamed into place whole, all together: an app that has an old one mapped keeps it.
+        try BundleFiles.writeAtomically(writes)
+        for write in writes { Output.write(Data("\(write.path): \(write.bytes.count) bytes".utf8)) }
     }
 }
